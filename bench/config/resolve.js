@@ -1,0 +1,65 @@
+// Turns what the user asked for (a named suite, an optional config file, command-line
+// overrides) into one validated suite config. Later sources win: defaults < suite < file < flags.
+import { readFileSync } from 'node:fs';
+import { SCENARIO_NAMES } from '../../servers/scenarios.js';
+import { errors } from '../errors.js';
+import { builtInVariantNames, loadVariants } from '../variants.js';
+import { validateSuite } from './schema.js';
+import { DEFAULTS, SUITES } from './suites.js';
+
+function readConfigFile(path) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw errors.badConfig(path, [`cannot read the file (${error.code}): check the path given to --config`]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw errors.badConfig(path, [`not valid JSON: ${error.message}`]);
+  }
+}
+
+function namedSuite(name) {
+  if (!SUITES[name]) throw errors.unknownSuite(name, Object.keys(SUITES));
+  return SUITES[name];
+}
+
+// Every (variant, scenario) pair must be served; a built-in variant lists what it serves.
+function checkPairs(variants, scenarios) {
+  for (const variant of variants) {
+    for (const scenario of scenarios) {
+      if (!variant.scenarios.includes(scenario)) throw errors.unsupportedScenario(variant.name, scenario, variant.scenarios);
+    }
+  }
+}
+
+/**
+ * @param {{suite?: string, configFile?: string, overrides?: object}} request
+ * @returns {Promise<{config: object, variants: object[]}>}
+ */
+export async function resolveSuite({ suite, configFile, overrides = {} }) {
+  const fromFile = configFile ? readConfigFile(configFile) : {};
+  const suiteName = suite ?? (configFile ? undefined : 'default');
+  const base = suiteName ? namedSuite(suiteName) : {};
+  const merged = {
+    ...DEFAULTS,
+    ...base,
+    ...fromFile,
+    ...overrides,
+    options: { ...DEFAULTS.options, ...base.options, ...fromFile.options, ...overrides.options },
+    commands: { ...fromFile.commands },
+  };
+  merged.name = overrides.name ?? fromFile.name ?? suiteName ?? 'custom';
+  const commandNames = Object.keys(merged.commands);
+  const customScenarios = Object.values(merged.commands).flatMap((command) => Object.keys(command.scenarios ?? {}));
+  const problems = validateSuite(merged, {
+    variantNames: [...builtInVariantNames(), ...commandNames],
+    scenarioNames: [...new Set([...SCENARIO_NAMES, ...customScenarios])],
+  });
+  if (problems.length) throw errors.badConfig(configFile ?? `suite "${merged.name}"`, problems);
+  const variants = await loadVariants(merged.variants, merged.commands);
+  checkPairs(variants, merged.scenarios);
+  return { config: merged, variants };
+}

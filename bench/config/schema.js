@@ -1,0 +1,94 @@
+// The suite config's JSON schema, and the translation of schema errors into lines that
+// name the field and the allowed values. Variant and scenario names are enums built from
+// what exists (the built-in variants plus the config's own commands), so a typo is caught
+// here with the list of valid names.
+import Ajv from 'ajv';
+
+const oneOrMany = (schema) => ({ anyOf: [schema, { type: 'array', items: schema, minItems: 1 }] });
+
+const requestSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['path', 'expect'],
+  properties: {
+    method: { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+    path: { type: 'string', pattern: '^/' },
+    headers: { type: 'object', additionalProperties: { type: 'string' } },
+    body: { type: 'string' },
+    expect: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status'],
+      properties: {
+        status: { type: 'integer', minimum: 100, maximum: 599 },
+        contentType: { type: 'string' },
+        body: { type: 'string' },
+      },
+    },
+  },
+};
+
+// A user's own server: any command, told its port in $PORT.
+const commandSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['command', 'scenarios'],
+  properties: {
+    command: { type: 'array', items: { type: 'string' }, minItems: 1 },
+    cwd: { type: 'string' },
+    env: { type: 'object', additionalProperties: { type: 'string' } },
+    readyPath: { type: 'string', pattern: '^/' },
+    scenarios: { type: 'object', minProperties: 1, additionalProperties: requestSchema },
+  },
+};
+
+export function suiteSchema({ variantNames, scenarioNames }) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['variants', 'scenarios', 'connections'],
+    properties: {
+      name: { type: 'string' },
+      variants: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: variantNames } },
+      scenarios: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: scenarioNames } },
+      // One client address to one server port: the ephemeral port range bounds it well below 65535.
+      connections: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 60000 } },
+      duration: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+      warmup: { type: 'number', minimum: 0, maximum: 600 },
+      pipelining: { type: 'integer', minimum: 1, maximum: 100 },
+      timeout: { type: 'number', exclusiveMinimum: 0, maximum: 600 },
+      repetitions: { type: 'integer', minimum: 1, maximum: 1000 },
+      workers: { type: 'integer', minimum: 0, maximum: 64 },
+      readyTimeout: { type: 'number', exclusiveMinimum: 0, maximum: 600 },
+      commands: { type: 'object', additionalProperties: commandSchema },
+      options: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          echoBytes: { type: 'integer', minimum: 2, maximum: 10485760 },
+          ioDelayMs: oneOrMany({ type: 'number', minimum: 0, maximum: 600000 }),
+          cpuWork: oneOrMany({ type: 'string', pattern: '^(loop|fib):[0-9]+$' }),
+          backendDelayMs: oneOrMany({ type: 'number', minimum: 0, maximum: 600000 }),
+          logging: oneOrMany({ type: 'boolean' }),
+        },
+      },
+    },
+  };
+}
+
+const ajv = new Ajv({ allErrors: true, strict: true });
+
+// Returns the problems as "field: what is wrong (allowed: ...)" lines; empty when valid.
+export function validateSuite(config, names) {
+  const validate = ajv.compile(suiteSchema(names));
+  if (validate(config)) return [];
+  const problems = validate.errors
+    .filter((error) => error.keyword !== 'anyOf') // its branches already say what is wrong
+    .map((error) => {
+      const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(top level)';
+      if (error.keyword === 'enum') return `${field}: "${error.data}" is not allowed (allowed: ${error.params.allowedValues.join(', ')})`;
+      if (error.keyword === 'additionalProperties') return `${field}: unknown field "${error.params.additionalProperty}"`;
+      return `${field}: ${error.message}`;
+    });
+  return [...new Set(problems)];
+}

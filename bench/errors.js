@@ -1,0 +1,39 @@
+// One catalogue of the errors a user can meet, each saying what went wrong and what to do,
+// with a stable code (after fastify's lib/errors.js). Scripts print `message` and exit;
+// the runner records `code` and `message` in a failed benchmark.
+
+export class PerfgateError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = 'PerfgateError';
+    this.code = code;
+  }
+}
+
+const define = (code, format) => (...args) => new PerfgateError(code, format(...args));
+
+export const errors = {
+  badConfig: define('PG_BAD_CONFIG', (where, problems) =>
+    `invalid suite config (${where}):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`),
+  unknownSuite: define('PG_UNKNOWN_SUITE', (name, known) =>
+    `unknown suite "${name}": choose one of ${known.join(', ')}, or pass a config file with --config`),
+  unknownVariant: define('PG_UNKNOWN_VARIANT', (name, known) =>
+    `unknown variant "${name}": choose one of ${known.join(', ')}, or declare it under "commands" in a suite config`),
+  unsupportedScenario: define('PG_UNSUPPORTED_SCENARIO', (variant, scenario, supported) =>
+    `variant "${variant}" does not serve scenario "${scenario}": it serves ${supported.join(', ')}`),
+  portInUse: define('PG_PORT_IN_USE', (port) =>
+    `port ${port} is in use on this machine: stop the process holding it (see \`ss -ltnp 'sport = :${port}'\`) or choose another port`),
+  serverExited: define('PG_SERVER_EXITED', (variant, code, signal, logFile) =>
+    `server "${variant}" exited (${signal ? `signal ${signal}` : `code ${code}`}) before the run finished: see its log ${logFile}`),
+  serverNotReady: define('PG_SERVER_NOT_READY', (variant, seconds, logFile) =>
+    `server "${variant}" did not become ready within ${seconds} s: see its log ${logFile}, or raise readyTimeout`),
+  wrongAnswer: define('PG_WRONG_ANSWER', (variant, scenario, diff) =>
+    `server "${variant}" answered scenario "${scenario}" wrongly, so it was not measured:\n${diff}`),
+  serverHung: define('PG_SERVER_HUNG', (variant, scenario, seconds) =>
+    `server "${variant}" did not answer the "${scenario}" check within ${seconds} s: it hangs; see its log`),
+  fileLimit: define('PG_FILE_LIMIT', (connections, limit) =>
+    `not run: ${connections} connections need more open files than the limit of ${limit}; raise it (\`ulimit -n ${connections + 1024}\` as root, or in /etc/security/limits.conf)`),
+  socketsExhausted: define('PG_SOCKETS_EXHAUSTED', (connections, detail) =>
+    `the load generator could not open ${connections} sockets (${detail}): lower the tier or raise the open-file limit`),
+  interrupted: define('PG_INTERRUPTED', (signal) => `interrupted by ${signal}: servers stopped, results written so far are kept`),
+};

@@ -1,0 +1,150 @@
+// Runs a resolved suite: for every benchmark, start the server, verify its answer, warm
+// up, measure, stop; repetitions go round-robin over all benchmarks so that a slow phase
+// of a noisy machine does not fall on one benchmark only. The result file is rewritten
+// after every benchmark, so an interrupted run still leaves a valid file.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomicSync } from './atomic-file.js';
+import { errors, PerfgateError } from './errors.js';
+import { ensureFileLimit, runLoad } from './load.js';
+import { gitInfo, machineInfo, packageVersions } from './machine.js';
+import { currentPinning, pinSelf } from './pinning.js';
+import { onInterrupt } from './process/children.js';
+import { startServer } from './process/server.js';
+import { createProgress } from './progress.js';
+import { requestFor } from './requests.js';
+import { runRecord, summarizeRuns } from './results/record.js';
+import { startSampler } from './sampling/sampler.js';
+import { expandSpecs } from './specs.js';
+import { loadBuiltInVariant } from './variants.js';
+import { verifyServer } from './verify.js';
+
+export const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
+const STARTUP_ALLOWANCE_SECONDS = 1;
+
+// The environment that carries a benchmark's options to the server (servers/contract.js).
+export function serverEnv(options, backendUrl) {
+  return {
+    PERFGATE_IO_DELAY_MS: String(options.ioDelayMs),
+    PERFGATE_CPU_WORK: options.cpuWork,
+    PERFGATE_BACKEND_DELAY_MS: String(options.backendDelayMs),
+    PERFGATE_LOG: options.logging ? '1' : '0',
+    ...(backendUrl ? { PERFGATE_BACKEND_URL: backendUrl } : {}),
+  };
+}
+
+const fileSafe = (text) => text.replace(/[^a-zA-Z0-9._=-]+/g, '_');
+
+async function measureOnce({ spec, variant, backend, config, plan, logDir, repetition }) {
+  const logFile = join(logDir, `${fileSafe(spec.id)}-run${repetition}.log`);
+  const startOptions = { plan, readyTimeout: config.readyTimeout, logFile };
+  const needsBackend = spec.scenario === 'proxy' && variant.kind === 'builtin' && variant.role !== 'backend';
+  const started = [];
+  try {
+    let backendUrl;
+    if (needsBackend) {
+      const backendServer = await startServer(backend, { ...startOptions, env: serverEnv(spec.options), logFile: `${logFile}.backend` });
+      started.push(backendServer);
+      backendUrl = `http://127.0.0.1:${backendServer.port}/proxy`;
+    }
+    const server = await startServer(variant, { ...startOptions, env: serverEnv(spec.options, backendUrl) });
+    started.push(server);
+    let exit;
+    server.exited.then((result) => { exit = result; });
+    const request = requestFor(variant, spec);
+    await verifyServer({ port: server.port, request, variant: variant.name, scenario: spec.scenario, timeout: config.timeout });
+    const load = { port: server.port, request, connections: spec.connections, pipelining: config.pipelining, timeout: config.timeout, workers: config.workers };
+    if (config.warmup > 0) await runLoad({ ...load, duration: config.warmup });
+    const stopSampler = startSampler([server.pid]);
+    const measured = await runLoad({ ...load, duration: config.duration });
+    const sampled = stopSampler();
+    if (exit) throw errors.serverExited(variant.name, exit.code, exit.signal, logFile);
+    return runRecord(measured, sampled, { loadCores: plan.method === 'taskset' ? plan.load.length : 1 });
+  } finally {
+    await Promise.all(started.reverse().map((server) => server.stop()));
+  }
+}
+
+function newResult({ config, variants, plan }) {
+  const packages = ['autocannon', ...variants.flatMap((variant) => variant.packages)];
+  return {
+    ...RESULT_FORMAT,
+    suite: config.name,
+    status: 'running',
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    machine: machineInfo(),
+    git: gitInfo(),
+    packages: packageVersions(packages),
+    pinning: plan,
+    config,
+    benchmarks: expandSpecs(config).map((spec) => ({ ...spec, status: 'pending', runs: [] })),
+  };
+}
+
+/**
+ * @param {{config: object, variants: object[], outDir: string}} suite
+ * @returns {Promise<object>} the result (also written to <outDir>/result.json)
+ */
+export async function runSuite({ config, variants, outDir }) {
+  const plan = currentPinning({ loadWorkers: config.workers });
+  pinSelf(plan);
+  const logDir = join(outDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const result = newResult({ config, variants, plan });
+  const resultFile = join(outDir, 'result.json');
+  const save = () => writeFileAtomicSync(resultFile, `${JSON.stringify(result, null, 2)}\n`);
+  onInterrupt((signal) => {
+    result.status = 'interrupted';
+    result.finishedAt = new Date().toISOString();
+    for (const benchmark of result.benchmarks) {
+      if (benchmark.status === 'pending' && benchmark.runs.length) benchmark.summary = summarizeRuns(benchmark.runs);
+    }
+    save();
+    console.error(errors.interrupted(signal).message);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+  save();
+
+  const variantByName = Object.fromEntries(variants.map((variant) => [variant.name, variant]));
+  const backend = await loadBuiltInVariant('mock-backend');
+  const progress = createProgress({
+    total: result.benchmarks.length * config.repetitions,
+    secondsPerStep: config.warmup + config.duration + STARTUP_ALLOWANCE_SECONDS,
+  });
+  for (let repetition = 1; repetition <= config.repetitions; repetition++) {
+    for (const benchmark of result.benchmarks) {
+      const runLabel = config.repetitions > 1 ? ` run ${repetition}/${config.repetitions}` : '';
+      progress.start(`${benchmark.id}${runLabel}`);
+      if (benchmark.status !== 'pending') {
+        progress.finish();
+        continue;
+      }
+      try {
+        ensureFileLimit(benchmark.connections);
+      } catch (error) {
+        Object.assign(benchmark, { status: 'not-run', code: error.code, reason: error.message });
+        progress.finish(`${benchmark.id}: ${error.message}`);
+        save();
+        continue;
+      }
+      try {
+        benchmark.runs.push(await measureOnce({ spec: benchmark, variant: variantByName[benchmark.variant], backend, config, plan, logDir, repetition }));
+        progress.finish();
+      } catch (error) {
+        if (!(error instanceof PerfgateError)) throw error;
+        Object.assign(benchmark, { status: 'failed', code: error.code, reason: error.message });
+        progress.finish(`${benchmark.id}: ${error.message}`);
+      }
+      save();
+    }
+  }
+  progress.end();
+  for (const benchmark of result.benchmarks) {
+    if (benchmark.status === 'pending') Object.assign(benchmark, { status: 'ok', summary: summarizeRuns(benchmark.runs) });
+  }
+  result.status = 'complete';
+  result.finishedAt = new Date().toISOString();
+  save();
+  return result;
+}

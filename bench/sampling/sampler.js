@@ -1,0 +1,37 @@
+// Samples, while a load runs, what the result records besides the load generator's own
+// numbers: the busy % of every core, the server group's CPU % and peak resident memory,
+// and the load generator's own CPU %, which tells whether the client was the bottleneck.
+import { coreUsage, CLOCK_TICKS, readCoreTicks, readGroups, round1 } from './proc.js';
+
+const INTERVAL_MS = 250;
+
+export function startSampler(serverGroups) {
+  const startedAt = process.hrtime.bigint();
+  const coresBefore = readCoreTicks();
+  const selfBefore = process.cpuUsage();
+  const first = readGroups(serverGroups);
+  let peakRssBytes = first.rssBytes;
+  let peakProcesses = first.processes;
+  const timer = setInterval(() => {
+    const now = readGroups(serverGroups);
+    peakRssBytes = Math.max(peakRssBytes, now.rssBytes);
+    peakProcesses = Math.max(peakProcesses, now.processes);
+  }, INTERVAL_MS);
+
+  return function stop() {
+    clearInterval(timer);
+    const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+    const last = readGroups(serverGroups);
+    const self = process.cpuUsage(selfBefore);
+    return {
+      cores: coreUsage(coresBefore, readCoreTicks()),
+      server: {
+        // % of one core, as top shows it: 200 means two cores fully busy.
+        cpuPct: round1((100 * (last.cpuTicks - first.cpuTicks)) / CLOCK_TICKS / seconds),
+        peakRssBytes: Math.max(peakRssBytes, last.rssBytes),
+        processes: Math.max(peakProcesses, last.processes),
+      },
+      loadGenerator: { cpuPct: round1((100 * (self.user + self.system)) / 1e6 / seconds) },
+    };
+  };
+}

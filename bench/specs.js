@@ -1,0 +1,53 @@
+// Expands a validated suite config into the list of concrete benchmarks to run: one per
+// variant x scenario x option setting x connection tier. Pure: no processes, no I/O.
+import { DEFAULTS } from './config/suites.js';
+
+// Which options change what a scenario does, and how a non-default value shows in a name.
+const OPTION_TAGS = {
+  echoBytes: { scenarios: ['echo'], tag: (value) => `body=${value}B` },
+  ioDelayMs: { scenarios: ['io'], tag: (value) => `wait=${value}ms` },
+  cpuWork: { scenarios: ['cpu'], tag: (value) => `work=${value}` },
+  backendDelayMs: { scenarios: ['proxy'], tag: (value) => `delay=${value}ms` },
+  logging: { scenarios: 'all', tag: (value) => (value ? 'log=on' : 'log=off') },
+};
+
+const asList = (value) => (Array.isArray(value) ? value : [value]);
+
+const appliesTo = (option, scenario) => OPTION_TAGS[option].scenarios === 'all' || OPTION_TAGS[option].scenarios.includes(scenario);
+
+// Every combination of the option values that matter for this scenario.
+export function optionSettings(options, scenario) {
+  let settings = [{}];
+  for (const [option, value] of Object.entries(options)) {
+    const values = appliesTo(option, scenario) ? asList(value) : [DEFAULTS.options[option]];
+    settings = settings.flatMap((setting) => values.map((single) => ({ ...setting, [option]: single })));
+  }
+  return settings;
+}
+
+// Only values that differ from the defaults appear, so the usual names stay short and stable.
+export function optionTags(setting, scenario) {
+  return Object.entries(setting)
+    .filter(([option, value]) => appliesTo(option, scenario) && value !== DEFAULTS.options[option])
+    .map(([option, value]) => OPTION_TAGS[option].tag(value));
+}
+
+// "<variant> <scenario>[<tags>] c=<connections>": the identity of a trend line, keep it stable.
+export function benchmarkId({ variant, scenario, tags, connections }) {
+  return `${variant} ${scenario}${tags.length ? `[${tags.join(',')}]` : ''} c=${connections}`;
+}
+
+export function expandSpecs(config) {
+  const specs = [];
+  for (const variant of config.variants) {
+    for (const scenario of config.scenarios) {
+      for (const options of optionSettings(config.options, scenario)) {
+        const tags = optionTags(options, scenario);
+        for (const connections of config.connections) {
+          specs.push({ id: benchmarkId({ variant, scenario, tags, connections }), variant, scenario, options, tags, connections });
+        }
+      }
+    }
+  }
+  return specs;
+}

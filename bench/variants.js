@@ -1,0 +1,49 @@
+// Which variants exist and how each is launched. Built-in variants are the files in
+// servers/variants/ (the file name is the variant name); a suite config may add its own
+// servers under "commands". Both end up as a launch description the process runner uses.
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { SCENARIO_NAMES } from '../servers/scenarios.js';
+
+const SERVERS_DIR = new URL('../servers/', import.meta.url);
+const VARIANTS_DIR = new URL('variants/', SERVERS_DIR);
+
+export function builtInVariantNames() {
+  return readdirSync(VARIANTS_DIR).filter((file) => file.endsWith('.js')).map((file) => file.slice(0, -3)).sort();
+}
+
+// Metadata of a built-in variant, read from its module without starting it.
+export async function loadBuiltInVariant(name) {
+  const module = await import(new URL(`${name}.js`, VARIANTS_DIR));
+  return {
+    name,
+    kind: 'builtin',
+    packages: module.packages ?? [],
+    scenarios: module.scenarios ?? SCENARIO_NAMES,
+    role: module.role ?? 'server',
+    launch: { command: [process.execPath, fileURLToPath(new URL('launch.js', SERVERS_DIR)), name], readiness: 'ready-file' },
+  };
+}
+
+// A user's own server from the suite config's "commands".
+export function commandVariant(name, declaration) {
+  return {
+    name,
+    kind: 'command',
+    packages: [],
+    scenarios: Object.keys(declaration.scenarios),
+    role: 'server',
+    requests: declaration.scenarios,
+    launch: {
+      command: declaration.command,
+      cwd: declaration.cwd,
+      env: declaration.env ?? {},
+      readiness: 'http',
+      readyPath: declaration.readyPath ?? Object.values(declaration.scenarios)[0].path,
+    },
+  };
+}
+
+export async function loadVariants(names, commands) {
+  return Promise.all(names.map((name) => (commands[name] ? commandVariant(name, commands[name]) : loadBuiltInVariant(name))));
+}

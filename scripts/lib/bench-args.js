@@ -1,0 +1,46 @@
+// The command line of `npm run bench` (and `npm run dev`), turned into a suite request.
+import { errors } from '../../bench/errors.js';
+
+export const BENCH_USAGE = `usage: npm run bench -- [options]
+  --suite NAME          a named suite: default, smoke, proxy-baseline (default: default)
+  --config FILE         a suite config file (JSON), e.g. to benchmark your own server
+  --variant A,B         only these variants
+  --scenario A,B        only these scenarios
+  --connections N,M     connection tiers
+  --duration S          seconds measured per benchmark
+  --warmup S            seconds of discarded warm-up per benchmark
+  --repetitions N       runs per benchmark (round-robin over the suite)
+  --workers N           autocannon worker threads (0: the main thread)
+  --pipelining N        requests in flight per connection
+  --timeout S           request timeout in seconds
+  --out DIR             results directory (default: results/<time>-<suite>)
+  --history FILE        local history file (default: .perfgate/history/data.js)
+  --no-history          do not append this run to the local history`;
+
+const LISTS = { variant: 'variants', scenario: 'scenarios', connections: 'connections' };
+const NUMBERS = ['duration', 'warmup', 'repetitions', 'workers', 'pipelining', 'timeout'];
+const OTHERS = ['_', 'suite', 'config', 'out', 'history', 'help'];
+
+// Keeps non-numbers as they are, so the schema reports them with the field's name.
+const toNumber = (text) => (String(text).trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text);
+
+export function parseBenchArgs(parsed) {
+  const known = [...Object.keys(LISTS), ...NUMBERS, ...OTHERS];
+  const unknown = Object.keys(parsed).filter((flag) => !known.includes(flag));
+  if (unknown.length) throw errors.badConfig('command line', unknown.map((flag) => `unknown option --${flag}: see npm run bench -- --help`));
+  const overrides = {};
+  for (const [flag, field] of Object.entries(LISTS)) {
+    if (parsed[flag] === undefined) continue;
+    const values = [parsed[flag]].flat().flatMap((value) => String(value).split(',')).filter(Boolean);
+    overrides[field] = flag === 'connections' ? values.map(toNumber) : values;
+  }
+  for (const flag of NUMBERS) if (parsed[flag] !== undefined) overrides[flag] = toNumber(parsed[flag]);
+  return {
+    help: parsed.help,
+    suite: parsed.suite,
+    configFile: parsed.config,
+    overrides,
+    outDir: parsed.out,
+    historyFile: parsed.history === false ? null : (typeof parsed.history === 'string' ? parsed.history : undefined),
+  };
+}

@@ -1,0 +1,107 @@
+// The server contract every built-in variant follows, so that a variant file only maps
+// the scenarios onto its framework:
+//   - options arrive in PERFGATE_* environment variables (see readOptions);
+//   - it listens on PORT (0 = any free port) at HOST and reports the real port by writing
+//     {"port":N,"pid":P} to the file named by PERFGATE_READY_FILE (atomically);
+//   - it stops cleanly on SIGTERM/SIGINT.
+// A variant module (servers/variants/<name>.js) exports start(ctx, { port, host }), resolving to
+// { port, close }; `ctx` carries the scenario work so that all variants do the same thing.
+// It may export `packages` (npm packages whose versions are recorded) and `scenarios`
+// (when it serves only some). launch.js runs it.
+import { renameSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { divisionLoop, parseCpuWork } from './scenarios.js';
+
+export function readOptions(env = process.env) {
+  return {
+    port: Number(env.PORT ?? 0),
+    host: env.HOST ?? '127.0.0.1',
+    readyFile: env.PERFGATE_READY_FILE,
+    ioDelayMs: Number(env.PERFGATE_IO_DELAY_MS ?? 100),
+    cpuWork: env.PERFGATE_CPU_WORK ?? 'loop:180000',
+    backendUrl: env.PERFGATE_BACKEND_URL,
+    backendDelayMs: Number(env.PERFGATE_BACKEND_DELAY_MS ?? 0),
+    logging: env.PERFGATE_LOG === '1',
+    // Calibration only: extra division-loop iterations per request, to inject a known slowdown.
+    injectedLoops: Number(env.PERFGATE_INJECT_LOOPS ?? 0),
+  };
+}
+
+export function createContext(options) {
+  const cpuWork = parseCpuWork(options.cpuWork);
+  return {
+    options,
+    // Called once per request by every variant: the logging switch and the injected slowdown.
+    onRequest(method, url) {
+      if (options.logging) console.log(`${new Date().toISOString()} ${method} ${url}`);
+      if (options.injectedLoops > 0) divisionLoop(options.injectedLoops);
+    },
+    cpuWork,
+    ioWait: () => sleep(options.ioDelayMs),
+    backendWait: () => sleep(options.backendDelayMs),
+    // POSTs the body to the mock backend and returns its answer unchanged.
+    async forward(body) {
+      if (!options.backendUrl) throw new Error('PERFGATE_BACKEND_URL is not set: the harness starts the backend for the proxy scenario');
+      const answer = await fetch(options.backendUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      return { status: answer.status, type: answer.headers.get('content-type'), body: await answer.text() };
+    },
+  };
+}
+
+// Collects a request body as text, for servers without a body parser.
+export async function readBody(request) {
+  const chunks = [];
+  for await (const chunk of request) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+// Listens with a plain node:http server; most frameworks hand us a request listener.
+export function listenHttp(server, port, host) {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve({
+      port: server.address().port,
+      close: () => new Promise((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+    }));
+  });
+}
+
+export function listenHandler(handler, port, host) {
+  return listenHttp(http.createServer(handler), port, host);
+}
+
+function reportReady(readyFile, port) {
+  const line = JSON.stringify({ port, pid: process.pid });
+  if (!readyFile) return console.log(`listening on port ${port}`);
+  writeFileSync(`${readyFile}.tmp`, line);
+  renameSync(`${readyFile}.tmp`, readyFile);
+}
+
+export async function runServer(start) {
+  const options = readOptions();
+  const ctx = createContext(options);
+  let server;
+  try {
+    server = await start(ctx, { port: options.port, host: options.host });
+  } catch (error) {
+    const reason = error.code === 'EADDRINUSE' ? `port ${options.port} is in use` : error.message;
+    console.error(`perfgate server failed to start: ${reason}`);
+    process.exit(1);
+  }
+  reportReady(options.readyFile, server.port);
+  const stop = async () => {
+    setTimeout(() => process.exit(0), 2000).unref(); // a stuck close must not keep the process alive
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
