@@ -35,20 +35,32 @@ export function serverEnv(options, backendUrl) {
 
 const fileSafe = (text) => text.replace(/[^a-zA-Z0-9._=-]+/g, '_');
 
-async function measureOnce({ spec, variant, backend, config, plan, logDir, repetition }) {
-  const logFile = join(logDir, `${fileSafe(spec.id)}-run${repetition}.log`);
-  const startOptions = { plan, readyTimeout: config.readyTimeout, logFile };
+// Starts the server of one benchmark, and the mock backend first when it forwards to one.
+// Resolves to the server and a stop() that ends both.
+export async function startBenchmarkServer({ spec, variant, backend, plan, readyTimeout, logFile }) {
   const needsBackend = spec.scenario === 'proxy' && variant.kind === 'builtin' && variant.role !== 'backend';
   const started = [];
+  const stop = () => Promise.all(started.reverse().map((server) => server.stop()));
   try {
     let backendUrl;
     if (needsBackend) {
-      const backendServer = await startServer(backend, { ...startOptions, env: serverEnv(spec.options), logFile: `${logFile}.backend` });
+      const backendServer = await startServer(backend, { plan, readyTimeout, env: serverEnv(spec.options), logFile: `${logFile}.backend` });
       started.push(backendServer);
       backendUrl = `http://127.0.0.1:${backendServer.port}/proxy`;
     }
-    const server = await startServer(variant, { ...startOptions, env: serverEnv(spec.options, backendUrl) });
+    const server = await startServer(variant, { plan, readyTimeout, logFile, env: serverEnv(spec.options, backendUrl) });
     started.push(server);
+    return { server, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function measureOnce({ spec, variant, backend, config, plan, logDir, repetition }) {
+  const logFile = join(logDir, `${fileSafe(spec.id)}-run${repetition}.log`);
+  const { server, stop } = await startBenchmarkServer({ spec, variant, backend, plan, readyTimeout: config.readyTimeout, logFile });
+  try {
     let exit;
     server.exited.then((result) => { exit = result; });
     const request = requestFor(variant, spec);
@@ -61,7 +73,7 @@ async function measureOnce({ spec, variant, backend, config, plan, logDir, repet
     if (exit) throw errors.serverExited(variant.name, exit.code, exit.signal, logFile);
     return runRecord(measured, sampled, { loadCores: plan.method === 'taskset' ? plan.load.length : 1 });
   } finally {
-    await Promise.all(started.reverse().map((server) => server.stop()));
+    await stop();
   }
 }
 

@@ -38,6 +38,7 @@ export function commandVariant(name, declaration) {
       command: declaration.command,
       cwd: declaration.cwd,
       env: declaration.env ?? {},
+      port: declaration.port,
       readiness: 'http',
       readyPath: declaration.readyPath ?? Object.values(declaration.scenarios)[0].path,
     },

@@ -38,6 +38,8 @@ const commandSchema = {
     cwd: { type: 'string' },
     env: { type: 'object', additionalProperties: { type: 'string' } },
     readyPath: { type: 'string', pattern: '^/' },
+    // For a server that can only listen on a fixed port; by default perfgate picks a free one.
+    port: { type: 'integer', minimum: 1, maximum: 65535 },
     scenarios: { type: 'object', minProperties: 1, additionalProperties: requestSchema },
   },
 };
@@ -76,7 +78,7 @@ export function suiteSchema({ variantNames, scenarioNames }) {
   };
 }
 
-const ajv = new Ajv({ allErrors: true, strict: true });
+const ajv = new Ajv({ allErrors: true, strict: true, verbose: true }); // verbose: errors carry the bad value
 
 // Returns the problems as "field: what is wrong (allowed: ...)" lines; empty when valid.
 export function validateSuite(config, names) {

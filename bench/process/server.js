@@ -51,7 +51,7 @@ function readyFilePort(readyFile) {
  * @param {{env?: object, plan: object, cpus?: number[], logFile: string, readyTimeout: number, port?: number}} how
  * @returns {Promise<{port: number, pid: number, logFile: string, exited: Promise, stop: () => Promise}>}
  */
-export async function startServer(variant, { env = {}, plan, cpus, logFile, readyTimeout, port }) {
+export async function startServer(variant, { env = {}, plan, cpus, logFile, readyTimeout, port = variant.launch.port }) {
   if (port && !(await portIsFree(port))) throw errors.portInUse(port);
   const { launch } = variant;
   const workDir = mkdtempSync(join(tmpdir(), 'perfgate-server-'));

@@ -1,0 +1,69 @@
+// JSON schema of perfgate's result file (format "perfgate-result", version 1). Tools that
+// read a result (the compare report, the PR comment, the tests) validate it with this.
+import Ajv from 'ajv';
+
+const number = { type: 'number' };
+const count = { type: 'integer', minimum: 0 };
+
+const runSchema = {
+  type: 'object',
+  required: ['requests', 'latencyMs', 'errors', 'timeouts', 'errorPct', 'timeoutPct', 'server', 'cores', 'loadGenerator'],
+  properties: {
+    requests: {
+      type: 'object',
+      required: ['mean', 'stddev', 'min', 'max', 'total', 'perSecond'],
+      properties: { total: count, perSecond: { type: 'array', items: count } },
+    },
+    latencyMs: { type: 'object', required: ['avg', 'p50', 'p90', 'p99', 'max'], additionalProperties: number },
+    errors: count,
+    timeouts: count,
+    server: {
+      type: 'object',
+      required: ['cpuPct', 'peakRssBytes', 'processes'],
+      properties: { cpuPct: number, peakRssBytes: count, processes: count },
+    },
+    cores: { type: 'array', items: { type: 'object', required: ['core', 'busyPct'] } },
+    loadGenerator: { type: 'object', required: ['cpuPct', 'saturated'], properties: { saturated: { type: 'boolean' } } },
+  },
+};
+
+const benchmarkSchema = {
+  type: 'object',
+  required: ['id', 'variant', 'scenario', 'connections', 'tags', 'options', 'status', 'runs'],
+  properties: {
+    id: { type: 'string' },
+    connections: { type: 'integer', minimum: 1 },
+    status: { enum: ['pending', 'ok', 'failed', 'not-run'] },
+    reason: { type: 'string' },
+    code: { type: 'string', pattern: '^PG_' },
+    runs: { type: 'array', items: runSchema },
+    summary: { type: 'object', required: ['runs', 'requests', 'latencyMs', 'errorPct', 'timeoutPct', 'peakRssBytes', 'clientSaturated'] },
+  },
+  // A measured benchmark has a summary; a failed one says why.
+  allOf: [
+    { if: { properties: { status: { const: 'ok' } } }, then: { required: ['summary'] } },
+    { if: { properties: { status: { enum: ['failed', 'not-run'] } } }, then: { required: ['reason', 'code'] } },
+  ],
+};
+
+export const resultSchema = {
+  type: 'object',
+  required: ['format', 'version', 'suite', 'status', 'startedAt', 'machine', 'git', 'packages', 'pinning', 'config', 'benchmarks'],
+  properties: {
+    format: { const: 'perfgate-result' },
+    version: { const: 1 },
+    status: { enum: ['running', 'complete', 'interrupted'] },
+    machine: { type: 'object', required: ['cpuModel', 'cores', 'node', 'kernel', 'arch'] },
+    git: { type: 'object', required: ['commit'] },
+    packages: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
+    pinning: { type: 'object', required: ['method'], properties: { method: { enum: ['taskset', 'none'] } } },
+    benchmarks: { type: 'array', items: benchmarkSchema },
+  },
+};
+
+const validate = new Ajv({ allErrors: true }).compile(resultSchema);
+
+// Returns the problems with a parsed result file as lines; empty when it is valid.
+export function resultProblems(result) {
+  return validate(result) ? [] : validate.errors.map((error) => `${error.instancePath || '(top level)'}: ${error.message}`);
+}

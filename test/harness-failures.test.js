@@ -1,0 +1,96 @@
+// Each way a server can fail: a one-line reason, the other benchmarks go on, the result
+// file stays valid and no child process survives.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, describe, test } from 'node:test';
+import { leftoverServers, misbehavingCommand, readResult, runBench, startBench, tempDir, writeConfig } from './helpers/harness.js';
+
+const QUICK = { scenarios: ['hello'], connections: [2], duration: 1, warmup: 0, timeout: 1, readyTimeout: 3 };
+
+async function runWith(commands, variants = Object.keys(commands)) {
+  const dir = tempDir();
+  const config = writeConfig(dir, { name: 'failures', variants, ...QUICK, commands });
+  const run = await runBench(['--config', config, '--out', dir, '--no-history']);
+  return { ...run, result: readResult(dir) };
+}
+
+const byVariant = (result, variant) => result.benchmarks.find((benchmark) => benchmark.variant === variant);
+
+describe('server failures', () => {
+  after(() => assert.deepEqual(leftoverServers(), []));
+
+  test('a server that crashes at start fails its benchmark; the next one still runs', async () => {
+    const { code, result, stdout } = await runWith({ crash: misbehavingCommand('crash'), fine: misbehavingCommand('ok') });
+    assert.equal(code, 1);
+    assert.equal(byVariant(result, 'crash').status, 'failed');
+    assert.equal(byVariant(result, 'crash').code, 'PG_SERVER_EXITED');
+    assert.match(byVariant(result, 'crash').reason, /exited \(code 3\).*crashing on purpose/);
+    assert.equal(byVariant(result, 'fine').status, 'ok');
+    assert.ok(byVariant(result, 'fine').summary.requests.total > 0);
+    assert.match(stdout, /\| fine hello \| 2 \|/);
+  });
+
+  test('a server that never becomes ready fails after the deadline', async () => {
+    const { result } = await runWith({ stuck: misbehavingCommand('never-ready') });
+    assert.equal(byVariant(result, 'stuck').code, 'PG_SERVER_NOT_READY');
+    assert.match(byVariant(result, 'stuck').reason, /did not become ready within 3 s/);
+  });
+
+  test('a taken port is named with how to free it', async () => {
+    const holder = net.createServer();
+    await new Promise((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address();
+    try {
+      const { result } = await runWith({ fixed: { ...misbehavingCommand('ok'), port } });
+      assert.equal(byVariant(result, 'fixed').code, 'PG_PORT_IN_USE');
+      assert.match(byVariant(result, 'fixed').reason, new RegExp(`port ${port} is in use`));
+    } finally {
+      holder.close();
+    }
+  });
+
+  test('a wrong answer is never measured and shows a short diff', async () => {
+    const { result } = await runWith({ wrong: misbehavingCommand('wrong') });
+    const benchmark = byVariant(result, 'wrong');
+    assert.equal(benchmark.code, 'PG_WRONG_ANSWER');
+    assert.match(benchmark.reason, /body differs at character 7: expected "Hello World", got "Hello Wrld"/);
+    assert.deepEqual(benchmark.runs, []);
+  });
+
+  test('a server that exits mid-run fails that benchmark', async () => {
+    const { result } = await runWith({ dies: misbehavingCommand('exit-later', { EXIT_AFTER_MS: '600' }) });
+    assert.equal(byVariant(result, 'dies').code, 'PG_SERVER_EXITED');
+    assert.match(byVariant(result, 'dies').reason, /exited \(code 4\) before the run finished/);
+  });
+
+  test('a server that hangs mid-run is measured with its timeouts, and the run finishes', async () => {
+    const dir = tempDir();
+    const config = writeConfig(dir, { name: 'hang', variants: ['hangs'], ...QUICK, duration: 3, commands: { hangs: misbehavingCommand('hang-later', { HANG_AFTER_MS: '1200' }) } });
+    const { code } = await runBench(['--config', config, '--out', dir, '--no-history']);
+    const benchmark = readResult(dir).benchmarks[0];
+    assert.equal(code, 0);
+    assert.equal(benchmark.status, 'ok');
+    assert.ok(benchmark.summary.timeouts > 0, 'timeouts are counted');
+    assert.ok(benchmark.summary.timeoutPct > 0);
+  });
+});
+
+describe('harness interrupted', () => {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    test(`${signal} stops every server and leaves a valid result file`, async () => {
+      const dir = tempDir();
+      const config = writeConfig(dir, { name: 'interrupt', variants: ['slow'], ...QUICK, duration: 30, commands: { slow: misbehavingCommand('ok') } });
+      const bench = startBench(['--config', config, '--out', dir, '--no-history']);
+      // Wait until the load is running (the first benchmark has started).
+      while (!bench.output.stderr.includes('[1/1]')) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      bench.child.kill(signal);
+      const { code, stderr } = await bench.done;
+      assert.equal(code, signal === 'SIGINT' ? 130 : 143);
+      assert.match(stderr, new RegExp(`interrupted by ${signal}`));
+      const result = readResult(dir);
+      assert.equal(result.status, 'interrupted');
+      assert.deepEqual(leftoverServers(), []);
+    });
+  }
+});

@@ -1,0 +1,62 @@
+// Runs the real `npm run bench` entry point as a child process, for the harness's
+// end-to-end tests, and finds processes a run may have left behind.
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const MISBEHAVING = join(PROJECT_ROOT, 'test/fixtures/servers/misbehaving.js');
+
+export const HELLO_REQUEST = {
+  path: '/hello',
+  expect: { status: 200, contentType: 'text/plain; charset=utf-8', body: 'Hello World' },
+};
+
+// A suite variant running test/fixtures/servers/misbehaving.js in the given mode.
+export function misbehavingCommand(mode, env = {}) {
+  return { command: [process.execPath, MISBEHAVING], env: { MODE: mode, ...env }, scenarios: { hello: HELLO_REQUEST } };
+}
+
+export function tempDir(prefix = 'perfgate-test-') {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function writeConfig(dir, config) {
+  const file = join(dir, 'suite.json');
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+// Starts `node scripts/bench.mjs args` and returns the child with its collected output.
+export function startBench(args, { env = {} } = {}) {
+  const child = spawn(process.execPath, [join(PROJECT_ROOT, 'scripts/bench.mjs'), ...args], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, CI: 'true', GITHUB_STEP_SUMMARY: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk) => { output.stdout += chunk; });
+  child.stderr.on('data', (chunk) => { output.stderr += chunk; });
+  const done = once(child, 'exit').then(([code, signal]) => ({ code, signal, ...output }));
+  return { child, output, done };
+}
+
+export async function runBench(args, options) {
+  const { done } = startBench(args, options);
+  return done;
+}
+
+export function readResult(outDir) {
+  const file = join(outDir, 'result.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+}
+
+// Command lines of live processes started from this project's servers or fixtures.
+export function leftoverServers() {
+  const listing = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
+  return listing.split('\n').filter((line) => line.includes(PROJECT_ROOT)
+    && (line.includes('servers/launch.js') || line.includes('fixtures/servers/')));
+}

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { planPinning, parseCpuList, pinnedCommand } from '../bench/pinning.js';
+import { coreUsage, parsePidStat, parseProcStat } from '../bench/sampling/proc.js';
+
+test('/proc/stat per-core busy % as mpstat computes it', () => {
+  const before = parseProcStat('cpu  1 1 1 1\ncpu0 100 0 50 800 50 0 0 0 0 0\ncpu1 10 0 10 980 0 0 0 0 0 0\n');
+  const after = parseProcStat('cpu  1 1 1 1\ncpu0 160 0 80 810 50 0 0 0 0 0\ncpu1 15 0 15 1070 0 0 0 0 0 0\n');
+  assert.deepEqual(coreUsage(before, after), [{ core: 0, busyPct: 90 }, { core: 1, busyPct: 10 }]);
+});
+
+test('/proc/<pid>/stat with spaces and parentheses in the name', () => {
+  const fields = ['S', '1', '4242', '4242', '0', '-1', '4194560', '0', '0', '0', '0', '70', '30', '0', '0', '20', '0', '1', '0', '5', '1000', '250'];
+  assert.deepEqual(parsePidStat(`4243 (node (worker) x) ${fields.join(' ')}`), { pgrp: 4242, cpuTicks: 100, rssPages: 250 });
+});
+
+test('cpu lists', () => {
+  assert.deepEqual(parseCpuList('0-2,5'), [0, 1, 2, 5]);
+  assert.deepEqual(parseCpuList('3\n'), [3]);
+});
+
+test('pinning keeps the load generator and the server apart', () => {
+  assert.deepEqual(planPinning([0, 1]), { method: 'taskset', load: [0], server: [1], cpus: [0, 1] });
+  assert.deepEqual(planPinning([0, 1, 2, 3], { loadWorkers: 2 }).server, [2, 3]);
+  assert.deepEqual(planPinning([0, 1, 2, 3], { loadWorkers: 8 }).load, [0, 1], 'at most half the cores load');
+  assert.equal(planPinning([0]).method, 'none');
+  assert.match(planPinning([0, 1], { tasksetAvailable: false }).reason, /taskset not found/);
+});
+
+test('a pinned command starts under taskset', () => {
+  assert.deepEqual(pinnedCommand(planPinning([0, 1]), ['node', 'x.js']), ['taskset', '-c', '1', 'node', 'x.js']);
+  assert.deepEqual(pinnedCommand(planPinning([0]), ['node', 'x.js']), ['node', 'x.js']);
+});

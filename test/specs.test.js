@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DEFAULTS, SUITES } from '../bench/config/suites.js';
+import { benchmarkId, expandSpecs, optionSettings } from '../bench/specs.js';
+
+const suite = (name) => ({ ...DEFAULTS, ...SUITES[name], options: { ...DEFAULTS.options, ...SUITES[name].options } });
+
+test('the default suite is variants x scenarios x tiers', () => {
+  const specs = expandSpecs(suite('default'));
+  assert.equal(specs.length, 3 * 2 * 2);
+  assert.equal(specs[0].id, 'node-http hello c=10');
+  assert.equal(specs.at(-1).id, 'fastify json c=100');
+});
+
+test('proxy-baseline expands delay and logging into tagged benchmarks', () => {
+  const specs = expandSpecs(suite('proxy-baseline'));
+  assert.equal(specs.length, 2 * 4 * 10);
+  const ids = specs.map((spec) => spec.id);
+  assert.ok(ids.includes('express proxy c=50'));
+  assert.ok(ids.includes('express proxy[delay=500ms] c=20000'));
+  assert.ok(ids.includes('mock-backend proxy[delay=500ms,log=on] c=1000'));
+});
+
+test('options that do not change a scenario do not multiply it', () => {
+  assert.equal(optionSettings({ ...DEFAULTS.options, backendDelayMs: [0, 500] }, 'hello').length, 1);
+  assert.equal(optionSettings({ ...DEFAULTS.options, backendDelayMs: [0, 500] }, 'proxy').length, 2);
+});
+
+test('benchmark ids follow "<variant> <scenario>[<tags>] c=<connections>"', () => {
+  assert.equal(benchmarkId({ variant: 'express', scenario: 'json', tags: [], connections: 100 }), 'express json c=100');
+  assert.equal(benchmarkId({ variant: 'koa', scenario: 'io', tags: ['wait=2000ms'], connections: 300 }), 'koa io[wait=2000ms] c=300');
+});

@@ -1,0 +1,15 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { compareAnswer } from '../bench/verify.js';
+
+const expect = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"message":"Hello, World!"}' };
+
+test('a right answer has no differences', () => {
+  assert.deepEqual(compareAnswer(expect, { status: 200, contentType: expect.contentType, body: expect.body }), []);
+});
+
+test('each difference is one short line', () => {
+  const problems = compareAnswer(expect, { status: 500, contentType: 'text/html', body: '{"message":"Hello, Wrld!"}' });
+  assert.deepEqual(problems.slice(0, 2), ['status: expected 200, got 500', 'content-type: expected "application/json; charset=utf-8", got "text/html"']);
+  assert.equal(problems[2], 'body differs at character 20: expected ":\\"Hello, World!\\"}", got ":\\"Hello, Wrld!\\"}" (length 27 expected, 26 got)');
+});
