@@ -32,7 +32,7 @@ export const errors = {
   serverHung: define('PG_SERVER_HUNG', (variant, scenario, seconds) =>
     `server "${variant}" did not answer the "${scenario}" check within ${seconds} s: it hangs; see its log`),
   fileLimit: define('PG_FILE_LIMIT', (connections, limit) =>
-    `not run: ${connections} connections need more open files than the limit of ${limit}; raise it (\`ulimit -n ${connections + 1024}\` as root, or in /etc/security/limits.conf)`),
+    `${connections} connections need more open files than the limit of ${limit}; raise it (\`ulimit -n ${connections + 1024}\` as root, or in /etc/security/limits.conf)`),
   socketsExhausted: define('PG_SOCKETS_EXHAUSTED', (connections, detail) =>
     `the load generator could not open ${connections} sockets (${detail}): lower the tier or raise the open-file limit`),
   interrupted: define('PG_INTERRUPTED', (signal) => `interrupted by ${signal}: servers stopped, results written so far are kept`),

@@ -1,9 +1,11 @@
 // Each way a server can fail: a one-line reason, the other benchmarks go on, the result
 // file stays valid and no child process survives.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync } from 'node:fs';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
-import { leftoverServers, misbehavingCommand, readResult, runBench, startBench, tempDir, writeConfig } from './helpers/harness.js';
+import { leftoverServers, misbehavingCommand, PROJECT_ROOT, readResult, runBench, startBench, tempDir, writeConfig } from './helpers/harness.js';
 
 const QUICK = { scenarios: ['hello'], connections: [2], duration: 1, warmup: 0, timeout: 1, readyTimeout: 3 };
 
@@ -93,4 +95,25 @@ describe('harness interrupted', () => {
       assert.deepEqual(leftoverServers(), []);
     });
   }
+});
+
+describe('open-file limit', () => {
+  test('a tier beyond the limit the OS allows is marked not run, the others are measured', async (t) => {
+    const dir = tempDir();
+    chmodSync(dir, 0o777);
+    // Root may raise any limit, so run as nobody with a hard limit of 300 open files.
+    const asUnprivileged = process.getuid() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+    const readable = spawnSync(asUnprivileged[0] ?? 'true', [...asUnprivileged.slice(1), 'test', '-r', `${PROJECT_ROOT}/package.json`]);
+    if (readable.status !== 0) return t.skip('the checkout is not readable by an unprivileged user, who is needed to meet a real limit');
+    const bench = spawnSync('prlimit', ['--nofile=300:300', ...asUnprivileged, process.execPath, 'scripts/bench.mjs',
+      '--suite', 'smoke', '--scenario', 'hello', '--connections', '2,1000', '--duration', '1', '--warmup', '0', '--out', dir, '--no-history'],
+    { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    assert.equal(bench.status, 0, bench.stderr);
+    const [small, large] = readResult(dir).benchmarks;
+    assert.equal(small.status, 'ok');
+    assert.equal(large.status, 'not-run');
+    assert.equal(large.code, 'PG_FILE_LIMIT');
+    assert.match(large.reason, /1000 connections need more open files than the limit of 300; raise it/);
+    assert.match(bench.stdout, /\| node-http hello \| 1000 \| not-run \|/);
+  });
 });
