@@ -31,9 +31,10 @@ export const errors = {
     `server "${variant}" answered scenario "${scenario}" wrongly, so it was not measured:\n${diff}`),
   serverHung: define('PG_SERVER_HUNG', (variant, scenario, seconds) =>
     `server "${variant}" did not answer the "${scenario}" check within ${seconds} s: it hangs; see its log`),
-  fileLimit: define('PG_FILE_LIMIT', (connections, limit) =>
-    `${connections} connections need more open files than the limit of ${limit}; raise it (\`ulimit -n ${connections + 1024}\` as root, or in /etc/security/limits.conf)`),
+  fileLimit: define('PG_FILE_LIMIT', (connections, limit, needed) =>
+    `${connections} connections need more open files than the limit of ${limit}; raise the limit to at least ${needed} (\`ulimit -n\`, /etc/security/limits.conf, or the container's nofile limit)`),
   socketsExhausted: define('PG_SOCKETS_EXHAUSTED', (connections, detail) =>
     `the load generator could not open ${connections} sockets (${detail}): lower the tier or raise the open-file limit`),
+  variantUnavailable: define('PG_VARIANT_UNAVAILABLE', (variant, reason) => `skipped ${variant}: ${reason}`),
   interrupted: define('PG_INTERRUPTED', (signal) => `interrupted by ${signal}: servers stopped, results written so far are kept`),
 };

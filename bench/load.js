@@ -30,7 +30,7 @@ export function ensureFileLimit(connections) {
     // refused: reported below with the limit that holds
   }
   const after = openFileLimit();
-  if (after.soft < needed) throw errors.fileLimit(connections, after.soft);
+  if (after.soft < needed) throw errors.fileLimit(connections, after.soft, needed);
   return after.soft;
 }
 

@@ -119,6 +119,15 @@ export async function runSuite({ config, variants, outDir }) {
   save();
 
   const variantByName = Object.fromEntries(variants.map((variant) => [variant.name, variant]));
+  for (const variant of variants) {
+    const reason = await variant.unavailable();
+    if (!reason) continue;
+    const skipped = errors.variantUnavailable(variant.name, reason);
+    console.error(skipped.message);
+    for (const benchmark of result.benchmarks.filter((each) => each.variant === variant.name)) {
+      Object.assign(benchmark, { status: 'skipped', code: skipped.code, reason });
+    }
+  }
   const backend = await loadBuiltInVariant('mock-backend');
   const progress = createProgress({
     total: result.benchmarks.length * config.repetitions,

@@ -12,7 +12,16 @@ export function builtInVariantNames() {
   return readdirSync(VARIANTS_DIR).filter((file) => file.endsWith('.js')).map((file) => file.slice(0, -3)).sort();
 }
 
-// Metadata of a built-in variant, read from its module without starting it.
+const LAUNCH_SCRIPT = fileURLToPath(new URL('launch.js', SERVERS_DIR));
+
+// Metadata of a built-in variant, read from its module without starting it. Besides
+// start(), a variant module may export:
+//   packages       npm packages whose versions the result records
+//   scenarios      the scenarios it serves, when not all
+//   role           'backend' for the mock backend
+//   unavailable()  a one-line reason why it cannot run on this machine, or null
+//   command()      the argv that starts it, when not `node servers/launch.js <name>`
+//                  (another runtime, a compiled binary)
 export async function loadBuiltInVariant(name) {
   const module = await import(new URL(`${name}.js`, VARIANTS_DIR));
   return {
@@ -21,7 +30,11 @@ export async function loadBuiltInVariant(name) {
     packages: module.packages ?? [],
     scenarios: module.scenarios ?? SCENARIO_NAMES,
     role: module.role ?? 'server',
-    launch: { command: [process.execPath, fileURLToPath(new URL('launch.js', SERVERS_DIR)), name], readiness: 'ready-file' },
+    unavailable: module.unavailable ?? (async () => null),
+    launch: {
+      command: module.command ? module.command({ launchScript: LAUNCH_SCRIPT, name }) : [process.execPath, LAUNCH_SCRIPT, name],
+      readiness: 'ready-file',
+    },
   };
 }
 
@@ -33,6 +46,7 @@ export function commandVariant(name, declaration) {
     packages: [],
     scenarios: Object.keys(declaration.scenarios),
     role: 'server',
+    unavailable: async () => null,
     requests: declaration.scenarios,
     launch: {
       command: declaration.command,

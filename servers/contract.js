@@ -3,7 +3,8 @@
 //   - options arrive in PERFGATE_* environment variables (see readOptions);
 //   - it listens on PORT (0 = any free port) at HOST and reports the real port by writing
 //     {"port":N,"pid":P} to the file named by PERFGATE_READY_FILE (atomically);
-//   - it stops cleanly on SIGTERM/SIGINT.
+//   - it stops cleanly on SIGTERM/SIGINT;
+//   - PERFGATE_SERVER_CPUS lists the cores it was pinned to, for variants that pin processes of their own.
 // A variant module (servers/variants/<name>.js) exports start(ctx, { port, host }), resolving to
 // { port, close }; `ctx` carries the scenario work so that all variants do the same thing.
 // It may export `packages` (npm packages whose versions are recorded) and `scenarios`

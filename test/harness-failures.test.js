@@ -113,7 +113,7 @@ describe('open-file limit', () => {
     assert.equal(small.status, 'ok');
     assert.equal(large.status, 'not-run');
     assert.equal(large.code, 'PG_FILE_LIMIT');
-    assert.match(large.reason, /1000 connections need more open files than the limit of 300; raise it/);
+    assert.match(large.reason, /1000 connections need more open files than the limit of 300; raise the limit/);
     assert.match(bench.stdout, /\| node-http hello \| 1000 \| not-run \|/);
   });
 });

@@ -60,7 +60,11 @@ export async function startServer(variant, { env = {}, plan, cpus, logFile, read
   const log = openSync(logFile, 'a');
   const group = spawnGroup(pinnedCommand(plan, launch.command, cpus), {
     cwd: launch.cwd,
-    env: { ...process.env, ...launch.env, ...env, PORT: String(listenPort), HOST: LOOPBACK, PERFGATE_READY_FILE: readyFile },
+    env: {
+      ...process.env, ...launch.env, ...env, PORT: String(listenPort), HOST: LOOPBACK, PERFGATE_READY_FILE: readyFile,
+      // For variants that pin processes of their own (nginx and its upstreams).
+      PERFGATE_SERVER_CPUS: (cpus ?? plan.server ?? []).join(','),
+    },
     stdio: ['ignore', log, log],
   });
   closeSync(log);

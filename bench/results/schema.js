@@ -33,7 +33,7 @@ const benchmarkSchema = {
   properties: {
     id: { type: 'string' },
     connections: { type: 'integer', minimum: 1 },
-    status: { enum: ['pending', 'ok', 'failed', 'not-run'] },
+    status: { enum: ['pending', 'ok', 'failed', 'not-run', 'skipped'] },
     reason: { type: 'string' },
     code: { type: 'string', pattern: '^PG_' },
     runs: { type: 'array', items: runSchema },
@@ -42,7 +42,7 @@ const benchmarkSchema = {
   // A measured benchmark has a summary; a failed one says why.
   allOf: [
     { if: { properties: { status: { const: 'ok' } } }, then: { required: ['summary'] } },
-    { if: { properties: { status: { enum: ['failed', 'not-run'] } } }, then: { required: ['reason', 'code'] } },
+    { if: { properties: { status: { enum: ['failed', 'not-run', 'skipped'] } } }, then: { required: ['reason', 'code'] } },
   ],
 };
 

@@ -1,5 +1,5 @@
 // The relative difference of means, (mean head - mean base) / mean base, and two confidence intervals for it.
-import { mean, quantile, samplingDistributionOfMean } from './descriptive.js';
+import { quantile, samplingDistributionOfMean } from './descriptive.js';
 import { seededRandom } from './prng.js';
 import { satterthwaiteDf, tInterval } from './t-distribution.js';
 

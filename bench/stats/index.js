@@ -1,0 +1,7 @@
+// The statistics and verdict engine of perfgate's A/B comparison: pure functions, no processes, no I/O.
+export { coefficientOfVariation, mean, median, quantile, standardDeviation, variance } from './descriptive.js';
+export { welchTTest } from './welch.js';
+export { bootstrapInterval, deltaMethodInterval, relativeChange } from './relative-difference.js';
+export { seededRandom } from './prng.js';
+export { DEFAULT_FAIL_THRESHOLD, DEFAULTS, classifyInterval, compareSamples, failsGate, towardsBetter } from './verdict.js';
+export { isResolved, shouldContinue, stopReason } from './stopping.js';

@@ -1,0 +1,72 @@
+// The verdict of an A/B comparison: where the confidence interval of the relative change lies against a
+// threshold band ("horizons", after tachometer), read in the metric's better direction.
+import { coefficientOfVariation, mean } from './descriptive.js';
+import { bootstrapInterval, deltaMethodInterval, relativeChange } from './relative-difference.js';
+import { welchTTest } from './welch.js';
+
+export const DEFAULTS = Object.freeze({
+  direction: 'bigger', // 'bigger' is better (req/s) or 'smaller' is better (latency)
+  threshold: 0.05, // the band ±threshold of changes too small to matter
+  confidence: 0.95,
+  minSamples: 3, // per side; fewer is inconclusive
+  interval: 'welch', // 'welch' (delta method, t multiplier) or 'bootstrap' (percentile): see METHOD.md
+  resamples: 10000, // bootstrap only
+  seed: 1, // bootstrap only
+});
+
+export const DEFAULT_FAIL_THRESHOLD = 0.1;
+
+const INTERVALS = { welch: deltaMethodInterval, bootstrap: bootstrapInterval };
+
+// An interval of relative change turned so that positive means better: latency intervals are negated.
+export const towardsBetter = ([low, high], direction) => (direction === 'bigger' ? [low, high] : [-high, -low]);
+
+// Tachometer-style horizons at ±threshold: a verdict only when the whole interval lies strictly on one side of each.
+export function classifyInterval(interval, { direction, threshold }) {
+  const [low, high] = towardsBetter(interval, direction);
+  if (low > threshold) return 'improvement';
+  if (high < -threshold) return 'regression';
+  if (low > -threshold && high < threshold) return 'no change';
+  return 'inconclusive';
+}
+
+function checkSample(name, values) {
+  if (!Array.isArray(values) || !values.every(Number.isFinite)) throw new TypeError(`${name} samples must be an array of finite numbers`);
+}
+
+function checkSettings({ direction, threshold, confidence, minSamples, interval }) {
+  if (!['bigger', 'smaller'].includes(direction)) throw new RangeError(`direction must be "bigger" or "smaller", not ${direction}`);
+  if (!(threshold >= 0 && Number.isFinite(threshold))) throw new RangeError(`threshold must be a finite number >= 0, not ${threshold}`);
+  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must lie strictly between 0 and 1, not ${confidence}`);
+  if (!(Number.isInteger(minSamples) && minSamples >= 2)) throw new RangeError(`minSamples must be an integer >= 2 (a variance needs two), not ${minSamples}`);
+  if (!(interval in INTERVALS)) throw new RangeError(`interval must be "welch" or "bootstrap", not ${interval}`);
+}
+
+// Compares head against base samples (one value per round and side) and returns the verdict with its evidence.
+export function compareSamples(base, head, options = {}) {
+  const settings = { ...DEFAULTS, ...options };
+  checkSample('base', base);
+  checkSample('head', head);
+  checkSettings(settings);
+  const { direction, threshold, minSamples } = settings;
+  const n = { base: base.length, head: head.length };
+  const means = { base: mean(base), head: mean(head) };
+  if (means.base <= 0) throw new RangeError(`the base mean must be positive for a relative change, not ${means.base}`);
+  const summary = {
+    change: relativeChange(means.base, means.head),
+    n,
+    means,
+    cv: { base: coefficientOfVariation(base), head: coefficientOfVariation(head) },
+    direction,
+    threshold,
+    interval: settings.interval,
+  };
+  if (Math.min(n.base, n.head) < minSamples) return { verdict: 'inconclusive', ci: null, pValue: null, ...summary };
+  const ci = INTERVALS[settings.interval](base, head, settings);
+  return { verdict: classifyInterval(ci, settings), ci, pValue: welchTTest(base, head).pValue, ...summary };
+}
+
+// The CI gate: fails only on a regression whose whole interval lies beyond failThreshold in the bad direction.
+export function failsGate(result, failThreshold = DEFAULT_FAIL_THRESHOLD) {
+  return result.verdict === 'regression' && towardsBetter(result.ci, result.direction)[1] < -failThreshold;
+}
