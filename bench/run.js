@@ -57,7 +57,8 @@ export async function startBenchmarkServer({ spec, variant, backend, plan, ready
   }
 }
 
-async function measureOnce({ spec, variant, backend, config, plan, logDir, repetition }) {
+// One measured run of one benchmark: fresh server, verification, warm-up, load, stop.
+export async function measureOnce({ spec, variant, backend, config, plan, logDir, repetition }) {
   const logFile = join(logDir, `${fileSafe(spec.id)}-run${repetition}.log`);
   const { server, stop } = await startBenchmarkServer({ spec, variant, backend, plan, readyTimeout: config.readyTimeout, logFile });
   try {

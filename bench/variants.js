@@ -12,8 +12,6 @@ export function builtInVariantNames() {
   return readdirSync(VARIANTS_DIR).filter((file) => file.endsWith('.js')).map((file) => file.slice(0, -3)).sort();
 }
 
-const LAUNCH_SCRIPT = fileURLToPath(new URL('launch.js', SERVERS_DIR));
-
 // Metadata of a built-in variant, read from its module without starting it. Besides
 // start(), a variant module may export:
 //   packages       npm packages whose versions the result records
@@ -22,8 +20,10 @@ const LAUNCH_SCRIPT = fileURLToPath(new URL('launch.js', SERVERS_DIR));
 //   unavailable()  a one-line reason why it cannot run on this machine, or null
 //   command()      the argv that starts it, when not `node servers/launch.js <name>`
 //                  (another runtime, a compiled binary)
-export async function loadBuiltInVariant(name) {
-  const module = await import(new URL(`${name}.js`, VARIANTS_DIR));
+// `serversDir` is another checkout's servers/ when a comparison runs that checkout's code.
+export async function loadBuiltInVariant(name, serversDir = SERVERS_DIR) {
+  const module = await import(new URL(`variants/${name}.js`, serversDir));
+  const launchScript = fileURLToPath(new URL('launch.js', serversDir));
   return {
     name,
     kind: 'builtin',
@@ -32,7 +32,7 @@ export async function loadBuiltInVariant(name) {
     role: module.role ?? 'server',
     unavailable: module.unavailable ?? (async () => null),
     launch: {
-      command: module.command ? module.command({ launchScript: LAUNCH_SCRIPT, name }) : [process.execPath, LAUNCH_SCRIPT, name],
+      command: module.command ? module.command({ launchScript, name }) : [process.execPath, launchScript, name],
       readiness: 'ready-file',
     },
   };
