@@ -1,20 +1,9 @@
 // The verdict of an A/B comparison: where the confidence interval of the relative change lies against a
 // threshold band ("horizons", after tachometer), read in the metric's better direction.
+import { DEFAULTS } from './defaults.js';
 import { coefficientOfVariation, mean } from './descriptive.js';
 import { bootstrapInterval, deltaMethodInterval, relativeChange } from './relative-difference.js';
 import { welchTTest } from './welch.js';
-
-export const DEFAULTS = Object.freeze({
-  direction: 'bigger', // 'bigger' is better (req/s) or 'smaller' is better (latency)
-  threshold: 0.05, // the band ±threshold of changes too small to matter
-  confidence: 0.95,
-  minSamples: 3, // per side; fewer is inconclusive
-  interval: 'welch', // 'welch' (delta method, t multiplier) or 'bootstrap' (percentile): see METHOD.md
-  resamples: 10000, // bootstrap only
-  seed: 1, // bootstrap only
-});
-
-export const DEFAULT_FAIL_THRESHOLD = 0.1;
 
 const INTERVALS = { welch: deltaMethodInterval, bootstrap: bootstrapInterval };
 
@@ -67,6 +56,6 @@ export function compareSamples(base, head, options = {}) {
 }
 
 // The CI gate: fails only on a regression whose whole interval lies beyond failThreshold in the bad direction.
-export function failsGate(result, failThreshold = DEFAULT_FAIL_THRESHOLD) {
+export function failsGate(result, failThreshold = DEFAULTS.failThreshold) {
   return result.verdict === 'regression' && towardsBetter(result.ci, result.direction)[1] < -failThreshold;
 }

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DEFAULTS } from '../bench/stats/defaults.js';
+import { classifyInterval, compareSamples, failsGate, towardsBetter } from '../bench/stats/verdict.js';
+
+// Synthetic rounds: a fixed zero-mean noise pattern (relative), scaled, around 1000 req/s or 20 ms.
+const NOISE = [0.01, -0.012, 0.005, -0.003, 0.008, -0.009, 0.002, -0.001];
+const rounds = (level, noiseScale = 1, pattern = NOISE) => pattern.map((noise) => level * (1 + noiseScale * noise));
+const base = rounds(1000);
+const headAt = (change, noiseScale = 1) => rounds(1000 * (1 + change), noiseScale, NOISE.toReversed());
+
+test('classifyInterval: horizons at ±threshold, strict on both edges', () => {
+  const band = { direction: 'bigger', threshold: 0.05 };
+  assert.equal(classifyInterval([0.06, 0.09], band), 'improvement');
+  assert.equal(classifyInterval([-0.09, -0.06], band), 'regression');
+  assert.equal(classifyInterval([-0.02, 0.03], band), 'no change');
+  assert.equal(classifyInterval([-0.08, -0.02], band), 'inconclusive');
+  assert.equal(classifyInterval([-0.08, 0.08], band), 'inconclusive');
+  assert.equal(classifyInterval([0.05, 0.09], band), 'inconclusive');
+  assert.equal(classifyInterval([-0.05, 0.01], band), 'inconclusive');
+});
+
+test('classifyInterval: smaller-is-better reads a rise as a regression', () => {
+  const band = { direction: 'smaller', threshold: 0.05 };
+  assert.equal(classifyInterval([0.06, 0.09], band), 'regression');
+  assert.equal(classifyInterval([-0.09, -0.06], band), 'improvement');
+  assert.deepEqual(towardsBetter([0.06, 0.09], 'smaller'), [-0.09, -0.06]);
+});
+
+test('clear regression: throughput down 15 %', () => {
+  const result = compareSamples(base, headAt(-0.15));
+  assert.equal(result.verdict, 'regression');
+  assert.ok(Math.abs(result.change + 0.15) < 1e-9);
+  assert.ok(result.ci[0] < -0.15 && result.ci[1] > -0.15 && result.ci[1] < -0.05);
+  assert.ok(result.pValue < 1e-6);
+  assert.deepEqual(result.n, { base: 8, head: 8 });
+  assert.ok(Math.abs(result.means.base - 1000) < 1e-9);
+  assert.ok(result.cv.base > 0.005 && result.cv.base < 0.01);
+});
+
+test('clear improvement: throughput up 15 %', () => {
+  assert.equal(compareSamples(base, headAt(0.15)).verdict, 'improvement');
+});
+
+test('clear no change: the same level with 1 % noise', () => {
+  const result = compareSamples(base, headAt(0));
+  assert.equal(result.verdict, 'no change');
+  assert.ok(result.ci[0] > -0.05 && result.ci[1] < 0.05);
+  assert.ok(result.pValue > 0.5);
+});
+
+test('noisy samples are inconclusive even with a real 15 % drop', () => {
+  const noisy = compareSamples(rounds(1000, 20), headAt(-0.15, 20));
+  assert.ok(noisy.cv.base > 0.15);
+  assert.equal(noisy.verdict, 'inconclusive');
+  assert.equal(compareSamples(rounds(1000, 20), headAt(0, 20)).verdict, 'inconclusive');
+});
+
+test('latency: smaller is better, so a rise is a regression and a drop an improvement', () => {
+  const latencyBase = rounds(20);
+  const slower = rounds(23, 1, NOISE.toReversed());
+  assert.equal(compareSamples(latencyBase, slower, { direction: 'smaller' }).verdict, 'regression');
+  assert.equal(compareSamples(latencyBase, slower, { direction: 'bigger' }).verdict, 'improvement');
+  assert.equal(compareSamples(slower, latencyBase, { direction: 'smaller' }).verdict, 'improvement');
+});
+
+test('the threshold sets the band: a 3 % drop is no change at ±5 % and a regression at ±1 %', () => {
+  assert.equal(compareSamples(base, headAt(-0.03)).verdict, 'no change');
+  assert.equal(compareSamples(base, headAt(-0.03), { threshold: 0.01 }).verdict, 'regression');
+});
+
+test('too few samples are inconclusive, with the change but no interval; minSamples is configurable', () => {
+  const result = compareSamples(base.slice(0, 2), headAt(-0.15).slice(0, 2));
+  assert.equal(result.verdict, 'inconclusive');
+  assert.equal(result.ci, null);
+  assert.equal(result.pValue, null);
+  assert.ok(Math.abs(result.change + 0.15) < 0.01);
+  assert.equal(compareSamples(base.slice(0, 5), headAt(-0.15)).verdict, 'regression');
+  assert.equal(compareSamples(base.slice(0, 5), headAt(-0.15), { minSamples: 6 }).verdict, 'inconclusive');
+});
+
+test('the bootstrap interval can drive the verdict instead, and is recorded', () => {
+  const result = compareSamples(base, headAt(-0.15), { interval: 'bootstrap', seed: 9 });
+  assert.equal(result.verdict, 'regression');
+  assert.equal(result.interval, 'bootstrap');
+  assert.deepEqual(result.ci, compareSamples(base, headAt(-0.15), { interval: 'bootstrap', seed: 9 }).ci);
+  assert.equal(compareSamples(base, headAt(-0.15)).interval, 'welch');
+});
+
+test('the result records the settings a verdict was read with', () => {
+  const result = compareSamples(base, headAt(0), { direction: 'smaller', threshold: 0.02 });
+  assert.equal(result.direction, 'smaller');
+  assert.equal(result.threshold, 0.02);
+  assert.equal(DEFAULTS.threshold, 0.05);
+});
+
+test('bad input is refused with a message saying what is wrong', () => {
+  assert.throws(() => compareSamples(base, [1, Number.NaN, 3]), /head samples must be an array of finite numbers/);
+  assert.throws(() => compareSamples('1,2,3', base), /base samples/);
+  assert.throws(() => compareSamples(base, base, { direction: 'up' }), /direction must be "bigger" or "smaller"/);
+  assert.throws(() => compareSamples(base, base, { threshold: -0.05 }), /threshold/);
+  assert.throws(() => compareSamples(base, base, { confidence: 95 }), /confidence/);
+  assert.throws(() => compareSamples(base, base, { minSamples: 1 }), /minSamples/);
+  assert.throws(() => compareSamples(base, base, { interval: 'bayes' }), /interval/);
+  assert.throws(() => compareSamples([0, 0, 0], base), /base mean must be positive/);
+});
+
+test('failsGate: only a regression whose whole interval lies beyond the fail threshold', () => {
+  assert.equal(failsGate(compareSamples(base, headAt(-0.2))), true);
+  assert.equal(failsGate(compareSamples(base, headAt(-0.2)), 0.25), false);
+  assert.equal(failsGate(compareSamples(base, headAt(0.2))), false);
+  assert.equal(failsGate(compareSamples(base, headAt(0))), false);
+  const straddling = { verdict: 'regression', ci: [-0.14, -0.07], direction: 'bigger' };
+  assert.equal(failsGate(straddling), false);
+  assert.equal(failsGate(straddling, 0.06), true);
+  assert.equal(failsGate({ verdict: 'inconclusive', ci: [-0.3, -0.04], direction: 'bigger' }), false);
+  assert.equal(failsGate({ verdict: 'inconclusive', ci: null, direction: 'bigger' }), false);
+});
+
+test('failsGate on latency: a rise whose whole interval is above +10 %', () => {
+  assert.equal(failsGate({ verdict: 'regression', ci: [0.12, 0.18], direction: 'smaller' }), true);
+  assert.equal(failsGate({ verdict: 'regression', ci: [0.08, 0.18], direction: 'smaller' }), false);
+});
