@@ -36,5 +36,16 @@ export const errors = {
   socketsExhausted: define('PG_SOCKETS_EXHAUSTED', (connections, detail) =>
     `the load generator could not open ${connections} sockets (${detail}): lower the tier or raise the open-file limit`),
   variantUnavailable: define('PG_VARIANT_UNAVAILABLE', (variant, reason) => `skipped ${variant}: ${reason}`),
+  unknownRef: define('PG_UNKNOWN_REF', (ref, repo) =>
+    `"${ref}" is not a commit in ${repo}: check the name with \`git log --oneline\`, or fetch it first`),
+  sameSides: define('PG_SAME_SIDES', (base, head, sha) =>
+    `--base ${base} and --head ${head} are the same commit ${sha.slice(0, 12)}: compare two different commits`),
+  dirtyWorktree: define('PG_DIRTY_WORKTREE', (repo) =>
+    `${repo} has uncommitted changes, which a comparison of commits would silently leave out: commit or stash them first`),
+  badDependencyPair: define('PG_BAD_DEPENDENCY_PAIR', (dep, vs) =>
+    `--dep ${dep} and --vs ${vs} must name the same package at two versions, e.g. --dep express@4.21.2 --vs express@5.1.0`),
+  installFailed: define('PG_INSTALL_FAILED', (what, detail) => `could not install ${what}: ${detail}`),
+  noAffectedVariant: define('PG_NO_AFFECTED_VARIANT', (pkg, known) =>
+    `no variant uses the package "${pkg}": variants and their packages are ${known}`),
   interrupted: define('PG_INTERRUPTED', (signal) => `interrupted by ${signal}: servers stopped, results written so far are kept`),
 };

@@ -19,8 +19,28 @@ export function killAllChildren(signal = 'SIGKILL') {
   liveGroups.clear();
 }
 
-let interruptHandler = (signal) => {
+// Other things that must not outlive the harness (a comparison's git worktrees): synchronous
+// functions run after the children are killed. Returns a function that unregisters it.
+const cleanups = new Set();
+export function registerCleanup(cleanup) {
+  installCleanup();
+  cleanups.add(cleanup);
+  return () => cleanups.delete(cleanup);
+}
+
+function cleanUpEverything() {
   killAllChildren();
+  for (const cleanup of cleanups) {
+    try {
+      cleanup();
+    } catch (error) {
+      console.error(`cleanup failed: ${error.message}`);
+    }
+  }
+  cleanups.clear();
+}
+
+let interruptHandler = (signal) => {
   process.exit(signal === 'SIGINT' ? 130 : 143);
 };
 
@@ -33,7 +53,7 @@ let installed = false;
 function installCleanup() {
   if (installed) return;
   installed = true;
-  process.on('exit', () => killAllChildren());
+  process.on('exit', cleanUpEverything);
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.on(signal, () => {
       killAllChildren();

@@ -19,22 +19,33 @@ export const BENCH_USAGE = `usage: npm run bench -- [options]
 
 const LISTS = { variant: 'variants', scenario: 'scenarios', connections: 'connections' };
 const NUMBERS = ['duration', 'warmup', 'repetitions', 'workers', 'pipelining', 'timeout'];
-const OTHERS = ['_', 'suite', 'config', 'out', 'history', 'help'];
 
 // Keeps non-numbers as they are, so the schema reports them with the field's name.
 const toNumber = (text) => (String(text).trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text);
 
-export function parseBenchArgs(parsed) {
-  const known = [...Object.keys(LISTS), ...NUMBERS, ...OTHERS];
+export function rejectUnknownFlags(parsed, known, command) {
   const unknown = Object.keys(parsed).filter((flag) => !known.includes(flag));
-  if (unknown.length) throw errors.badConfig('command line', unknown.map((flag) => `unknown option --${flag}: see npm run bench -- --help`));
+  if (unknown.length) throw errors.badConfig('command line', unknown.map((flag) => `unknown option --${flag}: see npm run ${command} -- --help`));
+}
+
+// The flags that choose and shape a suite, as overrides of its config.
+export function suiteOverrides(parsed, numbers = NUMBERS) {
   const overrides = {};
   for (const [flag, field] of Object.entries(LISTS)) {
     if (parsed[flag] === undefined) continue;
     const values = [parsed[flag]].flat().flatMap((value) => String(value).split(',')).filter(Boolean);
     overrides[field] = flag === 'connections' ? values.map(toNumber) : values;
   }
-  for (const flag of NUMBERS) if (parsed[flag] !== undefined) overrides[flag] = toNumber(parsed[flag]);
+  for (const flag of numbers) if (parsed[flag] !== undefined) overrides[flag] = toNumber(parsed[flag]);
+  return overrides;
+}
+
+export const SUITE_FLAGS = [...Object.keys(LISTS), ...NUMBERS, '_', 'suite', 'config', 'help'];
+export { toNumber };
+
+export function parseBenchArgs(parsed) {
+  rejectUnknownFlags(parsed, [...SUITE_FLAGS, 'out', 'history'], 'bench');
+  const overrides = suiteOverrides(parsed);
   return {
     help: parsed.help,
     suite: parsed.suite,

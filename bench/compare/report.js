@@ -1,0 +1,72 @@
+// The comparison's markdown report: one table of verdicts, then collapsed details with
+// the per-round samples, the machine and the warnings. Used for the terminal, the job
+// summary and the sticky PR comment, so every text from outside is escaped.
+import { describePinning } from '../pinning.js';
+import { METRICS } from './rounds.js';
+
+export const VERDICT_SYMBOLS = { regression: '🔴', improvement: '🟢', 'no change': '⚪', inconclusive: '🟡' };
+
+// No markdown or HTML from a name may change the report's structure.
+export const escapeCell = (text) => String(text).replace(/[|\n\r<>&`*_[\]\\]/g, (char) => `&#${char.charCodeAt(0)};`);
+
+const signedPct = (ratio) => `${ratio >= 0 ? '+' : ''}${(100 * ratio).toFixed(1)} %`;
+const number = (value) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2));
+const meanOf = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+function verdictRows(benchmark) {
+  if (benchmark.status !== 'ok') {
+    return [`| ${escapeCell(benchmark.id)} | | | | | | ${benchmark.status}: ${escapeCell(benchmark.reason.split('\n')[0])} |`];
+  }
+  return Object.entries(METRICS).map(([metric, { value, unit }]) => {
+    const verdict = benchmark.verdicts[metric];
+    const base = meanOf(benchmark.samples.base.map(value));
+    const head = meanOf(benchmark.samples.head.map(value));
+    const ci = verdict.ci ? `${signedPct(verdict.ci[0])} … ${signedPct(verdict.ci[1])}` : 'n/a';
+    return `| ${escapeCell(benchmark.id)} | ${metric} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPct((head - base) / (base || 1))} | ${ci} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict} |`;
+  });
+}
+
+function samplesTable(benchmark) {
+  const rows = benchmark.samples.base.map((base, index) => {
+    const head = benchmark.samples.head[index];
+    return `| ${index + 1} | ${number(base.requestsPerSecond)} | ${number(head.requestsPerSecond)} | ${base.p99LatencyMs} | ${head.p99LatencyMs} |`;
+  });
+  return [`**${escapeCell(benchmark.id)}** — ${benchmark.rounds} rounds in ${Math.round(benchmark.elapsedMs / 1000)} s, stopped: ${benchmark.stoppedBy}`, '',
+    '| round | base req/s | head req/s | base p99 ms | head p99 ms |', '| ---: | ---: | ---: | ---: | ---: |', ...rows, ''];
+}
+
+export function comparisonMarkdown(comparison) {
+  const { sides, settings, machine } = comparison;
+  const measured = comparison.benchmarks.filter((benchmark) => benchmark.status === 'ok');
+  const warnings = comparison.benchmarks.flatMap((benchmark) => (benchmark.warnings ?? []).map((warning) => `- ${escapeCell(benchmark.id)}: ${escapeCell(warning)}`));
+  const gate = comparison.gate.failed
+    ? `**Regression beyond ${100 * comparison.gate.failThreshold} %** in ${comparison.gate.regressions.map(escapeCell).join(', ')}: the check fails.`
+    : `No regression beyond ${100 * comparison.gate.failThreshold} % (req/s).`;
+  return [
+    `### perfgate: ${escapeCell(sides.head.description)} vs ${escapeCell(sides.base.description)}`,
+    '',
+    gate,
+    '',
+    '| benchmark | metric | base | head | change | 95 % CI | verdict |',
+    '| --- | --- | ---: | ---: | ---: | --- | --- |',
+    ...comparison.benchmarks.flatMap(verdictRows),
+    '',
+    `Verdicts: the 95 % interval of the relative change against a ±${100 * settings.thresholds['req/s']} % band (req/s; ±${100 * settings.thresholds['p99 latency']} % for p99). `
+      + 'Inconclusive: the interval still straddles the band when the time budget ran out.',
+    ...(warnings.length ? ['', '**Warnings**', ...warnings] : []),
+    '',
+    '<details><summary>Per-round samples</summary>',
+    '',
+    ...measured.flatMap(samplesTable),
+    '</details>',
+    '',
+    '<details><summary>Machine and settings</summary>',
+    '',
+    `- ${escapeCell(machine.cpuModel)} x${machine.cores}, Node ${machine.node}, kernel ${escapeCell(machine.kernel)}`,
+    `- pinning: ${escapeCell(describePinning(comparison.pinning))}`,
+    `- rounds of ${settings.roundSeconds} s after ${settings.warmupSeconds} s warm-up, fresh server each, order alternating; `
+      + `${settings.minRounds}–${settings.maxRounds} rounds, budget ${settings.budgetSeconds} s per benchmark`,
+    '</details>',
+    '',
+  ].join('\n');
+}

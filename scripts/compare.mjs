@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// `npm run compare`: base vs head, interleaved, with a verdict per benchmark and metric.
+//   npm run compare -- --base main --head HEAD              two commits of this repository
+//   npm run compare -- --dep express@4.21.2 --vs express@5.1.0   two versions of a package
+// Writes comparison.json and comparison.md, prints the report, appends it to
+// $GITHUB_STEP_SUMMARY, and exits 1 only on a regression beyond --fail-threshold.
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { minimist } from 'zx';
+import { writeFileAtomicSync } from '../bench/atomic-file.js';
+import { resolveSuite } from '../bench/config/resolve.js';
+import { errors, PerfgateError } from '../bench/errors.js';
+import { comparisonMarkdown } from '../bench/compare/report.js';
+import { runComparison } from '../bench/compare/run-comparison.js';
+import { checkGitSides, createWorkRoot, parsePackageSpec, prepareDependencySide, prepareGitSide } from '../bench/compare/sides.js';
+import { builtInVariantNames, loadVariants } from '../bench/variants.js';
+import { COMPARE_USAGE, parseCompareArgs } from './lib/compare-args.js';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+function prepareSides(request, work) {
+  if (request.dep) {
+    if (parsePackageSpec(request.dep).name !== parsePackageSpec(request.vs).name) throw errors.badDependencyPair(request.dep, request.vs);
+    return {
+      base: prepareDependencySide({ spec: request.dep, label: 'base', work, projectRoot }),
+      head: prepareDependencySide({ spec: request.vs, label: 'head', work, projectRoot }),
+    };
+  }
+  const shas = checkGitSides(request.repo, request.base, request.head);
+  return {
+    base: prepareGitSide({ repo: request.repo, sha: shas.base, ref: request.base, label: 'base', work, projectRoot }),
+    head: prepareGitSide({ repo: request.repo, sha: shas.head, ref: request.head, label: 'head', work, projectRoot }),
+  };
+}
+
+// A package comparison measures only the variants that use the package, unless told otherwise.
+function affectedVariants(variants, packageName) {
+  const affected = variants.filter((variant) => variant.packages.includes(packageName) && variant.role !== 'backend');
+  if (!affected.length) throw errors.noAffectedVariant(packageName, variants.map((variant) => `${variant.name} (${variant.packages.join(', ') || 'none'})`).join('; '));
+  return affected.map((variant) => variant.name);
+}
+
+async function resolveComparedSuite(request) {
+  if (!request.dep || request.overrides.variants) return resolveSuite(request);
+  const variants = affectedVariants(await loadVariants(builtInVariantNames(), {}), parsePackageSpec(request.dep).name);
+  return resolveSuite({ ...request, overrides: { ...request.overrides, variants } });
+}
+
+let work;
+try {
+  const request = parseCompareArgs(minimist(process.argv.slice(2), { string: ['base', 'head', 'dep', 'vs', 'repo', 'suite', 'config', 'out'], boolean: ['help'] }));
+  if (request.help) {
+    console.log(COMPARE_USAGE);
+    process.exit(0);
+  }
+  const { config } = await resolveComparedSuite(request);
+  work = createWorkRoot();
+  const sides = prepareSides(request, work);
+  const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-compare`;
+  const comparison = await runComparison({ config, sides, settings: request.settings, outDir, onProgress: (line) => console.error(line) });
+  const markdown = comparisonMarkdown(comparison);
+  writeFileAtomicSync(join(outDir, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
+  writeFileAtomicSync(join(outDir, 'comparison.md'), markdown);
+  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
+  if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `regression=${comparison.gate.failed}\nreport-dir=${outDir}\n`);
+  console.log(markdown);
+  console.log(`results: ${outDir}`);
+  process.exitCode = comparison.gate.failed ? 1 : 0;
+} catch (error) {
+  if (!(error instanceof PerfgateError)) throw error;
+  console.error(`perfgate: ${error.message}`);
+  process.exitCode = 2;
+} finally {
+  work?.remove();
+}

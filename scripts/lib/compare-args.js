@@ -1,0 +1,56 @@
+// The command line of `npm run compare`, turned into a comparison request.
+import { errors } from '../../bench/errors.js';
+import { rejectUnknownFlags, SUITE_FLAGS, suiteOverrides, toNumber } from './bench-args.js';
+
+export const COMPARE_USAGE = `usage: npm run compare -- (--base REF --head REF | --dep PKG@V1 --vs PKG@V2) [options]
+  --base REF --head REF   two commits of --repo (default: this checkout), each in its own worktree
+  --dep PKG@V1 --vs PKG@V2  two versions of an npm package (default variants: those using it)
+  --suite, --config, --variant, --scenario, --connections, --workers, --pipelining, --timeout
+                          choose the benchmarks, as for npm run bench (default suite: default)
+  --duration S            measured seconds per round (default 3)
+  --warmup S              discarded warm-up per round (default 1)
+  --threshold PCT         the band of req/s changes too small to matter (default 5)
+  --p99-threshold PCT     the same for p99 latency (default 10)
+  --fail-threshold PCT    exit 1 when a req/s regression lies wholly beyond this (default 10)
+  --budget S              time budget per benchmark; then the verdict is inconclusive (default 180)
+  --min-rounds N          rounds per side before a verdict may stop the sampling (default 5)
+  --max-rounds N          at most this many rounds per side (default 60)
+  --out DIR               results directory (default: results/<time>-compare)`;
+
+const COMPARE_DEFAULTS = { duration: 3, warmup: 1, threshold: 5, 'p99-threshold': 10, 'fail-threshold': 10, budget: 180, 'min-rounds': 5, 'max-rounds': 60 };
+const SETTINGS_FLAGS = ['threshold', 'p99-threshold', 'fail-threshold', 'budget', 'min-rounds', 'max-rounds'];
+
+function positive(flag, value) {
+  const number = toNumber(value);
+  if (typeof number !== 'number' || !(number > 0)) throw errors.badConfig('command line', [`--${flag} must be a number > 0, not "${value}"`]);
+  return number;
+}
+
+export function parseCompareArgs(parsed) {
+  rejectUnknownFlags(parsed, [...SUITE_FLAGS, 'base', 'head', 'dep', 'vs', 'repo', 'out', ...SETTINGS_FLAGS], 'compare');
+  if (parsed.help) return { help: true };
+  const byRefs = parsed.base !== undefined || parsed.head !== undefined;
+  const byDeps = parsed.dep !== undefined || parsed.vs !== undefined;
+  if (byRefs === byDeps || (byRefs && !(parsed.base && parsed.head)) || (byDeps && !(parsed.dep && parsed.vs))) {
+    throw errors.badConfig('command line', ['give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2']);
+  }
+  const value = (flag) => positive(flag, parsed[flag] ?? COMPARE_DEFAULTS[flag]);
+  return {
+    suite: parsed.suite,
+    configFile: parsed.config,
+    overrides: { ...suiteOverrides(parsed), duration: value('duration'), warmup: toNumber(parsed.warmup ?? COMPARE_DEFAULTS.warmup), repetitions: 1 },
+    base: parsed.base,
+    head: parsed.head,
+    dep: parsed.dep,
+    vs: parsed.vs,
+    repo: parsed.repo ?? process.cwd(),
+    outDir: parsed.out,
+    settings: {
+      thresholds: { 'req/s': value('threshold') / 100, 'p99 latency': value('p99-threshold') / 100 },
+      failThreshold: value('fail-threshold') / 100,
+      budgetSeconds: value('budget'),
+      minRounds: value('min-rounds'),
+      maxRounds: value('max-rounds'),
+    },
+  };
+}
