@@ -34,7 +34,8 @@ export function parseCompareArgs(parsed) {
   if (byRefs === byDeps || (byRefs && !(parsed.base && parsed.head)) || (byDeps && !(parsed.dep && parsed.vs))) {
     throw errors.badConfig('command line', ['give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2']);
   }
-  const value = (flag) => positive(flag, parsed[flag] ?? COMPARE_DEFAULTS[flag]);
+  // A flag given twice: the last one wins, as in most command lines.
+  const value = (flag) => positive(flag, [parsed[flag] ?? COMPARE_DEFAULTS[flag]].flat().at(-1));
   return {
     suite: parsed.suite,
     configFile: parsed.config,

@@ -1,0 +1,114 @@
+// npm run compare for real: two commits of a temporary repository whose head serves
+// /hello clearly slower, two installed versions of a package, and bad input. Each run
+// must leave no worktree, temp side or server process behind.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+
+const QUICK = ['--scenario', 'hello', '--connections', '10', '--duration', '1', '--warmup', '0.3', '--min-rounds', '3', '--budget', '60'];
+const GIT_ENV = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 't@example.com' };
+
+function compare(args) {
+  const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/compare.mjs'), ...args], {
+    cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '' },
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+const compareSides = () => readdirSync(tmpdir()).filter((name) => name.startsWith('perfgate-compare-'));
+
+function assertNothingLeft(repo) {
+  assert.deepEqual(leftoverServers(), []);
+  assert.deepEqual(compareSides(), []);
+  if (repo) assert.equal(execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n').length, 1);
+}
+
+// A repository with this project's servers: base as it is, head with CPU work in /hello.
+function makeRepository() {
+  const repo = tempDir('perfgate-repo-');
+  cpSync(join(PROJECT_ROOT, 'servers'), join(repo, 'servers'), { recursive: true });
+  for (const file of ['package.json', 'package-lock.json']) cpSync(join(PROJECT_ROOT, file), join(repo, file));
+  const git = (...args) => execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('commit', '-qm', 'base');
+  const server = join(repo, 'servers/variants/node-http.js');
+  writeFileSync(server, readFileSync(server, 'utf8').replace("'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT],", "'GET /hello': async () => { ctx.cpuWork(); return [TEXT_TYPE, HELLO_TEXT]; },"));
+  git('commit', '-qam', 'slower hello');
+  return repo;
+}
+
+describe('compare two commits', () => {
+  let repo;
+  before(() => { repo = makeRepository(); });
+
+  test('a clearly slower head is a regression, fails the check and is reported', () => {
+    const out = tempDir();
+    const run = compare(['--repo', repo, '--base', 'main~1', '--head', 'main', '--variant', 'node-http', ...QUICK, '--out', out]);
+    assert.equal(run.code, 1, run.stderr);
+    const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
+    const [benchmark] = comparison.benchmarks;
+    assert.equal(benchmark.id, 'node-http hello c=10');
+    assert.equal(benchmark.verdicts['req/s'].verdict, 'regression');
+    assert.ok(benchmark.rounds >= 3);
+    assert.equal(benchmark.samples.base.length, benchmark.samples.head.length);
+    assert.deepEqual(comparison.gate.regressions, ['node-http hello c=10']);
+    assert.match(comparison.sides.base.description, /^main~1 \([0-9a-f]{12}\)$/);
+    assert.match(readFileSync(join(out, 'comparison.md'), 'utf8'), /\| node-http hello c=10 \| req\/s \|.*🔴 regression \|/);
+    assert.match(run.stdout, /Regression beyond 10 %/);
+    assertNothingLeft(repo);
+  });
+
+  const badInput = [
+    ['an unknown ref', ['--base', 'main', '--head', 'no-such-branch'], /"no-such-branch" is not a commit in/],
+    ['the same ref twice', ['--base', 'main', '--head', 'main'], /are the same commit [0-9a-f]{12}: compare two different commits/],
+  ];
+  for (const [what, args, message] of badInput) {
+    test(`${what} is a clear error`, () => {
+      const run = compare(['--repo', repo, ...args, ...QUICK]);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, message);
+      assertNothingLeft(repo);
+    });
+  }
+
+  test('a dirty worktree is a clear error', () => {
+    writeFileSync(join(repo, 'package.json'), `${readFileSync(join(repo, 'package.json'), 'utf8')}\n`);
+    const run = compare(['--repo', repo, '--base', 'main~1', '--head', 'main', ...QUICK]);
+    execFileSync('git', ['checkout', '--', 'package.json'], { cwd: repo });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /has uncommitted changes.*commit or stash them first/);
+    assertNothingLeft(repo);
+  });
+});
+
+describe('compare two versions of a package', () => {
+  test('express at two versions, each installed in isolation', () => {
+    const out = tempDir();
+    const run = compare(['--dep', 'express@5.0.0', '--vs', 'express@5.1.0', '--variant', 'express', ...QUICK, '--budget', '15', '--out', out]);
+    assert.ok([0, 1].includes(run.code), run.stderr);
+    const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
+    assert.equal(comparison.sides.base.description, 'express@5.0.0');
+    assert.equal(comparison.sides.head.description, 'express@5.1.0');
+    assert.equal(comparison.benchmarks[0].status, 'ok');
+    assert.ok(comparison.benchmarks[0].verdicts['req/s'].verdict);
+    assertNothingLeft();
+  });
+
+  test('an unpublished version is a clear error', () => {
+    const run = compare(['--dep', 'express@5.0.0', '--vs', 'express@99.0.0', ...QUICK]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /could not install express@99\.0\.0: .*(ETARGET|No matching version)/);
+    assertNothingLeft();
+  });
+
+  test('two different packages are a clear error', () => {
+    const run = compare(['--dep', 'express@5.0.0', '--vs', 'fastify@5.0.0', ...QUICK]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /must name the same package at two versions/);
+  });
+});

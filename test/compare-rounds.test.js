@@ -1,0 +1,70 @@
+// The interleaved sampling loop and the report, on synthetic measurements: no servers.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { comparisonMarkdown, escapeCell } from '../bench/compare/report.js';
+import { compareInterleaved } from '../bench/compare/rounds.js';
+import { seededRandom } from '../bench/stats/index.js';
+
+const thresholds = { 'req/s': 0.05, 'p99 latency': 0.1 };
+
+// A fake measurement: req/s around `means[side]` with relative noise, p99 inversely so.
+// Each measurement takes one second of a fake clock, so a budget counts measurements.
+function fakeMeasure(means, noise, seed = 1) {
+  const random = seededRandom(seed);
+  const order = [];
+  let clock = 0;
+  const now = () => clock;
+  const measure = async (side) => {
+    order.push(side);
+    clock += 1000;
+    const requestsPerSecond = means[side] * (1 + noise * (random() - 0.5) * 2);
+    return { requestsPerSecond, p99LatencyMs: 1e5 / requestsPerSecond, errors: 0, timeouts: 0, clientSaturated: false };
+  };
+  return { measure, order, now };
+}
+
+
+test('a clear 20 % slowdown is a regression, found after the minimum rounds', async () => {
+  const { measure } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
+  const result = await compareInterleaved({ measure, thresholds, budgetMs: 1e9, minRounds: 5, maxRounds: 60 });
+  assert.equal(result.verdicts['req/s'].verdict, 'regression');
+  assert.equal(result.verdicts['p99 latency'].verdict, 'regression');
+  assert.equal(result.stoppedBy, 'resolved');
+  assert.equal(result.rounds, 5);
+});
+
+test('the same code on both sides is no change', async () => {
+  const { measure } = fakeMeasure({ base: 10000, head: 10000 }, 0.02);
+  const result = await compareInterleaved({ measure, thresholds, budgetMs: 1e9, minRounds: 5, maxRounds: 60 });
+  assert.equal(result.verdicts['req/s'].verdict, 'no change');
+});
+
+test('noise wider than the band runs to the budget and says inconclusive', async () => {
+  const { measure, now } = fakeMeasure({ base: 10000, head: 10000 }, 0.6);
+  const result = await compareInterleaved({ measure, thresholds, budgetMs: 20000, minRounds: 5, maxRounds: 60, now });
+  assert.equal(result.stoppedBy, 'budget');
+  assert.equal(result.verdicts['req/s'].verdict, 'inconclusive');
+});
+
+test('sides alternate order every round (ABBA...)', async () => {
+  const { measure, order } = fakeMeasure({ base: 100, head: 100 }, 0.01);
+  await compareInterleaved({ measure, thresholds, budgetMs: 1e9, minRounds: 4, maxRounds: 4 });
+  assert.deepEqual(order, ['base', 'head', 'head', 'base', 'base', 'head', 'head', 'base']);
+});
+
+test('the report escapes names and shows a verdict with its symbol', async () => {
+  const { measure } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
+  const measured = await compareInterleaved({ measure, thresholds, budgetMs: 1e9, minRounds: 3, maxRounds: 3 });
+  const markdown = comparisonMarkdown({
+    sides: { base: { description: 'main (abc)' }, head: { description: '<img src=x onerror=alert(1)> | x' } },
+    settings: { thresholds, minRounds: 3, maxRounds: 3, budgetSeconds: 1, roundSeconds: 1, warmupSeconds: 0 },
+    machine: { cpuModel: 'cpu', cores: 2, node: 'v20', kernel: 'k' },
+    pinning: { method: 'none', reason: 'test' },
+    gate: { failed: true, failThreshold: 0.1, regressions: ['node-http hello c=1'] },
+    benchmarks: [{ id: 'node-http hello c=1', status: 'ok', ...measured }],
+  });
+  assert.doesNotMatch(markdown, /<img/);
+  assert.match(markdown, /\| node-http hello c=1 \| req\/s \| [\d,]+ req\/s \| [\d,]+ req\/s \| -\d+\.\d % \| -[\d.]+ % … -[\d.]+ % \| 🔴 regression \|/);
+  assert.match(markdown, /Regression beyond 10 %/);
+  assert.equal(escapeCell('a|b\n[c](d)'), 'a&#124;b&#10;&#91;c&#93;(d)');
+});
