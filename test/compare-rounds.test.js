@@ -5,7 +5,7 @@ import { comparisonMarkdown, escapeCell } from '../bench/compare/report.js';
 import { compareInterleaved } from '../bench/compare/rounds.js';
 import { seededRandom } from '../bench/stats/index.js';
 
-const thresholds = { 'req/s': 0.05, 'p99 latency': 0.1 };
+const thresholds = { 'req/s': { threshold: 0.05, minimumEffect: 0.02 }, 'p99 latency': { threshold: 0.1, minimumEffect: 0.1 } };
 
 // A fake measurement: req/s around `means[side]` with relative noise, p99 inversely so.
 // Each measurement takes one second of a fake clock, so a budget counts measurements.

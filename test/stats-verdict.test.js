@@ -121,3 +121,12 @@ test('failsGate on latency: a rise whose whole interval is above +10 %', () => {
   assert.equal(failsGate({ verdict: 'regression', ci: [0.12, 0.18], direction: 'smaller' }), true);
   assert.equal(failsGate({ verdict: 'regression', ci: [0.08, 0.18], direction: 'smaller' }), false);
 });
+
+test('classifyInterval: a minimum effect below the band calls changes the band alone would leave on its edge', () => {
+  const horizons = { direction: 'bigger', threshold: 0.05, minimumEffect: 0.02 };
+  assert.equal(classifyInterval([-0.065, -0.035], horizons), 'regression', 'a true 5 % drop');
+  assert.equal(classifyInterval([-0.065, -0.035], { direction: 'bigger', threshold: 0.05 }), 'inconclusive');
+  assert.equal(classifyInterval([-0.03, 0.01], horizons), 'no change');
+  assert.equal(classifyInterval([-0.08, -0.01], horizons), 'inconclusive');
+  assert.equal(classifyInterval([0.025, 0.04], horizons), 'improvement');
+});

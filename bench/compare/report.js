@@ -9,6 +9,7 @@ export const VERDICT_SYMBOLS = { regression: '🔴', improvement: '🟢', 'no ch
 // No markdown or HTML from a name may change the report's structure.
 export const escapeCell = (text) => String(text).replace(/[|\n\r<>&`*_[\]\\]/g, (char) => `&#${char.charCodeAt(0)};`);
 
+const pct = (ratio) => `${+(100 * ratio).toFixed(2)} %`;
 const signedPct = (ratio) => `${ratio >= 0 ? '+' : ''}${(100 * ratio).toFixed(1)} %`;
 const number = (value) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2));
 const meanOf = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -51,8 +52,9 @@ export function comparisonMarkdown(comparison) {
     '| --- | --- | ---: | ---: | ---: | --- | --- |',
     ...comparison.benchmarks.flatMap(verdictRows),
     '',
-    `Verdicts: the 95 % interval of the relative change against a ±${100 * settings.thresholds['req/s']} % band (req/s; ±${100 * settings.thresholds['p99 latency']} % for p99). `
-      + 'Inconclusive: the interval still straddles the band when the time budget ran out.',
+    `Verdicts from the 95 % interval of the relative change: regression or improvement when it lies wholly beyond ±${pct(settings.thresholds['req/s'].minimumEffect)}, `
+      + `no change when wholly inside ±${pct(settings.thresholds['req/s'].threshold)} (req/s; ±${pct(settings.thresholds['p99 latency'].threshold)} for p99), `
+      + 'inconclusive when the time budget ran out first.',
     ...(warnings.length ? ['', '**Warnings**', ...warnings] : []),
     '',
     '<details><summary>Per-round samples</summary>',

@@ -21,13 +21,14 @@ export const METRICS = {
   'p99 latency': { direction: 'smaller', unit: 'ms', value: (sample) => sample.p99LatencyMs, decides: false },
 };
 
+// thresholds: per metric, { threshold, minimumEffect } as fractions (bench/stats/verdict.js).
 export function verdictsOf(samples, { thresholds, minSamples }) {
   return Object.fromEntries(Object.entries(METRICS).map(([metric, { direction, value }]) => {
     const base = samples.base.map(value);
     const head = samples.head.map(value);
     // A latency of 0 ms (below autocannon's resolution) cannot be a relative baseline.
     if (base.every((each) => each === 0)) return [metric, { verdict: 'inconclusive', ci: null, reason: 'base is 0' }];
-    return [metric, compareSamples(base, head, { direction, threshold: thresholds[metric], minSamples })];
+    return [metric, compareSamples(base, head, { direction, ...thresholds[metric], minSamples })];
   }));
 }
 

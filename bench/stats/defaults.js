@@ -1,7 +1,8 @@
 // Default settings of the comparison engine, in one place (after tachometer's defaults.ts).
 export const DEFAULTS = Object.freeze({
   direction: 'bigger', // 'bigger' is better (req/s) or 'smaller' is better (latency)
-  threshold: 0.05, // the band ±threshold of changes too small to matter
+  threshold: 0.05, // the band ±threshold: an interval wholly inside it is "no change"
+  // minimumEffect (<= threshold, default: the threshold): an interval wholly beyond it is a regression or improvement
   failThreshold: 0.1, // failsGate: a regression must lie wholly beyond this to fail the build
   confidence: 0.95,
   minSamples: 3, // rounds per side below which a comparison is inconclusive

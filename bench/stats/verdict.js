@@ -10,11 +10,13 @@ const INTERVALS = { welch: deltaMethodInterval, bootstrap: bootstrapInterval };
 // An interval of relative change turned so that positive means better: latency intervals are negated.
 export const towardsBetter = ([low, high], direction) => (direction === 'bigger' ? [low, high] : [-high, -low]);
 
-// Tachometer-style horizons at ±threshold: a verdict only when the whole interval lies strictly on one side of each.
-export function classifyInterval(interval, { direction, threshold }) {
+// Tachometer-style horizons, two pairs of them: a change is called when the whole interval lies beyond
+// ±minimumEffect; "no change" when it lies inside the band ±threshold. With a single pair (minimumEffect =
+// threshold) a true change of exactly the threshold sits on the edge and is never called (METHOD.md, section 3).
+export function classifyInterval(interval, { direction, threshold, minimumEffect = threshold }) {
   const [low, high] = towardsBetter(interval, direction);
-  if (low > threshold) return 'improvement';
-  if (high < -threshold) return 'regression';
+  if (low > minimumEffect) return 'improvement';
+  if (high < -minimumEffect) return 'regression';
   if (low > -threshold && high < threshold) return 'no change';
   return 'inconclusive';
 }
@@ -23,9 +25,10 @@ function checkSample(name, values) {
   if (!Array.isArray(values) || !values.every(Number.isFinite)) throw new TypeError(`${name} samples must be an array of finite numbers`);
 }
 
-function checkSettings({ direction, threshold, confidence, minSamples, interval }) {
+function checkSettings({ direction, threshold, minimumEffect, confidence, minSamples, interval }) {
   if (!['bigger', 'smaller'].includes(direction)) throw new RangeError(`direction must be "bigger" or "smaller", not ${direction}`);
   if (!(threshold >= 0 && Number.isFinite(threshold))) throw new RangeError(`threshold must be a finite number >= 0, not ${threshold}`);
+  if (!(minimumEffect >= 0 && minimumEffect <= threshold)) throw new RangeError(`minimumEffect must lie between 0 and the threshold ${threshold}, not ${minimumEffect}`);
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must lie strictly between 0 and 1, not ${confidence}`);
   if (!(Number.isInteger(minSamples) && minSamples >= 2)) throw new RangeError(`minSamples must be an integer >= 2 (a variance needs two), not ${minSamples}`);
   if (!(interval in INTERVALS)) throw new RangeError(`interval must be "welch" or "bootstrap", not ${interval}`);
@@ -34,10 +37,11 @@ function checkSettings({ direction, threshold, confidence, minSamples, interval 
 // Compares head against base samples (one value per round and side) and returns the verdict with its evidence.
 export function compareSamples(base, head, options = {}) {
   const settings = { ...DEFAULTS, ...options };
+  settings.minimumEffect ??= settings.threshold;
   checkSample('base', base);
   checkSample('head', head);
   checkSettings(settings);
-  const { direction, threshold, minSamples } = settings;
+  const { direction, threshold, minimumEffect, minSamples } = settings;
   const n = { base: base.length, head: head.length };
   const means = { base: mean(base), head: mean(head) };
   if (means.base <= 0) throw new RangeError(`the base mean must be positive for a relative change, not ${means.base}`);
@@ -48,6 +52,7 @@ export function compareSamples(base, head, options = {}) {
     cv: { base: coefficientOfVariation(base), head: coefficientOfVariation(head) },
     direction,
     threshold,
+    minimumEffect,
     interval: settings.interval,
   };
   if (Math.min(n.base, n.head) < minSamples) return { verdict: 'inconclusive', ci: null, pValue: null, ...summary };

@@ -9,16 +9,17 @@ export const COMPARE_USAGE = `usage: npm run compare -- (--base REF --head REF |
                           choose the benchmarks, as for npm run bench (default suite: default)
   --duration S            measured seconds per round (default 3)
   --warmup S              discarded warm-up per round (default 1)
-  --threshold PCT         the band of req/s changes too small to matter (default 5)
-  --p99-threshold PCT     the same for p99 latency (default 10)
+  --threshold PCT         req/s: an interval wholly inside ±PCT is "no change" (default 5)
+  --min-effect PCT        req/s: an interval wholly beyond ±PCT is a regression/improvement (default 2)
+  --p99-threshold PCT     p99 latency: both of the above (default 10)
   --fail-threshold PCT    exit 1 when a req/s regression lies wholly beyond this (default 10)
   --budget S              time budget per benchmark; then the verdict is inconclusive (default 180)
   --min-rounds N          rounds per side before a verdict may stop the sampling (default 5)
   --max-rounds N          at most this many rounds per side (default 60)
   --out DIR               results directory (default: results/<time>-compare)`;
 
-const COMPARE_DEFAULTS = { duration: 3, warmup: 1, threshold: 5, 'p99-threshold': 10, 'fail-threshold': 10, budget: 180, 'min-rounds': 5, 'max-rounds': 60 };
-const SETTINGS_FLAGS = ['threshold', 'p99-threshold', 'fail-threshold', 'budget', 'min-rounds', 'max-rounds'];
+const COMPARE_DEFAULTS = { duration: 3, warmup: 1, threshold: 5, 'min-effect': 2, 'p99-threshold': 10, 'fail-threshold': 10, budget: 180, 'min-rounds': 5, 'max-rounds': 60 };
+const SETTINGS_FLAGS = ['threshold', 'min-effect', 'p99-threshold', 'fail-threshold', 'budget', 'min-rounds', 'max-rounds'];
 
 function positive(flag, value) {
   const number = toNumber(value);
@@ -47,7 +48,10 @@ export function parseCompareArgs(parsed) {
     repo: parsed.repo ?? process.cwd(),
     outDir: parsed.out,
     settings: {
-      thresholds: { 'req/s': value('threshold') / 100, 'p99 latency': value('p99-threshold') / 100 },
+      thresholds: {
+        'req/s': { threshold: value('threshold') / 100, minimumEffect: value('min-effect') / 100 },
+        'p99 latency': { threshold: value('p99-threshold') / 100, minimumEffect: value('p99-threshold') / 100 },
+      },
       failThreshold: value('fail-threshold') / 100,
       budgetSeconds: value('budget'),
       minRounds: value('min-rounds'),
