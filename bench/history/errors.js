@@ -13,4 +13,6 @@ export const historyErrors = {
     `invalid command line:\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n${usageHint}`),
   publishFailed: (what, detail, fix) => new PerfgateError('PG_PUBLISH_FAILED',
     `publishing failed, the pages branch was not changed: ${what}${detail ? `\n${detail}` : ''}\n${fix}`),
+  publishInterrupted: () => new PerfgateError('PG_PUBLISH_INTERRUPTED',
+    'publishing was interrupted: if it was pushing, the run may have landed; look at the branch before publishing again, so that the run is not added twice'),
 };

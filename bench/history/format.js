@@ -9,6 +9,13 @@ export const SCRIPT_PREFIX = 'window.BENCHMARK_DATA = ';
 const PREFIX_PATTERN = /^\uFEFF?\s*window\.BENCHMARK_DATA\s*=\s*/;
 const TRAILER_PATTERN = /;?\s*$/;
 
+// A hostile file can break every field: the first few tell what is wrong.
+const SHOWN_PROBLEMS = 5;
+function summarize(problems) {
+  const more = problems.length - SHOWN_PROBLEMS;
+  return problems.slice(0, SHOWN_PROBLEMS).join('; ') + (more > 0 ? `; and ${more} more` : '');
+}
+
 export function emptyBenchmarkData(repoUrl = '') {
   return { lastUpdate: 0, repoUrl, entries: {} };
 }
@@ -27,7 +34,7 @@ export function parseBenchmarkData(text, file) {
     throw historyErrors.malformed(file, `its JSON does not parse (${error.message})`);
   }
   const problems = validateBenchmarkData(data);
-  if (problems.length) throw historyErrors.malformed(file, problems.join('; '));
+  if (problems.length) throw historyErrors.malformed(file, summarize(problems));
   return data;
 }
 

@@ -2,8 +2,7 @@
 // github-action-benchmark input file. Data from a pages branch is untrusted: each problem
 // is reported with the path of the field, e.g. `entries["perfgate latency"][3].benches[0].value`.
 import Ajv from 'ajv';
-
-export const TOOLS = ['customBiggerIsBetter', 'customSmallerIsBetter'];
+import { TOOLS } from '../results/benchmark-action.js';
 
 // The site renders these as links: only web addresses (or nothing) may reach an href.
 const webUrl = { type: 'string', pattern: '^(https?://|$)' };
@@ -72,7 +71,7 @@ const run = {
         type: 'object',
         required: ['suite', 'tool', 'benches'],
         additionalProperties: false,
-        properties: { suite: { type: 'string', minLength: 1 }, tool: { enum: TOOLS }, benches },
+        properties: { suite: { type: 'string', minLength: 1 }, tool: { enum: Object.values(TOOLS) }, benches },
       },
     },
   },
@@ -92,6 +91,7 @@ function fieldPath(root, instancePath) {
 }
 
 function describe(error, root) {
+  if (error.keyword === 'pattern') return `${fieldPath(root, error.instancePath)} must be an http(s):// address or empty`;
   const detail = error.params.allowedValues ? ` (${error.params.allowedValues.join(', ')})`
     : error.params.additionalProperty ? ` ("${error.params.additionalProperty}")` : '';
   return `${fieldPath(root, error.instancePath)} ${error.message}${detail}`;

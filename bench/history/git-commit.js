@@ -1,0 +1,68 @@
+// The commit object of a run (the shape of github-action-benchmark's `commit`) for a run
+// measured outside GitHub Actions: HEAD of the measured checkout, or a placeholder naming
+// the run's time when the directory is not a git checkout (or has no commit yet).
+import { execFileSync } from 'node:child_process';
+import { userInfo } from 'node:os';
+import { basename } from 'node:path';
+
+// NUL never occurs in a commit's header fields, and %B (the message) comes last.
+const FIELDS = ['%H', '%T', '%an', '%ae', '%cn', '%ce', '%cI', '%B'];
+
+function git(args, cwd) {
+  try {
+    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return null;
+  }
+}
+
+// The web address of a GitHub-like remote (https, ssh or scp-like), for commit links;
+// '' for anything else, e.g. a local path.
+export function webUrlOfRemote(remote) {
+  const match = /^(?:https?:\/\/(?:[^@/]+@)?|ssh:\/\/(?:[^@/]+@)?|[^@/:]+@)([^/:]+)(?::\d+)?[/:]([^/]+\/[^/]+?)(?:\.git)?\/?$/.exec(remote.trim());
+  return match ? `https://${match[1]}/${match[2]}` : '';
+}
+
+export function originWebUrl(dir) {
+  return webUrlOfRemote(git(['remote', 'get-url', 'origin'], dir) ?? '');
+}
+
+// userInfo() throws for a uid without a passwd entry, common in containers.
+function userName() {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER || 'unknown';
+  }
+}
+
+export function placeholderCommit(dir, date = Date.now()) {
+  const timestamp = new Date(date).toISOString().replace(/\.\d+Z$/, 'Z');
+  const user = userName();
+  const person = { name: user, email: '', username: user };
+  return {
+    id: `local-${timestamp.replace(/[-:]/g, '')}`,
+    message: `local run in ${basename(dir)} (not a git checkout, or no commit yet)`,
+    timestamp,
+    url: '',
+    author: person,
+    committer: person,
+  };
+}
+
+// repoUrl: where commit links point; by default the origin remote's web address.
+export function commitFromGit(dir, { date = Date.now(), repoUrl } = {}) {
+  const log = git(['log', '-1', `--format=${FIELDS.join('%x00')}`], dir);
+  if (log === null) return placeholderCommit(dir, date);
+  const [id, treeId, authorName, authorEmail, committerName, committerEmail, timestamp, message] = log.split('\0');
+  const webUrl = repoUrl ?? originWebUrl(dir);
+  return {
+    author: { email: authorEmail, name: authorName },
+    committer: { email: committerEmail, name: committerName },
+    id,
+    message: message.trim(),
+    timestamp,
+    tree_id: treeId,
+    url: webUrl ? `${webUrl.replace(/\/$/, '')}/commit/${id}` : '',
+  };
+}

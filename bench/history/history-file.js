@@ -1,0 +1,34 @@
+// The local history: a data.js in github-action-benchmark's gh-pages format (so the same
+// trend site reads it), that every `npm run bench` appends its run to.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { appendRun } from './append.js';
+import { writeFileAtomicSync } from '../atomic-file.js';
+import { emptyBenchmarkData, parseBenchmarkData, serializeBenchmarkData } from './format.js';
+
+export const DEFAULT_HISTORY_FILE = '.perfgate/history/data.js';
+
+export function defaultHistoryPath(projectRoot, env = process.env) {
+  return resolve(projectRoot, env.PERFGATE_HISTORY || DEFAULT_HISTORY_FILE);
+}
+
+// An absent file is an empty history; a damaged one is an error, never silently replaced.
+// label names the file in errors, e.g. its place in a pages branch rather than a temp path.
+export function readHistoryFile(path, label = path) {
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error.code === 'ENOENT') return emptyBenchmarkData();
+    throw error;
+  }
+  return parseBenchmarkData(text, label);
+}
+
+// run and options as appendRun's (append.js), plus label as readHistoryFile's.
+// Returns the data written and the suites added.
+export function appendRunToFile(path, run, { label, ...options } = {}) {
+  const { data, added } = appendRun(readHistoryFile(path, label), run, options);
+  writeFileAtomicSync(path, serializeBenchmarkData(data));
+  return { data, added };
+}
