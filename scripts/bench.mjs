@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 // `npm run bench`: runs a suite, prints its table and writes the run's outputs
 // (result.json, github-action-benchmark inputs, table.md) plus the local history.
+import { fileURLToPath } from 'node:url';
 import { minimist } from 'zx';
 import { resolveSuite } from '../bench/config/resolve.js';
 import { PerfgateError } from '../bench/errors.js';
 import { runSuite } from '../bench/run.js';
-import { writeOutputs } from '../bench/results/write.js';
+import { defaultHistoryPath } from '../bench/history/index.js';
+import { appendToHistory, writeOutputs } from '../bench/results/write.js';
 import { parseBenchArgs, BENCH_USAGE } from './lib/bench-args.js';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 try {
   const request = parseBenchArgs(minimist(process.argv.slice(2), { string: ['suite', 'config', 'out', 'history'], boolean: ['help'] }));
@@ -17,9 +21,14 @@ try {
   const { config, variants } = await resolveSuite(request);
   const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-${config.name}`;
   const result = await runSuite({ config, variants, outDir });
-  const { table } = writeOutputs(result, outDir);
-  console.log(`\n${table}`);
+  const outputs = writeOutputs(result, outDir);
+  console.log(`\n${outputs.table}`);
   console.log(`results: ${outDir}`);
+  if (request.historyFile !== null && outputs.bigger.length) {
+    const historyFile = request.historyFile ?? defaultHistoryPath(projectRoot);
+    appendToHistory(outputs, historyFile, { commitDir: projectRoot });
+    console.log(`history: ${historyFile} (npm run site shows it)`);
+  }
   process.exitCode = result.benchmarks.some((benchmark) => benchmark.status === 'failed') ? 1 : 0;
 } catch (error) {
   if (!(error instanceof PerfgateError)) throw error;

@@ -5,17 +5,19 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
+import { parseBenchmarkData } from '../bench/history/index.js';
 import { resultProblems } from '../bench/results/schema.js';
 import { leftoverServers, readResult, runBench, tempDir } from './helpers/harness.js';
 
 describe('npm run bench -- --suite smoke', () => {
   const outDir = tempDir();
   const summaryFile = join(outDir, 'step-summary.md');
+  const historyFile = join(outDir, 'history', 'data.js');
   let run;
   let result;
   before(async () => {
     writeFileSync(summaryFile, '# earlier step\n');
-    run = await runBench(['--suite', 'smoke', '--out', outDir, '--no-history'], { env: { GITHUB_STEP_SUMMARY: summaryFile } });
+    run = await runBench(['--suite', 'smoke', '--out', outDir, '--history', historyFile], { env: { GITHUB_STEP_SUMMARY: summaryFile } });
     result = readResult(outDir);
   });
 
@@ -66,6 +68,16 @@ describe('npm run bench -- --suite smoke', () => {
     const table = readFileSync(join(outDir, 'table.md'), 'utf8');
     assert.match(table, /\| node-http json \| 4 \|/);
     assert.equal(readFileSync(summaryFile, 'utf8'), `# earlier step\n${table}\n`);
+  });
+
+  test('the run is appended to the local history in the gh-pages data format', () => {
+    const data = parseBenchmarkData(readFileSync(historyFile, 'utf8'), historyFile);
+    assert.deepEqual(Object.keys(data.entries), ['perfgate throughput', 'perfgate latency']);
+    const [throughput] = data.entries['perfgate throughput'];
+    assert.equal(throughput.tool, 'customBiggerIsBetter');
+    assert.deepEqual(throughput.benches.map((bench) => bench.name), ['node-http hello c=4 - req/s', 'node-http json c=4 - req/s']);
+    assert.match(throughput.commit.id, /^([0-9a-f]{40}|local-\w+)$/);
+    assert.equal(data.entries['perfgate latency'][0].tool, 'customSmallerIsBetter');
   });
 
   test('each server run has its own log file', () => {

@@ -3,7 +3,8 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../atomic-file.js';
-import { toBenchmarkAction } from './benchmark-action.js';
+import { appendRunToFile, commitFromGit } from '../history/index.js';
+import { SUITE_NAMES, toBenchmarkAction, TOOLS } from './benchmark-action.js';
 import { markdownTable } from './markdown.js';
 
 const asJson = (value) => `${JSON.stringify(value, null, 2)}\n`;
@@ -23,4 +24,13 @@ export function writeOutputs(result, outDir, { stepSummaryFile = process.env.GIT
   writeFileAtomicSync(join(outDir, OUTPUT_FILES.table), table);
   if (stepSummaryFile) appendFileSync(stepSummaryFile, `${table}\n`);
   return { bigger, smaller, table };
+}
+
+// Appends the run to the local history (github-action-benchmark's data.js), one entry per suite.
+export function appendToHistory({ bigger, smaller }, historyFile, { commitDir, date = Date.now() }) {
+  const suites = [
+    { suite: SUITE_NAMES.bigger, tool: TOOLS.bigger, benches: bigger },
+    { suite: SUITE_NAMES.smaller, tool: TOOLS.smaller, benches: smaller },
+  ];
+  return appendRunToFile(historyFile, { commit: commitFromGit(commitDir, { date }), date, suites });
 }

@@ -1,8 +1,9 @@
 // The command line of `npm run bench` (and `npm run dev`), turned into a suite request.
 import { errors } from '../../bench/errors.js';
+import { SUITES } from '../../bench/config/suites.js';
 
 export const BENCH_USAGE = `usage: npm run bench -- [options]
-  --suite NAME          a named suite: default, smoke, proxy-baseline (default: default)
+  --suite NAME          a named suite: ${Object.keys(SUITES).join(', ')} (default: default)
   --config FILE         a suite config file (JSON), e.g. to benchmark your own server
   --variant A,B         only these variants
   --scenario A,B        only these scenarios

@@ -58,5 +58,5 @@ export function readResult(outDir) {
 export function leftoverServers() {
   const listing = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
   return listing.split('\n').filter((line) => line.includes(PROJECT_ROOT)
-    && (line.includes('servers/launch.js') || line.includes('fixtures/servers/')));
+    && (line.includes('servers/launch.js') || line.includes('servers/cluster-worker.js') || line.includes('fixtures/servers/')));
 }
