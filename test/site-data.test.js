@@ -1,0 +1,109 @@
+// The trend site's reading of dev/bench/data.js: extra facts, bench names, tolerance.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { parseExtra, numericFact } from '../docs/lib/extra.js';
+import { describeBench } from '../docs/lib/bench-name.js';
+import { MalformedDataError, readBenchmarkData } from '../docs/lib/benchmark-data.js';
+import { filterChoices } from '../docs/lib/filters.js';
+import { tierCurves } from '../docs/lib/tiers.js';
+import { trendGroups } from '../docs/lib/trend.js';
+import { readState } from '../docs/lib/url-state.js';
+import { variantTable } from '../docs/lib/variants-table.js';
+import { readVerdicts } from '../docs/lib/verdicts.js';
+import { runFixture } from './fixtures/site/load.js';
+
+const run = (id, date, benches, tool = 'customBiggerIsBetter') => ({ commit: { id, message: `commit ${id}` }, date, tool, benches });
+
+test('extra: "key: value" lines, tolerant of anything else', () => {
+  const facts = parseExtra('variant: express\nerrors %: 0.2\r\ncpu: Intel Xeon: 8375C x2\nfree text\n: no key');
+  assert.deepEqual(facts, { variant: 'express', 'errors %': '0.2', cpu: 'Intel Xeon: 8375C x2' });
+  assert.equal(numericFact(facts, 'errors %'), 0.2);
+  assert.equal(numericFact(facts, 'variant'), null);
+  assert.equal(numericFact(facts, 'missing'), null);
+  assert.deepEqual(parseExtra(undefined), {});
+});
+
+test('bench names: perfgate form, options, extra wins, other tools fall back to the whole name', () => {
+  assert.deepEqual(describeBench('express json c=100 - req/s', 'req/s', {}),
+    { id: 'express json c=100', variant: 'express', scenario: 'json', tier: 100, metric: 'req/s' });
+  assert.deepEqual(describeBench('express proxy[delay=500ms,log=on] c=10 - p99 latency', 'ms', {}),
+    { id: 'express proxy[delay=500ms,log=on] c=10', variant: 'express', scenario: 'proxy[delay=500ms,log=on]', tier: 10, metric: 'p99 latency' });
+  const facts = { variant: 'fastify', scenario: 'proxy', connections: '50', options: 'default' };
+  assert.deepEqual(describeBench('renamed bench - req/s', 'req/s', facts),
+    { id: 'renamed bench', variant: 'fastify', scenario: 'proxy', tier: 50, metric: 'req/s' });
+  assert.deepEqual(describeBench('fib(20)', 'ops/sec', {}), { id: 'fib(20)', variant: null, scenario: null, tier: null, metric: 'ops/sec' });
+  assert.deepEqual(describeBench('parse - small input', '', {}), { id: 'parse - small input', variant: null, scenario: null, tier: null, metric: 'value' });
+});
+
+test('the fixture history: one commit axis across both suites, every bench described', () => {
+  const data = readBenchmarkData(runFixture('history-data.js.txt').BENCHMARK_DATA);
+  assert.equal(data.commits.length, 4);
+  assert.equal(data.skipped, 0);
+  assert.deepEqual(data.commits.map((commit) => commit.short), ['2f22765', '6b1f533', 'a625406', 'e4666a6']);
+  assert.equal(data.commits[2].message, 'Log every request in express', 'first line only');
+  const sample = data.samples.find((candidate) => candidate.name === 'fastify json c=1000 - p99 latency' && candidate.commit === 3);
+  assert.equal(sample.biggerIsBetter, false);
+  assert.equal(sample.unit, 'ms');
+  assert.equal(sample.facts['errors %'], '2');
+  assert.equal(sample.scenario, 'json');
+  assert.ok(data.samples.every((candidate) => candidate.variant !== null && candidate.tier !== null));
+});
+
+test('plain action data: missing commit fields, unknown tools, no extra', () => {
+  const data = readBenchmarkData({
+    repoUrl: 'https://github.com/o/r/',
+    entries: { 'Benchmark.js Benchmark': [{ commit: { id: 'a'.repeat(40) }, date: 1, tool: 'benchmarkjs', benches: [{ name: 'fib(20)', value: 3, unit: 'ops/sec' }] }] },
+  });
+  assert.equal(data.commits[0].url, `https://github.com/o/r/commit/${'a'.repeat(40)}`);
+  assert.equal(data.commits[0].author, '');
+  assert.equal(data.samples[0].biggerIsBetter, true, 'the action counts benchmarkjs as bigger-is-better');
+  assert.equal(data.samples[0].metric, 'ops/sec');
+});
+
+test('runs are ordered by date, a re-measured commit keeps its place and its latest values', () => {
+  const data = readBenchmarkData({
+    entries: {
+      a: [run('c2', 20, [{ name: 'x', value: 2 }]), run('c1', 10, [{ name: 'x', value: 1 }]), run('c2', 30, [{ name: 'x', value: 5 }])],
+    },
+  });
+  assert.deepEqual(data.commits.map((commit) => commit.id), ['c1', 'c2']);
+  assert.deepEqual(data.samples.map((sample) => [sample.commit, sample.value]), [[0, 1], [1, 5]]);
+});
+
+test('damaged runs and benches are skipped and counted; structural damage is a clear error', () => {
+  const data = readBenchmarkData({
+    entries: { a: [run('c1', 1, [{ name: 'x', value: 'fast' }, { value: 2 }, { name: 'y', value: 3 }]), { date: 'yesterday' }, null] },
+  });
+  assert.equal(data.samples.length, 1);
+  assert.equal(data.skipped, 4);
+  for (const [raw, message] of [
+    [undefined, /did not set window.BENCHMARK_DATA/],
+    ['text', /not an object/],
+    [{ lastUpdate: 1 }, /no "entries"/],
+    [{ entries: { a: {} } }, /entries\["a"\] is not a list/],
+  ]) assert.throws(() => readBenchmarkData(raw), (error) => error instanceof MalformedDataError && message.test(error.message));
+});
+
+test('no runs at all is data, not an error', () => {
+  const data = readBenchmarkData(runFixture('empty-data.js.txt').BENCHMARK_DATA);
+  assert.deepEqual([data.commits, data.samples], [[], []]);
+});
+
+test('odd but readable shapes never break the views', () => {
+  const data = readBenchmarkData({
+    entries: {
+      odd: [
+        { commit: null, date: 1, benches: [{ name: ' - ', value: 1, unit: 7, extra: { not: 'text' } }] },
+        { commit: { id: 42, message: ['x'] }, date: 2, tool: null, benches: [{ name: 'x y c=abc - req/s', value: 0 }, { name: 'x y c=2 - req/s', value: -1, extra: 'connections: lots' }] },
+      ],
+    },
+  });
+  const state = readState('');
+  const groups = trendGroups(data, state, filterChoices(data.samples), readVerdicts(undefined));
+  assert.ok(groups.length > 0);
+  assert.deepEqual(data.commits.map((commit) => commit.id), ['run-1', 'run-2']);
+  for (const commit of [0, 1]) {
+    assert.doesNotThrow(() => tierCurves(data, commit, state));
+    assert.doesNotThrow(() => variantTable(data, commit, state));
+  }
+});

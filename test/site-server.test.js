@@ -1,0 +1,76 @@
+// `npm run site`: serves docs/ with the local history as /dev/bench/data.js, prints its URL.
+import test, { after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { startSiteServer } from '../scripts/site.mjs';
+import { fixturePath } from './fixtures/site/load.js';
+
+const script = fileURLToPath(new URL('../scripts/site.mjs', import.meta.url));
+const children = [];
+after(async () => {
+  for (const child of children) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    child.kill();
+    await once(child, 'exit');
+  }
+});
+
+// Starts the CLI and returns the two lines it prints: the URL, then what data it serves.
+async function startCli(env) {
+  const child = spawn(process.execPath, [script, '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const first = (await lines.next()).value;
+  const second = (await lines.next()).value;
+  return { child, url: first.match(/http:\/\/127\.0\.0\.1:\d+\//)?.[0], first, second };
+}
+
+test('the CLI prints its URL and serves the page, the history and the verdicts', async () => {
+  const { url, first, second } = await startCli({
+    PERFGATE_HISTORY: fixturePath('history-data.js.txt'),
+    PERFGATE_VERDICTS: fixturePath('history-verdicts.js.txt'),
+  });
+  assert.ok(url, `no URL in "${first}"`);
+  assert.match(second, /^data: .*history-data\.js\.txt$/);
+  const page = await fetch(url);
+  assert.equal(page.status, 200);
+  assert.match(page.headers.get('content-type'), /text\/html/);
+  assert.match(await page.text(), /<script src="vendor\/chart\.umd\.js">/);
+  const data = await fetch(`${url}dev/bench/data.js`);
+  assert.match(data.headers.get('content-type'), /text\/javascript/);
+  assert.equal(await data.text(), readFileSync(fixturePath('history-data.js.txt'), 'utf8'));
+  assert.match(await (await fetch(`${url}dev/bench/verdicts.js`)).text(), /PERFGATE_VERDICTS/);
+  for (const path of ['app.js', 'style.css', 'lib/trend.js', 'vendor/chart.umd.js']) {
+    assert.equal((await fetch(url + path)).status, 200, path);
+  }
+});
+
+test('without a history the CLI says so and data.js is a 404 (the page then says "no data yet")', async () => {
+  const { url, second } = await startCli({ PERFGATE_HISTORY: fixturePath('no-such-history.js') });
+  assert.match(second, /no data yet .*: run npm run bench/);
+  assert.equal((await fetch(`${url}dev/bench/data.js`)).status, 404);
+  assert.equal((await fetch(`${url}dev/bench/verdicts.js`)).status, 404);
+});
+
+test('nothing outside docs/ is served', async (t) => {
+  const site = await startSiteServer({ historyFile: fixturePath('history-data.js.txt') });
+  t.after(site.close);
+  for (const path of ['..%2fpackage.json', '%2e%2e/%2e%2e/package.json', 'lib/../../package.json', '%E0%A4%A']) {
+    assert.ok([400, 404].includes((await fetch(site.url + path)).status), path);
+  }
+  assert.equal((await fetch(site.url, { method: 'POST' })).status, 405);
+});
+
+test('--port must be a port number', async () => {
+  const child = spawn(process.execPath, [script, '--port', 'eighty'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  const [code] = await once(child, 'exit');
+  assert.equal(code, 2);
+  assert.match(stderr, /--port must be a port number/);
+});
