@@ -36,7 +36,7 @@ function makeRepository() {
   git('init', '-q', '-b', 'main');
   git('add', '.');
   git('commit', '-qm', 'base');
-  const server = join(repo, 'servers/variants/node-http.js');
+  const server = join(repo, 'servers/http-routes.js');
   writeFileSync(server, readFileSync(server, 'utf8').replace("'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT],", "'GET /hello': async () => { ctx.cpuWork(); return [TEXT_TYPE, HELLO_TEXT]; },"));
   git('commit', '-qam', 'slower hello');
   return repo;

@@ -1,33 +1,7 @@
 // node:http with no framework: the baseline every framework is compared with.
-import { listenHandler, readBody } from '../contract.js';
-import { HELLO_TEXT, JSON_BODY, JSON_TYPE, TEXT_TYPE } from '../scenarios.js';
-
-function send(response, status, type, body) {
-  response.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
-  response.end(body);
-}
+import { listenHandler } from '../contract.js';
+import { requestListener } from '../http-routes.js';
 
 export function start(ctx, { port, host }) {
-  const routes = {
-    'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT],
-    'GET /json': async () => [JSON_TYPE, JSON_BODY],
-    'POST /echo': async (request) => [JSON_TYPE, JSON.stringify(JSON.parse(await readBody(request)))],
-    'POST /proxy': async (request) => {
-      const answer = await ctx.forward(await readBody(request));
-      return [answer.type, answer.body, answer.status];
-    },
-    'GET /io': async () => { await ctx.ioWait(); return [JSON_TYPE, JSON_BODY]; },
-    'GET /cpu': async () => { ctx.cpuWork(); return [JSON_TYPE, JSON_BODY]; },
-  };
-  return listenHandler(async (request, response) => {
-    ctx.onRequest(request.method, request.url);
-    const route = routes[`${request.method} ${request.url}`];
-    if (!route) return send(response, 404, TEXT_TYPE, 'Not Found');
-    try {
-      const [type, body, status = 200] = await route(request);
-      send(response, status, type, body);
-    } catch (error) {
-      send(response, 500, TEXT_TYPE, error.message);
-    }
-  }, port, host);
+  return listenHandler(requestListener(ctx), port, host);
 }

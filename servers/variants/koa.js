@@ -1,0 +1,31 @@
+// Koa 3 with @koa/router (study 2 used Koa with a router). Koa has no body parser of its own:
+// bodies are read as node-http reads them.
+import Router from '@koa/router';
+import Koa from 'koa';
+import { listenHandler, readBody } from '../contract.js';
+import { HELLO_TEXT, JSON_BODY, JSON_TYPE, TEXT_TYPE } from '../scenarios.js';
+
+export const packages = ['koa', '@koa/router'];
+
+function answer(context, type, body, status = 200) {
+  context.status = status;
+  context.type = type;
+  context.body = body;
+}
+
+export function start(ctx, { port, host }) {
+  const app = new Koa();
+  const router = new Router();
+  app.use((context, next) => { ctx.onRequest(context.method, context.url); return next(); });
+  router.get('/hello', (context) => answer(context, TEXT_TYPE, HELLO_TEXT));
+  router.get('/json', (context) => answer(context, JSON_TYPE, JSON_BODY));
+  router.post('/echo', async (context) => answer(context, JSON_TYPE, JSON.stringify(JSON.parse(await readBody(context.req)))));
+  router.post('/proxy', async (context) => {
+    const forwarded = await ctx.forward(await readBody(context.req));
+    answer(context, forwarded.type, forwarded.body, forwarded.status);
+  });
+  router.get('/io', async (context) => { await ctx.ioWait(); answer(context, JSON_TYPE, JSON_BODY); });
+  router.get('/cpu', (context) => { ctx.cpuWork(); answer(context, JSON_TYPE, JSON_BODY); });
+  app.use(router.routes());
+  return listenHandler(app.callback(), port, host);
+}
