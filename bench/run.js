@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-file.js';
+import { startDatabase } from './database.js';
 import { errors, PerfgateError } from './errors.js';
 import { ensureFileLimit, runLoad } from './load.js';
 import { gitInfo, machineInfo, packageVersions } from './machine.js';
@@ -23,20 +24,21 @@ export const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
 const STARTUP_ALLOWANCE_SECONDS = 1;
 
 // The environment that carries a benchmark's options to the server (servers/contract.js).
-export function serverEnv(options, backendUrl) {
+export function serverEnv(options, backendUrl, databaseUrl) {
   return {
     PERFGATE_IO_DELAY_MS: String(options.ioDelayMs),
     PERFGATE_CPU_WORK: options.cpuWork,
     PERFGATE_BACKEND_DELAY_MS: String(options.backendDelayMs),
     PERFGATE_LOG: options.logging ? '1' : '0',
     ...(backendUrl ? { PERFGATE_BACKEND_URL: backendUrl } : {}),
+    ...(databaseUrl ? { PERFGATE_DATABASE_URL: databaseUrl } : {}),
   };
 }
 
 const fileSafe = (text) => text.replace(/[^a-zA-Z0-9._=-]+/g, '_');
 
-// Starts the server of one benchmark, and the mock backend first when it forwards to one.
-// Resolves to the server and a stop() that ends both.
+// Starts the server of one benchmark, and first the mock backend when it forwards to one,
+// or the database when it queries one. Resolves to the server and a stop() that ends all.
 export async function startBenchmarkServer({ spec, variant, backend, plan, readyTimeout, logFile }) {
   const needsBackend = spec.scenario === 'proxy' && variant.kind === 'builtin' && variant.role !== 'backend';
   const started = [];
@@ -48,7 +50,13 @@ export async function startBenchmarkServer({ spec, variant, backend, plan, ready
       started.push(backendServer);
       backendUrl = `http://127.0.0.1:${backendServer.port}/proxy`;
     }
-    const server = await startServer(variant, { plan, readyTimeout, logFile, env: serverEnv(spec.options, backendUrl) });
+    let databaseUrl;
+    if (spec.scenario === 'db' && variant.kind === 'builtin') {
+      const database = await startDatabase({ plan, logFile: `${logFile}.database` });
+      started.push(database);
+      databaseUrl = database.url;
+    }
+    const server = await startServer(variant, { plan, readyTimeout, logFile, env: serverEnv(spec.options, backendUrl, databaseUrl) });
     started.push(server);
     return { server, stop };
   } catch (error) {

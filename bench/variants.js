@@ -3,10 +3,12 @@
 // servers under "commands". Both end up as a launch description the process runner uses.
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SCENARIO_NAMES } from '../servers/scenarios.js';
+import { SCENARIO_NAMES, SCENARIOS } from '../servers/scenarios.js';
 
 const SERVERS_DIR = new URL('../servers/', import.meta.url);
 const VARIANTS_DIR = new URL('variants/', SERVERS_DIR);
+// What a variant serves when it does not say: every scenario but the opt-in ones (db).
+const DEFAULT_SCENARIOS = SCENARIO_NAMES.filter((name) => !SCENARIOS[name].optIn);
 
 export function builtInVariantNames() {
   return readdirSync(VARIANTS_DIR).filter((file) => file.endsWith('.js')).map((file) => file.slice(0, -3)).sort();
@@ -15,7 +17,7 @@ export function builtInVariantNames() {
 // Metadata of a built-in variant, read from its module without starting it. Besides
 // start(), a variant module may export:
 //   packages       npm packages whose versions the result records
-//   scenarios      the scenarios it serves, when not all
+//   scenarios      the scenarios it serves, when not all the common ones (opt-in ones must be listed)
 //   role           'backend' for the mock backend
 //   unavailable()  a one-line reason why it cannot run on this machine, or null
 //   command()      the argv that starts it, when not `node servers/launch.js <name>`
@@ -28,7 +30,7 @@ export async function loadBuiltInVariant(name, serversDir = SERVERS_DIR) {
     name,
     kind: 'builtin',
     packages: module.packages ?? [],
-    scenarios: module.scenarios ?? SCENARIO_NAMES,
+    scenarios: module.scenarios ?? DEFAULT_SCENARIOS,
     role: module.role ?? 'server',
     unavailable: module.unavailable ?? (async () => null),
     launch: {

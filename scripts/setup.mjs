@@ -1,21 +1,25 @@
 #!/usr/bin/env node
 // Installs everything perfgate needs on a fresh Debian machine, idempotently.
 // Runs before `npm test` and `npm run bench` (npm pre-scripts), so it uses only Node built-ins:
-// node_modules may not exist yet. A step that cannot run (not root, no registry) is reported
-// in one line and skipped; whatever depends on it skips with its own reason later.
+// node_modules may not exist yet. A step that cannot run (not root, no registry, no toolchain)
+// is reported in one line and skipped; whatever depends on it skips with its own reason later.
+// It also builds the servers in other languages (Go, Java) into .perfgate/build/, only when
+// their sources changed, so that a run with nothing to do stays quick.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { isInstalled, workflowLinters } from './lib/workflow-linters.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 // Debian packages by purpose; `bench` is what the benchmark job can use, `test` adds the test tools.
+// postgresql: the database the db scenario's servers query (bench/database.js).
+// shellcheck: actionlint runs it over the workflows' run: scripts (scripts/lint-workflows.mjs).
 const DEBIAN_PACKAGES = {
-  bench: ['wrk', 'nginx'],
-  test: ['wrk', 'nginx', 'chromium'],
+  bench: ['wrk', 'nginx', 'postgresql'],
+  test: ['wrk', 'nginx', 'postgresql', 'chromium', 'shellcheck'],
 };
-const COMMAND_OF_PACKAGE = { wrk: 'wrk', 'nginx': 'nginx', chromium: 'chromium' };
 
 const profile = process.argv.includes('--for') ? process.argv[process.argv.indexOf('--for') + 1] : 'bench';
 if (!DEBIAN_PACKAGES[profile]) {
@@ -25,6 +29,9 @@ if (!DEBIAN_PACKAGES[profile]) {
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 const say = (msg) => console.log(`setup: ${msg}`);
+// Debian installs PostgreSQL's server programs off PATH, in a directory per major version.
+const hasPostgres = () => has('initdb') || spawnSync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/postgres'], { stdio: 'ignore' }).status === 0;
+const INSTALLED = { wrk: () => has('wrk'), nginx: () => has('nginx') || existsSync('/usr/sbin/nginx'), postgresql: hasPostgres, chromium: () => has('chromium'), shellcheck: () => has('shellcheck') };
 
 function installNodeModules() {
   const lock = join(root, 'package-lock.json');
@@ -35,7 +42,7 @@ function installNodeModules() {
 }
 
 function installDebianPackages(packages) {
-  const missing = packages.filter((pkg) => !has(COMMAND_OF_PACKAGE[pkg]));
+  const missing = packages.filter((pkg) => !INSTALLED[pkg]());
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0 || !has('apt-get')) {
     say(`cannot install ${missing.join(', ')} (needs root and apt-get); the parts that use them will skip`);
@@ -49,5 +56,52 @@ function installDebianPackages(packages) {
   if (!install || install.status !== 0) say(`apt-get could not install ${missing.join(', ')}; the parts that use them will skip`);
 }
 
+// The workflow linters of the tests (test/github-workflows-lint.test.js), pinned, into .perfgate/tools/.
+function installWorkflowLinters() {
+  for (const linter of workflowLinters(root)) {
+    if (isInstalled(linter)) continue;
+    const missing = linter.needs.filter((tool) => !has(tool));
+    if (missing.length) {
+      say(`${missing.join(', ')} missing: ${linter.name} not installed, the workflow lint test will skip`);
+      continue;
+    }
+    say(`installing ${linter.name} ${linter.version}`);
+    const failed = linter.steps.some(([command, args, env]) =>
+      spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env }, timeout: 300_000 }).status !== 0);
+    if (failed) say(`${linter.name} ${linter.version} could not be installed; the workflow lint test will skip`);
+  }
+}
+
+const BUILD_DIR = join(root, '.perfgate', 'build');
+
+function newestChange(path) {
+  const paths = statSync(path).isDirectory() ? readdirSync(path, { recursive: true }).map((entry) => join(path, entry)) : [];
+  return Math.max(statSync(path).mtimeMs, ...paths.map((entry) => statSync(entry).mtimeMs));
+}
+
+// Builds `output` from `sources` with `command` unless it is newer than all of them.
+function build({ name, tools, sources, output, command, cwd, env }) {
+  const missing = tools.filter((tool) => !has(tool));
+  if (missing.length) return say(`${missing.join(', ')} missing: ${name} not built, its variant will skip`);
+  if (existsSync(output) && statSync(output).mtimeMs >= Math.max(...sources.map(newestChange))) return;
+  say(`building ${name}`);
+  const built = spawnSync(command[0], command.slice(1), { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
+  if (built.status !== 0) say(`${name} did not build; its variant will skip`);
+}
+
+const goServer = join(root, 'servers', 'go-nethttp');
+const tomcatServer = join(root, 'servers', 'tomcat');
+
 installNodeModules();
 installDebianPackages(DEBIAN_PACKAGES[profile]);
+if (profile === 'test') installWorkflowLinters();
+build({
+  name: 'go-nethttp', tools: ['go'], sources: [goServer], output: join(BUILD_DIR, 'go-nethttp'), cwd: goServer,
+  command: ['go', 'build', '-o', join(BUILD_DIR, 'go-nethttp'), '.'],
+  env: { GOTOOLCHAIN: 'local' }, // the installed Go, never a download of another
+});
+build({
+  name: 'tomcat', tools: ['java', 'mvn'], sources: [join(tomcatServer, 'pom.xml'), join(tomcatServer, 'src')],
+  output: join(BUILD_DIR, 'tomcat', 'perfgate-tomcat.jar'), cwd: tomcatServer,
+  command: ['mvn', '-q', '-B', 'package'], // into .perfgate/build/tomcat (pom.xml), dependencies from Maven Central
+});

@@ -16,6 +16,12 @@ export const COMPLETION_BODY = JSON.stringify({
   usage: { prompt_tokens: 8, completion_tokens: 6, total_tokens: 14 },
 });
 
+// The db scenario (node-vs-java study): one aggregate query through a connection pool, over
+// rows that bench/database.js seeds, so that the answer is known.
+export const DB_QUERY = 'SELECT count(*)::int AS items, sum(price)::int AS total FROM items';
+export const DB_BODY = JSON.stringify({ items: 10000, total: 495000 });
+
+// `optIn`: served only by variants that list it (the db scenario needs a database driver).
 export const SCENARIOS = {
   hello: { method: 'GET', path: '/hello', respond: () => ({ type: TEXT_TYPE, body: HELLO_TEXT }) },
   json: { method: 'GET', path: '/json', respond: () => ({ type: JSON_TYPE, body: JSON_BODY }) },
@@ -23,6 +29,7 @@ export const SCENARIOS = {
   proxy: { method: 'POST', path: '/proxy', respond: () => ({ type: JSON_TYPE, body: COMPLETION_BODY }) },
   io: { method: 'GET', path: '/io', respond: () => ({ type: JSON_TYPE, body: JSON_BODY }) },
   cpu: { method: 'GET', path: '/cpu', respond: () => ({ type: JSON_TYPE, body: JSON_BODY }) },
+  db: { method: 'GET', path: '/db', optIn: true, respond: () => ({ type: JSON_TYPE, body: DB_BODY }) },
 };
 
 export const SCENARIO_NAMES = Object.keys(SCENARIOS);

@@ -27,7 +27,7 @@ test('an unknown variant lists the allowed ones', () =>
   rejects({ overrides: { variants: ['expres'] } }, /variants\.0: "expres" is not allowed \(allowed: .*express.*fastify.*node-http/));
 
 test('an unknown scenario lists the allowed ones', () =>
-  rejects({ overrides: { scenarios: ['helo'] } }, /scenarios\.0: "helo" is not allowed \(allowed: hello, json, echo, proxy, io, cpu\)/));
+  rejects({ overrides: { scenarios: ['helo'] } }, /scenarios\.0: "helo" is not allowed \(allowed: hello, json, echo, proxy, io, cpu, db\)/));
 
 test('a negative duration names the field', () => rejects({ overrides: { duration: -1 } }, /duration: must be > 0/));
 

@@ -1,7 +1,13 @@
 // The named suites (`npm run bench -- --suite <name>`). The reference studies are in
 // shared/reference-studies.md; each suite keeps the study's tiers and settings.
+import os from 'node:os';
 
 const PROXY_BASELINE_TIERS = [50, 100, 150, 200, 500, 1000, 2000, 5000, 10000, 20000];
+
+// autocannon worker threads for suites whose fastest servers outrun one client core: one per
+// core the pinning gives the client (half the cores). With 2 cores the client has one core,
+// where worker threads only add overhead: the main thread then, and saturation is flagged.
+const CLIENT_WORKERS = os.availableParallelism() >= 4 ? Math.floor(os.availableParallelism() / 2) : 0;
 
 export const SUITES = {
   // What `npm run bench` runs with no arguments: quick, and enough to see the frameworks apart.
@@ -29,6 +35,54 @@ export const SUITES = {
     warmup: 2,
     timeout: 5,
     options: { backendDelayMs: [0, 500], logging: [false, true] },
+  },
+  // Study 3: one process vs cluster vs worker_threads, on CPU-bound work (fibonacci) and on
+  // IO-bound work (waiting on the mock backend through the proxy route, and on a timer).
+  // The multi-core variants start one worker per CPU the server is pinned to
+  // (PERFGATE_SERVER_WORKERS overrides): on 2 cores that is 1, as the client takes the other.
+  'concurrency-models': {
+    variants: ['node-http', 'node-cluster', 'node-workers'],
+    scenarios: ['cpu', 'proxy', 'io'],
+    connections: [10, 100],
+    duration: 8,
+    warmup: 2,
+    options: { cpuWork: 'fib:30', backendDelayMs: 100 },
+  },
+  // Study 4: the frameworks table (ping, query and body scenarios here: hello, json, echo),
+  // the study's order first, then Express 4, Express on Bun and the node:http baseline.
+  // The fastest servers can saturate one autocannon core (CLIENT_WORKERS); rows where the
+  // client was saturated say so.
+  frameworks: {
+    variants: ['uws', 'hyper-express', 'ultimate-express', 'h3', 'fastify', 'hono', 'koa', 'express', 'express4', 'express-bun', 'node-http'],
+    scenarios: ['hello', 'json', 'echo'],
+    connections: [100],
+    duration: 5,
+    warmup: 1,
+    workers: CLIENT_WORKERS,
+  },
+  // Study 5: raw node:http alone vs nginx load-balancing over 2 and 3 pinned node:http
+  // processes, on an empty handler and on the 180000-division loop, at the study's tiers.
+  // nginx's warm-up is the warm-up load. With fewer server cores than processes they share
+  // cores (each nginx-upstream run's log says which): on 2 cores all share the server core.
+  multicore: {
+    variants: ['node-http', 'nginx-upstream-2', 'nginx-upstream-3'],
+    scenarios: ['hello', 'cpu'],
+    connections: [1000, 3000, 5000, 7000, 8000],
+    duration: 10,
+    warmup: 3,
+  },
+  // Study 2: koa with a pg pool vs a servlet on Tomcat with a JDBC pool: one aggregate query
+  // against a PostgreSQL the harness starts, then a pure 2 s wait; peak RSS side by side.
+  // Tiers are per suite, not per scenario: both scenarios run at the study's 30 and 60 (db)
+  // and 300, 600 and 1000 (wait). Tomcat keeps its default limits (200 threads) unless
+  // PERFGATE_TOMCAT_MAX_THREADS / PERFGATE_TOMCAT_MAX_CONNECTIONS are set, as the study raised them.
+  'node-vs-java': {
+    variants: ['koa-pg', 'tomcat'],
+    scenarios: ['db', 'io'],
+    connections: [30, 60, 300, 600, 1000],
+    duration: 10,
+    warmup: 2,
+    options: { ioDelayMs: 2000 },
   },
 };
 

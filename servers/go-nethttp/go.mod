@@ -1,0 +1,3 @@
+module perfgate/go-nethttp
+
+go 1.22

@@ -1,0 +1,77 @@
+// The tomcat variant: one servlet on embedded Tomcat with the common scenarios of
+// servers/scenarios.js, and the db scenario through a Tomcat JDBC pool (node-vs-java study).
+// It follows servers/contract.js itself: options in PERFGATE_* variables, PORT/HOST, the
+// ready file written atomically, stop on SIGTERM. Tomcat's thread and connection limits come
+// from PERFGATE_TOMCAT_MAX_THREADS / PERFGATE_TOMCAT_MAX_CONNECTIONS (Tomcat's defaults otherwise).
+package perfgate;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import org.apache.catalina.Context;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.startup.Tomcat;
+
+public final class Main {
+    static String env(String name, String fallback) {
+        String value = System.getenv(name);
+        return value == null ? fallback : value;
+    }
+
+    static int envInt(String name, int fallback) {
+        return Integer.parseInt(env(name, String.valueOf(fallback)));
+    }
+
+    public static void main(String[] args) throws Exception {
+        Tomcat tomcat = new Tomcat();
+        Path baseDir = Files.createTempDirectory("perfgate-tomcat-");
+        tomcat.setBaseDir(baseDir.toString());
+        Connector connector = new Connector("HTTP/1.1");
+        connector.setProperty("address", env("HOST", "127.0.0.1"));
+        connector.setPort(envInt("PORT", 0));
+        connector.setProperty("maxThreads", env("PERFGATE_TOMCAT_MAX_THREADS", "200"));
+        connector.setProperty("maxConnections", env("PERFGATE_TOMCAT_MAX_CONNECTIONS", "8192"));
+        tomcat.setConnector(connector);
+
+        Context context = tomcat.addContext("", null);
+        Scenarios scenarios = new Scenarios(System.getenv());
+        Tomcat.addServlet(context, "scenarios", new ScenarioServlet(scenarios));
+        context.addServletMappingDecoded("/*", "scenarios");
+        context.getPipeline().addValve(new ExactContentType());
+
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                tomcat.stop();
+                tomcat.destroy();
+            } catch (Exception ignored) {
+                // exiting anyway
+            }
+            scenarios.close();
+            deleteTree(baseDir);
+        }));
+        tomcat.start();
+        reportReady(connector.getLocalPort());
+        tomcat.getServer().await();
+    }
+
+    static void deleteTree(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (Exception ignored) {
+            // a temporary directory: the system cleans it up eventually
+        }
+    }
+
+    static void reportReady(int port) throws Exception {
+        String line = "{\"port\":" + port + ",\"pid\":" + ProcessHandle.current().pid() + "}";
+        String readyFile = System.getenv("PERFGATE_READY_FILE");
+        if (readyFile == null) {
+            System.out.println("listening on port " + port);
+            return;
+        }
+        Path tmp = Path.of(readyFile + ".tmp");
+        Files.writeString(tmp, line);
+        Files.move(tmp, Path.of(readyFile), StandardCopyOption.ATOMIC_MOVE);
+    }
+}

@@ -1,0 +1,18 @@
+// A servlet on embedded Tomcat (servers/tomcat/), built by `npm run setup` with Maven. Serves
+// the db scenario through a JDBC pool; PERFGATE_TOMCAT_MAX_THREADS and
+// PERFGATE_TOMCAT_MAX_CONNECTIONS in the harness's environment raise Tomcat's limits.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { SCENARIO_NAMES } from '../scenarios.js';
+
+const JAR = fileURLToPath(new URL('../../.perfgate/build/tomcat/perfgate-tomcat.jar', import.meta.url));
+
+export const scenarios = SCENARIO_NAMES;
+
+export async function unavailable() {
+  if (spawnSync('java', ['-version'], { stdio: 'ignore' }).status !== 0) return 'java missing (Debian package openjdk-17-jre-headless)';
+  return existsSync(JAR) ? null : 'not built: run npm run setup (needs Maven)';
+}
+
+export const command = () => ['java', '-jar', JAR];

@@ -1,0 +1,41 @@
+// The db scenario's database: a real PostgreSQL on loopback, seeded so that the scenario's
+// aggregate gives the expected answer, and gone (every process, its directory) when stopped.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import pg from 'pg';
+import { databaseUnavailable, startDatabase } from '../bench/database.js';
+import { planPinning } from '../bench/pinning.js';
+import { DB_BODY, DB_QUERY } from '../servers/scenarios.js';
+import { tempDir } from './helpers/harness.js';
+
+const groupAlive = (pid) => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('a private PostgreSQL answers the db query, then its whole process group is gone', async (t) => {
+  const reason = databaseUnavailable();
+  if (reason) return t.skip(reason);
+  const database = await startDatabase({ plan: planPinning([0], {}), logFile: join(tempDir(), 'database.log') });
+  let stopped = false;
+  try {
+    assert.match(database.url, /^postgres:\/\/\w+@127\.0\.0\.1:\d+\/\w+$/);
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    const { rows: [row] } = await pool.query(DB_QUERY);
+    await pool.end();
+    assert.equal(JSON.stringify({ items: row.items, total: row.total }), DB_BODY);
+    assert.ok(groupAlive(database.pid));
+    await database.stop();
+    stopped = true;
+    assert.equal(groupAlive(database.pid), false, 'no postgres process survives');
+    assert.equal(existsSync(database.dir), false, 'its directory is removed');
+  } finally {
+    if (!stopped) await database.stop();
+  }
+});
