@@ -15,11 +15,16 @@ import { compareInterleaved, METRICS, roundSample } from './rounds.js';
 
 export const COMPARISON_FORMAT = { format: 'perfgate-comparison', version: 1 };
 
+// A side may carry environment for its servers (calibration injects a slowdown this way).
+async function sideVariant(name, side) {
+  const variant = await loadBuiltInVariant(name, side.serversDir);
+  return side.env ? { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, ...side.env } } } : variant;
+}
 
 async function sideVariants(sides, names) {
   const loaded = {};
   for (const [key, side] of Object.entries(sides)) {
-    loaded[key] = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await loadBuiltInVariant(name, side.serversDir)])));
+    loaded[key] = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await sideVariant(name, side)])));
   }
   return loaded;
 }

@@ -21,31 +21,22 @@ export const COMPARE_USAGE = `usage: npm run compare -- (--base REF --head REF |
 const COMPARE_DEFAULTS = { duration: 3, warmup: 1, threshold: 5, 'min-effect': 2, 'p99-threshold': 10, 'fail-threshold': 10, budget: 180, 'min-rounds': 5, 'max-rounds': 60 };
 const SETTINGS_FLAGS = ['threshold', 'min-effect', 'p99-threshold', 'fail-threshold', 'budget', 'min-rounds', 'max-rounds'];
 
-function positive(flag, value) {
+export function positive(flag, value) {
   const number = toNumber(value);
   if (typeof number !== 'number' || !(number > 0)) throw errors.badConfig('command line', [`--${flag} must be a number > 0, not "${value}"`]);
   return number;
 }
 
-export function parseCompareArgs(parsed) {
-  rejectUnknownFlags(parsed, [...SUITE_FLAGS, 'base', 'head', 'dep', 'vs', 'repo', 'out', ...SETTINGS_FLAGS], 'compare');
-  if (parsed.help) return { help: true };
-  const byRefs = parsed.base !== undefined || parsed.head !== undefined;
-  const byDeps = parsed.dep !== undefined || parsed.vs !== undefined;
-  if (byRefs === byDeps || (byRefs && !(parsed.base && parsed.head)) || (byDeps && !(parsed.dep && parsed.vs))) {
-    throw errors.badConfig('command line', ['give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2']);
-  }
+// The measurement and judgement flags, shared with `npm run calibrate`.
+export const COMPARISON_FLAGS = [...SUITE_FLAGS, 'out', ...SETTINGS_FLAGS];
+
+export function comparisonRequest(parsed) {
   // A flag given twice: the last one wins, as in most command lines.
   const value = (flag) => positive(flag, [parsed[flag] ?? COMPARE_DEFAULTS[flag]].flat().at(-1));
   return {
     suite: parsed.suite,
     configFile: parsed.config,
     overrides: { ...suiteOverrides(parsed), duration: value('duration'), warmup: toNumber(parsed.warmup ?? COMPARE_DEFAULTS.warmup), repetitions: 1 },
-    base: parsed.base,
-    head: parsed.head,
-    dep: parsed.dep,
-    vs: parsed.vs,
-    repo: parsed.repo ?? process.cwd(),
     outDir: parsed.out,
     settings: {
       thresholds: {
@@ -57,5 +48,23 @@ export function parseCompareArgs(parsed) {
       minRounds: value('min-rounds'),
       maxRounds: value('max-rounds'),
     },
+  };
+}
+
+export function parseCompareArgs(parsed) {
+  rejectUnknownFlags(parsed, [...COMPARISON_FLAGS, 'base', 'head', 'dep', 'vs', 'repo'], 'compare');
+  if (parsed.help) return { help: true };
+  const byRefs = parsed.base !== undefined || parsed.head !== undefined;
+  const byDeps = parsed.dep !== undefined || parsed.vs !== undefined;
+  if (byRefs === byDeps || (byRefs && !(parsed.base && parsed.head)) || (byDeps && !(parsed.dep && parsed.vs))) {
+    throw errors.badConfig('command line', ['give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2']);
+  }
+  return {
+    ...comparisonRequest(parsed),
+    base: parsed.base,
+    head: parsed.head,
+    dep: parsed.dep,
+    vs: parsed.vs,
+    repo: parsed.repo ?? process.cwd(),
   };
 }

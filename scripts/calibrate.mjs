@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// `npm run calibrate`: how trustworthy are compare's verdicts on this machine?
+// Runs K A/A comparisons (this checkout against itself) and K comparisons where the head
+// side's server does calibrated extra CPU work per request (a known slowdown), alternating
+// the two kinds so that a slow phase of the machine hits both, with compare's own settings.
+// Prints the false-alarm rate, the detection rate and the time to a verdict; writes
+// calibration.md and calibration.json. A benchmark script: it asserts nothing.
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { minimist } from 'zx';
+import { writeFileAtomicSync } from '../bench/atomic-file.js';
+import { calibrationMarkdown, loopsForSlowdown, measureLoopSeconds, summarizeTrials, trialOutcome } from '../bench/calibration/index.js';
+import { resolveSuite } from '../bench/config/resolve.js';
+import { errors, PerfgateError } from '../bench/errors.js';
+import { runComparison } from '../bench/compare/run-comparison.js';
+import { mean } from '../bench/stats/index.js';
+import { COMPARISON_FLAGS, comparisonRequest, positive } from './lib/compare-args.js';
+
+const USAGE = `usage: npm run calibrate -- [options]
+  --runs K            comparisons of each kind, A/A and injected (default 10)
+  --slowdown PCT      the injected slowdown (default 5)
+  --variant, --scenario, --connections   the benchmark (default express json c=100)
+  and compare's measurement and verdict options (--duration, --budget, --threshold, ...: npm run compare -- --help)`;
+
+// The issue's targets, printed beside what this machine reaches.
+const TARGETS = { falseAlarmRate: 0.05, detectionRate: 0.9, seconds: 180 };
+const BENCHMARK_DEFAULTS = { variant: 'express', scenario: 'json', connections: '100' };
+// Fixed-length runs that size the slowdown and check its size; not part of the statistics.
+const PROBE_ROUNDS = 3;
+const CHECK_ROUNDS = 4;
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const thisCheckout = (label, env) => ({ label, root: projectRoot, description: env ? `this checkout, ${env.PERFGATE_INJECT_LOOPS} loops injected` : 'this checkout', serversDir: pathToFileURL(join(projectRoot, 'servers/')), env });
+
+function parseArgs(argv) {
+  const parsed = minimist(argv, { string: ['suite', 'config', 'out'], boolean: ['help'] });
+  const unknown = Object.keys(parsed).filter((flag) => ![...COMPARISON_FLAGS, 'runs', 'slowdown'].includes(flag));
+  if (unknown.length) throw errors.badConfig('command line', unknown.map((flag) => `unknown option --${flag}: see npm run calibrate -- --help`));
+  const request = comparisonRequest({ ...BENCHMARK_DEFAULTS, ...parsed });
+  return { ...request, help: parsed.help, runs: Math.round(positive('runs', parsed.runs ?? 10)), slowdown: positive('slowdown', parsed.slowdown ?? 5) / 100 };
+}
+
+async function compareOnce({ config, settings, outDir, injectLoops, label }) {
+  const sides = { base: thisCheckout('base'), head: thisCheckout('head', injectLoops ? { PERFGATE_INJECT_LOOPS: String(injectLoops) } : undefined) };
+  const comparison = await runComparison({ config, sides, settings, outDir: join(outDir, label) });
+  const [benchmark] = comparison.benchmarks;
+  if (benchmark.status !== 'ok') throw new PerfgateError('PG_CALIBRATION_FAILED', `calibration stopped: ${benchmark.id} ${benchmark.status}: ${benchmark.reason}`);
+  return { comparison, benchmark };
+}
+
+const fixedRounds = (settings, rounds) => ({ ...settings, minRounds: rounds, maxRounds: rounds, budgetSeconds: 24 * 3600 });
+
+try {
+  const request = parseArgs(process.argv.slice(2));
+  if (request.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const { config } = await resolveSuite(request);
+  if (config.variants.length * config.scenarios.length * config.connections.length !== 1) {
+    throw errors.badConfig('command line', ['calibrate one benchmark: give one --variant, one --scenario and one --connections']);
+  }
+  const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-calibrate`;
+  const { settings } = request;
+
+  console.error('sizing the slowdown: base throughput and loop speed');
+  const probe = await compareOnce({ config, settings: fixedRounds(settings, PROBE_ROUNDS), outDir, label: 'probe' });
+  const requestsPerSecond = mean([...probe.benchmark.samples.base, ...probe.benchmark.samples.head].map((sample) => sample.requestsPerSecond));
+  const loopSeconds = measureLoopSeconds();
+  const loops = loopsForSlowdown({ requestsPerSecond, loopSeconds, slowdown: request.slowdown });
+  const check = await compareOnce({ config, settings: fixedRounds(settings, CHECK_ROUNDS), outDir, label: 'check', injectLoops: loops });
+  const checked = check.benchmark.verdicts['req/s'];
+  const injection = { requestsPerSecond, loopSeconds, loops, check: { rounds: CHECK_ROUNDS, change: checked.change, ci: checked.ci } };
+  console.error(`injecting ${loops} loop iterations per request; measured change ${(checked.change * 100).toFixed(1)} %`);
+
+  const trials = [];
+  for (let run = 1; run <= request.runs; run++) {
+    for (const kind of ['A/A', 'injected']) {
+      const { benchmark } = await compareOnce({ config, settings, outDir, label: `${kind === 'A/A' ? 'aa' : 'injected'}-${run}`, injectLoops: kind === 'injected' ? loops : 0 });
+      const trial = trialOutcome(kind, benchmark);
+      trials.push(trial);
+      console.error(`[${trials.length}/${request.runs * 2}] ${kind}: ${trial.verdict} (${(trial.change * 100).toFixed(1)} %, ${trial.rounds} rounds, ${trial.seconds.toFixed(0)} s)`);
+    }
+  }
+  const summary = summarizeTrials(trials);
+  const benchmark = probe.benchmark.id;
+  const markdown = calibrationMarkdown({ benchmark, slowdown: request.slowdown, injection, summary, trials, targets: TARGETS });
+  writeFileAtomicSync(join(outDir, 'calibration.json'), `${JSON.stringify({ benchmark, slowdown: request.slowdown, settings, injection, summary, trials, machine: probe.comparison.machine, pinning: probe.comparison.pinning }, null, 2)}\n`);
+  writeFileAtomicSync(join(outDir, 'calibration.md'), markdown);
+  console.log(markdown);
+  console.log(`results: ${outDir}`);
+} catch (error) {
+  if (!(error instanceof PerfgateError)) throw error;
+  console.error(`perfgate: ${error.message}`);
+  process.exitCode = 2;
+}

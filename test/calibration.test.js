@@ -1,0 +1,42 @@
+// The arithmetic and bookkeeping of npm run calibrate; the calibration itself is a
+// benchmark script and its numbers go into reports, not into assertions.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { calibrationMarkdown, loopsForSlowdown, measureLoopSeconds, summarizeTrials, trialOutcome } from '../bench/calibration/index.js';
+
+test('the injected work is the per-request time a slowdown adds, in loop iterations', () => {
+  // 10000 req/s: 100 µs per request; 5 % fewer requests need 100/0.95 - 100 = 5.26 µs more.
+  assert.equal(loopsForSlowdown({ requestsPerSecond: 10000, loopSeconds: 1e-9, slowdown: 0.05 }), 5263);
+  assert.equal(loopsForSlowdown({ requestsPerSecond: 1e9, loopSeconds: 1, slowdown: 0.05 }), 1, 'at least one iteration');
+});
+
+test('the loop speed is a positive time per iteration', () => {
+  const seconds = measureLoopSeconds({ iterations: 10000, repeats: 3 });
+  assert.ok(seconds > 0 && seconds < 1e-3);
+});
+
+const benchmark = (verdict, change, status = 'ok') => ({ status, rounds: 6, elapsedMs: 60000, reason: status === 'ok' ? undefined : 'crashed', verdicts: status === 'ok' ? { 'req/s': { verdict, change, ci: [change - 0.02, change + 0.02] } } : undefined });
+
+test('false alarms are A/A changes either way; detections are injected regressions; failures count apart', () => {
+  const trials = [
+    trialOutcome('A/A', benchmark('no change', 0.001)),
+    trialOutcome('A/A', benchmark('improvement', 0.04)),
+    trialOutcome('A/A', benchmark('inconclusive', -0.03)),
+    trialOutcome('A/A', benchmark(null, null, 'failed')),
+    trialOutcome('injected', benchmark('regression', -0.05)),
+    trialOutcome('injected', benchmark('inconclusive', -0.04)),
+  ];
+  const summary = summarizeTrials(trials);
+  assert.deepEqual(summary.aa, { runs: 3, falseAlarms: 1, falseAlarmRate: 1 / 3, inconclusive: 1 });
+  assert.deepEqual(summary.injected, { runs: 2, detected: 1, detectionRate: 0.5, inconclusive: 1 });
+  assert.equal(summary.failed, 1);
+  assert.equal(summary.medianSecondsToVerdict, 60);
+  const markdown = calibrationMarkdown({
+    benchmark: 'express json c=100', slowdown: 0.05, summary, trials, targets: { falseAlarmRate: 0.05, detectionRate: 0.9, seconds: 180 },
+    injection: { loops: 5263, requestsPerSecond: 10000, loopSeconds: 1e-9, check: { rounds: 4, change: -0.051, ci: [-0.07, -0.03] } },
+  });
+  assert.match(markdown, /false alarms 1 \(33 %\)/);
+  assert.match(markdown, /detected 1 \(50 %\)/);
+  assert.match(markdown, /measured in a fixed 4-round check: -5\.1 % \[-7\.0 %, -3\.0 %\]/);
+  assert.match(markdown, /\| 4 \| A\/A \| failed \|/);
+});
