@@ -1,0 +1,178 @@
+// The benchmark artifact that bench-pr and upgrade-gate upload and bench-comment reads. It is
+// made by pull-request code, so bench-comment treats it as hostile data: bounded in size,
+// plain files only (never a link, never run), every field schema-checked before use, and the
+// pull request it names checked against the event and the API.
+//   pr.json             { format: "perfgate-pr", version: 1, number, headSha }
+//   comparison*.json    scripts/compare.mjs's comparison.json, one per comparison
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv from 'ajv';
+import { writeFileAtomicSync } from '../atomic-file.js';
+import { METRICS } from '../compare/rounds.js';
+import { VERDICT_SYMBOLS } from '../compare/report.js';
+import { githubErrors } from './errors.js';
+
+export const ARTIFACT_NAME = 'perfgate-bench';
+export const PR_FILE = 'pr.json';
+const COMPARISON_FILE = /^comparison(-[a-z0-9._-]{1,80})?\.json$/;
+export const LIMITS = { zipBytes: 2 * 1024 * 1024, fileBytes: 4 * 1024 * 1024, totalBytes: 16 * 1024 * 1024, entries: 32, comparisons: 16 };
+const PR_FORMAT = { format: 'perfgate-pr', version: 1 };
+
+const text = (maxLength) => ({ type: 'string', maxLength });
+const samples = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 1000,
+  items: {
+    type: 'object',
+    required: ['requestsPerSecond', 'p99LatencyMs'],
+    properties: { requestsPerSecond: { type: 'number', minimum: 0 }, p99LatencyMs: { type: 'number', minimum: 0 } },
+  },
+};
+const verdict = {
+  type: 'object',
+  required: ['verdict'],
+  properties: {
+    verdict: { enum: Object.keys(VERDICT_SYMBOLS) },
+    ci: { anyOf: [{ type: 'null' }, { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number', minimum: -1000, maximum: 1000 } }] },
+  },
+};
+const benchmark = {
+  type: 'object',
+  required: ['id', 'status'],
+  properties: {
+    id: text(300),
+    status: { enum: ['ok', 'skipped', 'failed'] },
+    reason: text(4000),
+    rounds: { type: 'integer', minimum: 0 },
+    verdicts: { type: 'object', required: Object.keys(METRICS), properties: Object.fromEntries(Object.keys(METRICS).map((metric) => [metric, verdict])) },
+    samples: { type: 'object', required: ['base', 'head'], properties: { base: samples, head: samples } },
+  },
+  if: { properties: { status: { const: 'ok' } } },
+  then: { required: ['verdicts', 'samples', 'rounds'] },
+  else: { required: ['reason'] },
+};
+const side = { type: 'object', required: ['description'], properties: { description: text(200) } };
+const schemas = {
+  pr: {
+    type: 'object',
+    required: ['format', 'version', 'number', 'headSha'],
+    additionalProperties: false,
+    properties: {
+      format: { const: PR_FORMAT.format },
+      version: { const: PR_FORMAT.version },
+      number: { type: 'integer', minimum: 1, maximum: 1e9 },
+      headSha: { type: 'string', pattern: '^[0-9a-f]{40}$' },
+    },
+  },
+  comparison: {
+    type: 'object',
+    required: ['format', 'version', 'sides', 'benchmarks', 'gate'],
+    properties: {
+      format: { const: 'perfgate-comparison' },
+      version: { const: 1 },
+      sides: { type: 'object', required: ['base', 'head'], properties: { base: side, head: side } },
+      benchmarks: { type: 'array', maxItems: 1000, items: benchmark },
+      gate: {
+        type: 'object',
+        required: ['failed', 'failThreshold', 'regressions'],
+        properties: {
+          failed: { type: 'boolean' },
+          failThreshold: { type: 'number', minimum: 0, maximum: 100 },
+          regressions: { type: 'array', maxItems: 1000, items: text(300) },
+        },
+      },
+    },
+  },
+};
+// strictRequired off: if/then names fields that the benchmark schema's properties define.
+const ajv = new Ajv({ strict: true, strictRequired: false });
+const validators = { pr: ajv.compile(schemas.pr), comparison: ajv.compile(schemas.comparison) };
+
+// Text from the artifact may reach the log, where a line starting "::" is a workflow command.
+export const printable = (value, max = 200) => String(value).replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, max);
+
+function validated(kind, value, file) {
+  if (validators[kind](value)) return value;
+  const [error] = validators[kind].errors;
+  throw githubErrors.hostileArtifact(`${file} is not a valid ${kind} file: ${printable(error.instancePath || '(root)')} ${printable(error.message)}`);
+}
+
+// Opens without following a link and reads at most the limit, so a huge or special file
+// costs nothing.
+function readBounded(file, name) {
+  let fd;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    throw githubErrors.hostileArtifact(`${name} cannot be opened as a plain file (${error.code})`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw githubErrors.hostileArtifact(`${name} is not a plain file`);
+    if (stat.size > LIMITS.fileBytes) throw githubErrors.hostileArtifact(`${name} is ${stat.size} bytes, more than the limit of ${LIMITS.fileBytes}`);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseJson(bytes, name) {
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw githubErrors.hostileArtifact(`${name} is not JSON`);
+  }
+}
+
+// The validated content of a downloaded artifact directory: { pr, comparisons: [{ file, comparison }] }.
+export function readArtifact(dir) {
+  const entries = readdirSync(dir, { withFileTypes: true });
+  if (entries.length > LIMITS.entries) throw githubErrors.hostileArtifact(`it holds ${entries.length} entries, more than ${LIMITS.entries}`);
+  let total = 0;
+  for (const entry of entries) {
+    const name = printable(entry.name, 100);
+    const stat = lstatSync(join(dir, entry.name));
+    if (!stat.isFile()) throw githubErrors.hostileArtifact(`${name} is not a plain file (links, folders and devices are refused)`);
+    total += stat.size;
+  }
+  if (total > LIMITS.totalBytes) throw githubErrors.hostileArtifact(`it holds ${total} bytes, more than the limit of ${LIMITS.totalBytes}`);
+  if (!entries.some((entry) => entry.name === PR_FILE)) throw githubErrors.hostileArtifact(`it has no ${PR_FILE}`);
+  const pr = validated('pr', parseJson(readBounded(join(dir, PR_FILE), PR_FILE), PR_FILE), PR_FILE);
+  const names = entries.map((entry) => entry.name).filter((name) => COMPARISON_FILE.test(name)).sort();
+  if (names.length > LIMITS.comparisons) throw githubErrors.hostileArtifact(`it holds ${names.length} comparisons, more than ${LIMITS.comparisons}`);
+  const comparisons = names.map((file) => ({ file, comparison: validated('comparison', parseJson(readBounded(join(dir, file), file), file), file) }));
+  return { pr, comparisons };
+}
+
+// What the measuring job records for bench-comment: the pull request and commit it measured.
+export function writePullRequestRecord(dir, { number, headSha }) {
+  const record = validated('pr', { ...PR_FORMAT, number, headSha }, PR_FILE);
+  writeFileAtomicSync(join(dir, PR_FILE), `${JSON.stringify(record)}\n`);
+}
+
+// The artifact must be about the run's own commit, and its pull request must be one the run
+// belongs to: the event lists it (same-repository pull requests), or, for forks, where the
+// event's list is empty, the API shows it coming from the run's repository and branch.
+export async function verifyPullRequest({ pr, run, api, repository }) {
+  if (pr.headSha !== run.head_sha) throw githubErrors.hostileArtifact(`it names commit ${pr.headSha}, but the run measured ${run.head_sha}`);
+  const listed = (run.pull_requests ?? []).map((item) => item?.number);
+  if (listed.length && !listed.includes(pr.number)) throw githubErrors.hostileArtifact(`it names pull request #${pr.number}, but the run belongs to #${listed.join(', #')}`);
+  const pull = await api.request('GET', `/repos/${repository}/pulls/${pr.number}`, undefined, { allow: [404] });
+  if (!pull) throw githubErrors.hostileArtifact(`it names pull request #${pr.number}, which ${repository} does not have`);
+  const fromRun = pull.head?.repo?.full_name === run.head_repository?.full_name && pull.head?.ref === run.head_branch;
+  if (!fromRun) throw githubErrors.hostileArtifact(`it names pull request #${pr.number}, whose branch is not the run's ${printable(run.head_repository?.full_name)}:${printable(run.head_branch)}`);
+  return { number: pr.number, currentHeadSha: pull.head.sha };
+}
+
+// The run's benchmark artifact as the API lists it, or null when the run uploaded none (the
+// benchmark was not asked for). Its size is checked here, before anything is downloaded.
+export async function findArtifact({ api, repository, runId }) {
+  const list = await api.request('GET', `/repos/${repository}/actions/runs/${runId}/artifacts?name=${ARTIFACT_NAME}&per_page=100`);
+  const artifact = (list?.artifacts ?? []).find((item) => item?.name === ARTIFACT_NAME && !item.expired);
+  if (!artifact) return null;
+  if (!(Number.isInteger(artifact.size_in_bytes) && artifact.size_in_bytes <= LIMITS.zipBytes)) {
+    throw githubErrors.hostileArtifact(`it is ${printable(artifact.size_in_bytes)} bytes zipped, more than the limit of ${LIMITS.zipBytes}`);
+  }
+  return artifact;
+}

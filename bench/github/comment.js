@@ -1,0 +1,95 @@
+// The sticky pull-request comment: rendered here from the validated numbers and verdicts of
+// the artifact (never its markdown), then created once and updated in place, found again by
+// a hidden marker in a comment of the workflow's own bot user.
+import { METRICS } from '../compare/rounds.js';
+import { VERDICT_SYMBOLS } from '../compare/report.js';
+
+export const MARKER = '<!-- perfgate-bench -->';
+export const BOT_LOGIN = 'github-actions[bot]';
+const MAX_ROWS = 150;
+// GitHub refuses comments over 65 536 characters.
+const MAX_BODY = 60_000;
+
+// Text from the artifact, shown literally: in a code span nothing is markdown, HTML, a
+// mention or a link, and with backticks, pipes and line breaks gone it can neither end the
+// span nor split a table cell.
+export function code(value, max = 120) {
+  const clean = String(value).replace(/[^\w .,:;=+\-/()[\]@%~^#]/g, '?');
+  const cut = clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+  return `\`${cut.trim() || '-'}\``;
+}
+
+const signedPct = (ratio) => `${ratio >= 0 ? '+' : ''}${(100 * ratio).toFixed(1)} %`;
+const amount = (value) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2));
+const meanOf = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+function rows(benchmark) {
+  if (benchmark.status !== 'ok') return [`| ${code(benchmark.id)} | | | | | | ${benchmark.status}: ${code(benchmark.reason.split('\n')[0])} |`];
+  return Object.entries(METRICS).map(([metric, { value, unit }]) => {
+    const { verdict, ci } = benchmark.verdicts[metric];
+    const base = meanOf(benchmark.samples.base.map(value));
+    const head = meanOf(benchmark.samples.head.map(value));
+    const interval = ci ? `${signedPct(ci[0])} … ${signedPct(ci[1])}` : 'n/a';
+    return `| ${code(benchmark.id)} | ${metric} | ${amount(base)} ${unit} | ${amount(head)} ${unit} | ${signedPct((head - base) / (base || 1))} | ${interval} | ${VERDICT_SYMBOLS[verdict]} ${verdict} |`;
+  });
+}
+
+function section(comparison) {
+  const { gate, sides } = comparison;
+  const threshold = `${+(100 * gate.failThreshold).toFixed(1)} %`;
+  const all = comparison.benchmarks.flatMap(rows);
+  const shown = all.slice(0, MAX_ROWS);
+  return [
+    `### ${code(sides.head.description)} vs ${code(sides.base.description)}`,
+    '',
+    gate.failed
+      ? `🔴 **Regression beyond ${threshold}** (req/s) in ${gate.regressions.slice(0, 20).map((id) => code(id)).join(', ')}${gate.regressions.length > 20 ? ', …' : ''}: the check fails.`
+      : `✅ No regression beyond ${threshold} (req/s).`,
+    '',
+    '| benchmark | metric | base | head | change | 95 % CI | verdict |',
+    '| --- | --- | ---: | ---: | ---: | --- | --- |',
+    ...shown,
+    ...(all.length > shown.length ? ['', `${all.length - shown.length} more rows: see the run's job summary.`] : []),
+    '',
+  ];
+}
+
+/**
+ * @param {{pr: object, comparisons: {comparison: object}[]}} artifact  validated (artifact.js)
+ * @param {{runUrl: string, workflow: string, currentHeadSha?: string}} run  from the event
+ */
+export function renderComment({ pr, comparisons }, { runUrl, workflow, currentHeadSha }) {
+  const measured = pr.headSha.slice(0, 12);
+  const moved = currentHeadSha && currentHeadSha !== pr.headSha ? ` The pull request has moved on to \`${currentHeadSha.slice(0, 12)}\` since.` : '';
+  const lines = [
+    MARKER,
+    '## perfgate benchmark',
+    '',
+    `Commit \`${measured}\`, measured by ${code(workflow, 60)} in [this run](${runUrl}).${moved}`,
+    '',
+    ...(comparisons.length
+      ? comparisons.flatMap(({ comparison }) => section(comparison))
+      : ['⚠️ The run produced no comparison: see its log.', '']),
+    '<sub>Verdicts from interleaved rounds (base and head alternating); per-round samples are in the run\'s job summary and artifact.</sub>',
+  ];
+  const body = lines.join('\n');
+  return body.length <= MAX_BODY ? body : `${MARKER}\n## perfgate benchmark\n\nThe report is too long for a comment: see [the run](${runUrl}).`;
+}
+
+// Updates this bot's marked comment if the pull request has one (on any page), else creates it.
+export async function upsertComment({ api, repository, number, body, author = BOT_LOGIN }) {
+  const comments = api.paginate(`/repos/${repository}/issues/${number}/comments?per_page=100`);
+  for await (const comment of comments) {
+    if (comment?.user?.login === author && Number.isInteger(comment.id) && String(comment.body).startsWith(MARKER)) {
+      await api.request('PATCH', `/repos/${repository}/issues/comments/${comment.id}`, { body });
+      return { action: 'updated', id: comment.id };
+    }
+  }
+  const created = await api.request('POST', `/repos/${repository}/issues/${number}/comments`, { body });
+  return { action: 'created', id: created?.id };
+}
+
+// The run-bench label approves one commit: once that commit is measured, it is taken off.
+export async function removeLabel({ api, repository, number, label }) {
+  await api.request('DELETE', `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`, undefined, { allow: [404] });
+}

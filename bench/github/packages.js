@@ -1,0 +1,38 @@
+// What the upgrade gate compares: the framework packages whose installed version differs
+// between the base's package-lock.json and the pull request's. .github/dependabot.yml groups
+// the same packages, so one dependabot pull request bumps them together.
+import { githubErrors } from './errors.js';
+
+export const FRAMEWORK_PACKAGES = ['express', 'fastify', 'koa', '@koa/router', 'hono', '@hono/node-server', 'h3', 'ultimate-express', 'hyper-express'];
+
+// name -> installed version of the framework packages a lockfile (v2 or v3) installs at the top.
+// An alias (e.g. "express4": "npm:express@4") is another package under that name: left out.
+export function lockedVersions(lock, what) {
+  if (typeof lock?.packages !== 'object' || lock.packages === null) throw githubErrors.badLockfile(what, 'has no "packages" map');
+  const versions = {};
+  for (const name of FRAMEWORK_PACKAGES) {
+    const entry = lock.packages[`node_modules/${name}`];
+    if (typeof entry?.version === 'string' && (entry.name ?? name) === name) versions[name] = entry.version;
+  }
+  return versions;
+}
+
+// [{ name, from, to }] for each framework installed on both sides at different versions.
+export function changedFrameworks(baseLock, headLock) {
+  const before = lockedVersions(baseLock, 'the base package-lock.json');
+  const after = lockedVersions(headLock, 'the pull request\'s package-lock.json');
+  return FRAMEWORK_PACKAGES.filter((name) => before[name] && after[name] && before[name] !== after[name])
+    .map((name) => ({ name, from: before[name], to: after[name] }));
+}
+
+// "@hono/node-server" -> "hono-node-server": a file-name part for its comparison.
+export const packageSlug = (name) => name.replace(/^@/, '').replace(/[^a-z0-9._-]/gi, '-').toLowerCase();
+
+// One `npm run compare` per upgraded framework; compare picks the variants that use it.
+export function comparisonRuns(changes, workDir, compareArgs = []) {
+  return changes.map((change) => {
+    const slug = packageSlug(change.name);
+    const outDir = `${workDir}/${slug}`;
+    return { ...change, slug, outDir, args: ['--dep', `${change.name}@${change.from}`, '--vs', `${change.name}@${change.to}`, '--out', outDir, ...compareArgs] };
+  });
+}

@@ -1,0 +1,103 @@
+// The upgrade gate: which framework packages a dependabot pull request upgrades (from the two
+// lockfiles), the comparisons it asks of `npm run compare`, and scripts/upgrade-gate.mjs when
+// nothing relevant changed or the input is wrong.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { YAML } from 'zx';
+import { changedFrameworks, comparisonRuns, FRAMEWORK_PACKAGES, lockedVersions, packageSlug } from '../bench/github/packages.js';
+import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
+
+const lock = (versions) => ({
+  name: 'perfgate',
+  lockfileVersion: 3,
+  packages: {
+    '': { name: 'perfgate', dependencies: {} },
+    ...Object.fromEntries(Object.entries(versions).map(([key, value]) => [`node_modules/${key}`, typeof value === 'string' ? { version: value } : value])),
+  },
+});
+
+const BASE = { express: '5.1.0', fastify: '5.2.0', '@koa/router': '15.0.0', express4: { name: 'express', version: '4.21.0' }, zx: '8.0.0' };
+
+describe('changed framework packages', () => {
+  test('only frameworks locked at the top on both sides with different versions', () => {
+    const head = {
+      ...BASE, express: '5.2.0', '@koa/router': '15.1.0', express4: { name: 'express', version: '4.22.0' }, zx: '8.1.0', hono: '4.0.0',
+    };
+    assert.deepEqual(changedFrameworks(lock(BASE), lock(head)), [
+      { name: 'express', from: '5.1.0', to: '5.2.0' },
+      { name: '@koa/router', from: '15.0.0', to: '15.1.0' },
+    ]);
+    assert.deepEqual(changedFrameworks(lock(BASE), lock({ ...BASE, zx: '9.0.0' })), []);
+  });
+
+  test('an alias under a framework\'s name is not that framework', () => {
+    assert.deepEqual(lockedVersions(lock({ express: { name: 'not-express', version: '1.0.0' }, koa: '3.0.0' }), 'x'), { koa: '3.0.0' });
+  });
+
+  test('a lockfile without a packages map (lockfileVersion 1) is a clear error', () => {
+    assert.throws(() => changedFrameworks({ lockfileVersion: 1, dependencies: {} }, lock(BASE)),
+      /the base package-lock\.json has no "packages" map: the upgrade gate compares the package-lock\.json \(lockfileVersion 2 or 3\)/);
+  });
+
+  test('one comparison per package, old vs new, with the extra compare options', () => {
+    const runs = comparisonRuns([{ name: '@hono/node-server', from: '2.0.0', to: '2.1.0' }], '/w', ['--duration', '5']);
+    assert.deepEqual(runs.map((run) => [run.slug, run.args]), [
+      ['hono-node-server', ['--dep', '@hono/node-server@2.0.0', '--vs', '@hono/node-server@2.1.0', '--out', '/w/hono-node-server', '--duration', '5']],
+    ]);
+    assert.equal(packageSlug('ultimate-express'), 'ultimate-express');
+  });
+
+  test('dependabot groups exactly the framework packages the gate compares', () => {
+    const config = YAML.parse(readFileSync(join(PROJECT_ROOT, '.github/dependabot.yml'), 'utf8'));
+    const npm = config.updates.find((update) => update['package-ecosystem'] === 'npm');
+    assert.deepEqual([...npm.groups.frameworks.patterns].sort(), [...FRAMEWORK_PACKAGES].sort());
+  });
+});
+
+describe('scripts/upgrade-gate.mjs', () => {
+  const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+
+  function repository() {
+    const repo = tempDir('perfgate-gate-');
+    writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock(BASE)));
+    const git = (...args) => execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-qm', 'base');
+    return repo;
+  }
+
+  function gate(repo, args) {
+    const summary = join(repo, 'summary.md');
+    writeFileSync(summary, '');
+    const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/upgrade-gate.mjs'), ...args], {
+      cwd: repo, encoding: 'utf8', env: { ...process.env, GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: '' },
+    });
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr, summary: readFileSync(summary, 'utf8') };
+  }
+
+  test('a pull request that upgrades no framework passes without measuring', () => {
+    const repo = repository();
+    writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock({ ...BASE, zx: '9.0.0' })));
+    const run = gate(repo, ['--base', 'main', '--out', join(repo, 'out'), '--', '--duration', '1']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /no framework package changed version since main: nothing to compare/);
+    assert.match(run.summary, /nothing to compare/);
+  });
+
+  const badInput = [
+    ['an unknown base', ['--base', 'no-such-ref', '--out', 'out'], /package-lock\.json at no-such-ref cannot be read \(fatal: invalid object name 'no-such-ref'\.\)/],
+    ['a base that looks like an option', ['--base', '--output=x', '--out', 'out'], /package-lock\.json at --output=x cannot be read/],
+    ['no --out, and a compare option before --', ['--base', 'main', '--duration', '1'], /unknown option --duration \(compare options go after --\)[\s\S]*--out is required/],
+  ];
+  for (const [what, args, message] of badInput) {
+    test(`${what} is a clear error (exit 2)`, () => {
+      const run = gate(repository(), args);
+      assert.equal(run.code, 2, run.stdout);
+      assert.match(run.stderr, message);
+    });
+  }
+});
