@@ -1,5 +1,6 @@
 // Expands a validated suite config into the list of concrete benchmarks to run: one per
-// variant x scenario x option setting x connection tier. Pure: no processes, no I/O.
+// variant x scenario x option setting x connection tier (the scenario's own tiers where the
+// suite gives them). Pure: no processes, no I/O.
 import { DEFAULTS } from './config/suites.js';
 
 // Which options change what a scenario does, and how a non-default value shows in a name.
@@ -43,7 +44,7 @@ export function expandSpecs(config) {
     for (const scenario of config.scenarios) {
       for (const options of optionSettings(config.options, scenario)) {
         const tags = optionTags(options, scenario);
-        for (const connections of config.connections) {
+        for (const connections of config.scenarioConnections?.[scenario] ?? config.connections) {
           specs.push({ id: benchmarkId({ variant, scenario, tags, connections }), variant, scenario, options, tags, connections });
         }
       }

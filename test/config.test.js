@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolveSuite } from '../bench/config/resolve.js';
+import { parseBenchArgs } from '../scripts/lib/bench-args.js';
 import { tempDir, writeConfig, misbehavingCommand } from './helpers/harness.js';
 
 const rejects = (request, pattern) => assert.rejects(resolveSuite(request), (error) => {
@@ -62,4 +63,15 @@ test("a user's own server is a variant, with its own scenarios", async () => {
 test('unknown fields in a command are rejected', () => {
   const file = writeConfig(tempDir(), { variants: ['mine'], scenarios: ['hello'], connections: [1], commands: { mine: { ...misbehavingCommand('ok'), cmd: 'x' } } });
   return rejects({ configFile: file }, /commands\.mine: unknown field "cmd"/);
+});
+
+test('--connections replaces the tiers a suite gives single scenarios too', async () => {
+  const { config } = await resolveSuite({ suite: 'node-vs-java', overrides: parseBenchArgs({ connections: '5', _: [] }).overrides });
+  assert.deepEqual(config.connections, [5]);
+  assert.deepEqual(config.scenarioConnections, {});
+});
+
+test('tiers for an unknown scenario or impossible tiers name the field', async () => {
+  await rejects({ overrides: { scenarioConnections: { dbb: [10] } } }, /scenarioConnections: .*"dbb".*\(allowed: hello, json/);
+  await rejects({ overrides: { scenarioConnections: { db: [0] } } }, /scenarioConnections\.db\.0: must be >= 1/);
 });

@@ -30,3 +30,10 @@ test('benchmark ids follow "<variant> <scenario>[<tags>] c=<connections>"', () =
   assert.equal(benchmarkId({ variant: 'express', scenario: 'json', tags: [], connections: 100 }), 'express json c=100');
   assert.equal(benchmarkId({ variant: 'koa', scenario: 'io', tags: ['wait=2000ms'], connections: 300 }), 'koa io[wait=2000ms] c=300');
 });
+
+test("node-vs-java runs each scenario at its own tiers: the db at c=30, 60, the 2 s wait at c=300, 600, 1000", () => {
+  const ids = expandSpecs(suite('node-vs-java')).map((spec) => spec.id);
+  assert.deepEqual(ids.filter((id) => id.startsWith('tomcat')), [
+    'tomcat db c=30', 'tomcat db c=60', 'tomcat io[wait=2000ms] c=300', 'tomcat io[wait=2000ms] c=600', 'tomcat io[wait=2000ms] c=1000']);
+  assert.equal(ids.length, 2 * 5);
+});

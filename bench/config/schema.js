@@ -44,6 +44,9 @@ const commandSchema = {
   },
 };
 
+// One client address to one server port: the ephemeral port range bounds it well below 65535.
+const tiersSchema = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 60000 } };
+
 export function suiteSchema({ variantNames, scenarioNames }) {
   return {
     type: 'object',
@@ -53,8 +56,10 @@ export function suiteSchema({ variantNames, scenarioNames }) {
       name: { type: 'string' },
       variants: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: variantNames } },
       scenarios: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: scenarioNames } },
-      // One client address to one server port: the ephemeral port range bounds it well below 65535.
-      connections: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 60000 } },
+      connections: tiersSchema,
+      // Tiers of their own for some scenarios (a study that loads a database lightly and a
+      // timer heavily); the others run at `connections`.
+      scenarioConnections: { type: 'object', propertyNames: { enum: scenarioNames }, additionalProperties: tiersSchema },
       duration: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
       warmup: { type: 'number', minimum: 0, maximum: 600 },
       pipelining: { type: 'integer', minimum: 1, maximum: 100 },
@@ -85,7 +90,8 @@ export function validateSuite(config, names) {
   const validate = ajv.compile(suiteSchema(names));
   if (validate(config)) return [];
   const problems = validate.errors
-    .filter((error) => error.keyword !== 'anyOf') // its branches already say what is wrong
+    // anyOf's branches and propertyNames' enum already say what is wrong
+    .filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'propertyNames')
     .map((error) => {
       const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(top level)';
       if (error.keyword === 'enum') return `${field}: "${error.data}" is not allowed (allowed: ${error.params.allowedValues.join(', ')})`;

@@ -72,14 +72,14 @@ export const SUITES = {
     warmup: 3,
   },
   // Study 2: koa with a pg pool vs a servlet on Tomcat with a JDBC pool: one aggregate query
-  // against a PostgreSQL the harness starts, then a pure 2 s wait; peak RSS side by side.
-  // Tiers are per suite, not per scenario: both scenarios run at the study's 30 and 60 (db)
-  // and 300, 600 and 1000 (wait). Tomcat keeps its default limits (200 threads) unless
+  // against a PostgreSQL the harness starts (c=30, 60), then a pure 2 s wait (c=300, 600,
+  // 1000); peak RSS side by side. Tomcat keeps its default limits (200 threads) unless
   // PERFGATE_TOMCAT_MAX_THREADS / PERFGATE_TOMCAT_MAX_CONNECTIONS are set, as the study raised them.
   'node-vs-java': {
     variants: ['koa-pg', 'tomcat'],
     scenarios: ['db', 'io'],
-    connections: [30, 60, 300, 600, 1000],
+    connections: [30, 60],
+    scenarioConnections: { io: [300, 600, 1000] },
     duration: 10,
     warmup: 2,
     options: { ioDelayMs: 2000 },

@@ -37,6 +37,8 @@ export function suiteOverrides(parsed, numbers = NUMBERS) {
     const values = [parsed[flag]].flat().flatMap((value) => String(value).split(',')).filter(Boolean);
     overrides[field] = flag === 'connections' ? values.map(toNumber) : values;
   }
+  // --connections asks for exactly these tiers, also where the suite gives a scenario its own.
+  if (overrides.connections) overrides.scenarioConnections = {};
   for (const flag of numbers) if (parsed[flag] !== undefined) overrides[flag] = toNumber(parsed[flag]);
   return overrides;
 }
