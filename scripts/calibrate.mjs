@@ -43,6 +43,8 @@ function parseArgs(argv) {
 async function compareOnce({ config, settings, outDir, injectLoops, label }) {
   const sides = { base: thisCheckout('base'), head: thisCheckout('head', injectLoops ? { PERFGATE_INJECT_LOOPS: String(injectLoops) } : undefined) };
   const comparison = await runComparison({ config, sides, settings, outDir: join(outDir, label) });
+  // Every trial's rounds and samples stay on disk, so a rate can be checked against its data.
+  writeFileAtomicSync(join(outDir, label, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
   const [benchmark] = comparison.benchmarks;
   if (benchmark.status !== 'ok') throw new PerfgateError('PG_CALIBRATION_FAILED', `calibration stopped: ${benchmark.id} ${benchmark.status}: ${benchmark.reason}`);
   return { comparison, benchmark };

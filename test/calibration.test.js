@@ -1,8 +1,12 @@
-// The arithmetic and bookkeeping of npm run calibrate; the calibration itself is a
-// benchmark script and its numbers go into reports, not into assertions.
+// The arithmetic and bookkeeping of npm run calibrate, and the script run at its smallest;
+// the calibration is a benchmark script and its numbers go into reports, not into assertions.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { calibrationMarkdown, loopsForSlowdown, measureLoopSeconds, summarizeTrials, trialOutcome } from '../bench/calibration/index.js';
+import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 test('the injected work is the per-request time a slowdown adds, in loop iterations', () => {
   // 10000 req/s: 100 µs per request; 5 % fewer requests need 100/0.95 - 100 = 5.26 µs more.
@@ -39,4 +43,24 @@ test('false alarms are A/A changes either way; detections are injected regressio
   assert.match(markdown, /detected 1 \(50 %\)/);
   assert.match(markdown, /measured in a fixed 4-round check: -5\.1 % \[-7\.0 %, -3\.0 %\]/);
   assert.match(markdown, /\| 4 \| A\/A \| failed \|/);
+});
+
+// The script end to end at its smallest: it sizes and checks the injection, runs one trial of
+// each kind and keeps what it measured. Which verdicts come out is the machine's business.
+test('npm run calibrate runs A/A and injected trials and writes the report and every trial', () => {
+  const out = tempDir();
+  const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/calibrate.mjs'), '--runs', '1', '--variant', 'node-http', '--scenario', 'hello',
+    '--connections', '10', '--duration', '0.5', '--warmup', '0.2', '--min-rounds', '2', '--budget', '4', '--out', out], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stderr, /injecting \d+ loop iterations per request; measured change/);
+  assert.match(run.stderr, /\[1\/2\] A\/A: .*\n\[2\/2\] injected: /);
+  const calibration = JSON.parse(readFileSync(join(out, 'calibration.json'), 'utf8'));
+  assert.equal(calibration.benchmark, 'node-http hello c=10');
+  assert.deepEqual(calibration.trials.map((trial) => trial.kind), ['A/A', 'injected']);
+  for (const label of ['probe', 'check', 'aa-1', 'injected-1']) {
+    const { samples } = JSON.parse(readFileSync(join(out, label, 'comparison.json'), 'utf8')).benchmarks[0];
+    assert.ok(samples.head.length >= 1 && samples.head.length === samples.base.length, label);
+  }
+  assert.match(readFileSync(join(out, 'calibration.md'), 'utf8'), /false alarm/i);
+  assert.deepEqual(leftoverServers(), []);
 });
