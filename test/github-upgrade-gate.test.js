@@ -1,6 +1,6 @@
 // The upgrade gate: which framework packages a dependabot pull request upgrades (from the two
-// lockfiles), the comparisons it asks of `npm run compare`, and scripts/upgrade-gate.mjs when
-// nothing relevant changed or the input is wrong.
+// lockfiles), the comparisons it asks of `npm run compare`, and scripts/upgrade-gate.mjs for
+// a real upgrade, when nothing relevant changed, and when the input is wrong.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -60,9 +60,9 @@ describe('changed framework packages', () => {
 describe('scripts/upgrade-gate.mjs', () => {
   const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
 
-  function repository() {
+  function repository(versions = BASE) {
     const repo = tempDir('perfgate-gate-');
-    writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock(BASE)));
+    writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock(versions)));
     const git = (...args) => execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
     git('init', '-q', '-b', 'main');
     git('add', '.');
@@ -86,6 +86,20 @@ describe('scripts/upgrade-gate.mjs', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /no framework package changed version since main: nothing to compare/);
     assert.match(run.summary, /nothing to compare/);
+  });
+
+  test('an upgraded framework is compared old vs new for real, kept for the comment and summarised', () => {
+    const repo = repository({ ...BASE, express: '5.0.0' });
+    writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock(BASE)));
+    const out = join(repo, 'out');
+    const quick = ['--variant', 'express', '--scenario', 'hello', '--connections', '10', '--duration', '1', '--warmup', '0.3', '--min-rounds', '3', '--budget', '15'];
+    const run = gate(repo, ['--base', 'main', '--out', out, '--', ...quick]);
+    assert.ok([0, 1].includes(run.code), run.stderr);
+    const comparison = JSON.parse(readFileSync(join(out, 'comparison-express.json'), 'utf8'));
+    assert.deepEqual([comparison.sides.base.description, comparison.sides.head.description], ['express@5.0.0', 'express@5.1.0']);
+    assert.deepEqual(comparison.benchmarks.map((benchmark) => `${benchmark.id}: ${benchmark.status}`), ['express hello c=10: ok']);
+    assert.match(readFileSync(join(out, 'comparison-express.md'), 'utf8'), /\| express hello c=10 \| req\/s \|/);
+    assert.match(run.summary, new RegExp(`- express 5\\.0\\.0 → 5\\.1\\.0: ${run.code === 1 ? 'REGRESSION' : 'no regression'}`));
   });
 
   const badInput = [
