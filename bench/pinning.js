@@ -28,8 +28,14 @@ export function planPinning(cpus, { loadWorkers = 0, tasksetAvailable = true } =
   return { method: 'taskset', load: cpus.slice(0, loadCount), server: cpus.slice(loadCount), cpus };
 }
 
+// The cores this process could use before pinSelf narrowed it to the load generator's: a
+// process that runs several suites or comparisons (npm run calibrate) plans each one over
+// all of them, not over the load core the previous one left it on.
+let startingCpus;
+
 export function currentPinning(options) {
-  return planPinning(allowedCpus(), { ...options, tasksetAvailable: hasTaskset() });
+  startingCpus ??= allowedCpus();
+  return planPinning(startingCpus, { ...options, tasksetAvailable: hasTaskset() });
 }
 
 // Pins this process (all its threads, so autocannon workers too) to the load generator's cores.

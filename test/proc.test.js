@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { planPinning, parseCpuList, pinnedCommand } from '../bench/pinning.js';
 import { coreUsage, parsePidStat, parseProcStat } from '../bench/sampling/proc.js';
+import { PROJECT_ROOT } from './helpers/harness.js';
 
 test('/proc/stat per-core busy % as mpstat computes it', () => {
   const before = parseProcStat('cpu  1 1 1 1\ncpu0 100 0 50 800 50 0 0 0 0 0\ncpu1 10 0 10 980 0 0 0 0 0 0\n');
@@ -30,4 +32,18 @@ test('pinning keeps the load generator and the server apart', () => {
 test('a pinned command starts under taskset', () => {
   assert.deepEqual(pinnedCommand(planPinning([0, 1]), ['node', 'x.js']), ['taskset', '-c', '1', 'node', 'x.js']);
   assert.deepEqual(pinnedCommand(planPinning([0]), ['node', 'x.js']), ['node', 'x.js']);
+});
+
+test('a second plan in the same process still spans every core, after pinSelf narrowed the process to the load core', () => {
+  // In a child: pinSelf pins the whole process, and the test runner must stay unpinned.
+  const script = `
+    import { allowedCpus, currentPinning, pinSelf } from './bench/pinning.js';
+    const first = currentPinning();
+    pinSelf(first);
+    console.log(JSON.stringify({ first, pinnedTo: allowedCpus(), second: currentPinning() }));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const { first, pinnedTo, second } = JSON.parse(run.stdout);
+  assert.deepEqual(second, first);
+  if (first.method === 'taskset') assert.deepEqual(pinnedTo, first.load);
 });
