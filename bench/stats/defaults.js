@@ -6,7 +6,9 @@ export const DEFAULTS = Object.freeze({
   failThreshold: 0.1, // failsGate: a regression must lie wholly beyond this to fail the build
   confidence: 0.95,
   minSamples: 3, // rounds per side below which a comparison is inconclusive
-  interval: 'welch', // which interval decides: 'welch' (delta method, t multiplier) or 'bootstrap' (percentile); see METHOD.md
+  // which interval decides, see METHOD.md: 'welch' (delta method, t multiplier), 'bootstrap' (percentile), both for
+  // two independent samples, or 'paired' (signed-rank interval of per-round ratios; npm run compare's default)
+  interval: 'welch',
   resamples: 10000, // bootstrap only
   seed: 1, // bootstrap only: fixed, so a verdict can be recomputed from the raw samples
   minRounds: 3, // adaptive stopping: never stop on a resolved verdict before this many rounds

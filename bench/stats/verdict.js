@@ -3,9 +3,17 @@
 import { DEFAULTS } from './defaults.js';
 import { coefficientOfVariation, mean } from './descriptive.js';
 import { bootstrapInterval, deltaMethodInterval, relativeChange } from './relative-difference.js';
+import { pairedRatio } from './paired-ratio.js';
 import { welchTTest } from './welch.js';
 
-const INTERVALS = { welch: deltaMethodInterval, bootstrap: bootstrapInterval };
+// How each interval estimates the change, its interval and a p-value from the two samples.
+const unpaired = (interval) => (base, head, settings) => ({
+  change: relativeChange(mean(base), mean(head)),
+  ci: interval(base, head, settings),
+  pValue: welchTTest(base, head).pValue,
+});
+const ESTIMATORS = { welch: unpaired(deltaMethodInterval), bootstrap: unpaired(bootstrapInterval), paired: pairedRatio };
+export const INTERVAL_KINDS = Object.keys(ESTIMATORS);
 
 // An interval of relative change turned so that positive means better: latency intervals are negated.
 export const towardsBetter = ([low, high], direction) => (direction === 'bigger' ? [low, high] : [-high, -low]);
@@ -31,7 +39,7 @@ function checkSettings({ direction, threshold, minimumEffect, confidence, minSam
   if (!(minimumEffect >= 0 && minimumEffect <= threshold)) throw new RangeError(`minimumEffect must lie between 0 and the threshold ${threshold}, not ${minimumEffect}`);
   if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must lie strictly between 0 and 1, not ${confidence}`);
   if (!(Number.isInteger(minSamples) && minSamples >= 2)) throw new RangeError(`minSamples must be an integer >= 2 (a variance needs two), not ${minSamples}`);
-  if (!(interval in INTERVALS)) throw new RangeError(`interval must be "welch" or "bootstrap", not ${interval}`);
+  if (!(interval in ESTIMATORS)) throw new RangeError(`interval must be one of ${INTERVAL_KINDS.join(', ')}, not ${interval}`);
 }
 
 // Compares head against base samples (one value per round and side) and returns the verdict with its evidence.
@@ -56,8 +64,8 @@ export function compareSamples(base, head, options = {}) {
     interval: settings.interval,
   };
   if (Math.min(n.base, n.head) < minSamples) return { verdict: 'inconclusive', ci: null, pValue: null, ...summary };
-  const ci = INTERVALS[settings.interval](base, head, settings);
-  return { verdict: classifyInterval(ci, settings), ci, pValue: welchTTest(base, head).pValue, ...summary };
+  const estimated = ESTIMATORS[settings.interval](base, head, settings);
+  return { ...summary, ...estimated, verdict: estimated.ci ? classifyInterval(estimated.ci, settings) : 'inconclusive' };
 }
 
 // The CI gate: fails only on a regression whose whole interval lies beyond failThreshold in the bad direction.

@@ -1,0 +1,15 @@
+// The relative change from paired rounds: round i of base and round i of head ran back to back (ABBA), so a
+// slow phase of the machine hits both and cancels in their ratio. The per-round log ratios ln(head_i / base_i)
+// are summarised by Hodges–Lehmann with the signed-rank interval, which a burst wrecking one round cannot
+// drag the way it drags a mean and a variance. Back on the ratio scale: change = e^x - 1.
+import { DEFAULTS } from './defaults.js';
+import { hodgesLehmannInterval, signedRankTest } from './signed-rank.js';
+
+// A round that measured 0 (a latency below the resolution) has no ratio: then there is no interval.
+export function pairedRatio(base, head, { confidence = DEFAULTS.confidence } = {}) {
+  if (base.length !== head.length) throw new RangeError(`paired rounds need as many base as head samples, not ${base.length} and ${head.length}`);
+  if (![...base, ...head].every((value) => value > 0)) return { change: null, ci: null, pValue: null, reason: 'a round measured 0' };
+  const logRatios = base.map((baseValue, index) => Math.log(head[index] / baseValue));
+  const { estimate, interval } = hodgesLehmannInterval(logRatios, { confidence });
+  return { change: Math.expm1(estimate), ci: interval && interval.map(Math.expm1), pValue: signedRankTest(logRatios).pValue };
+}
