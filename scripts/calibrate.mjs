@@ -27,7 +27,7 @@ const TARGETS = { falseAlarmRate: 0.05, detectionRate: 0.9, seconds: 180 };
 const BENCHMARK_DEFAULTS = { variant: 'express', scenario: 'json', connections: '100' };
 // Fixed-length runs that size the slowdown and check its size; not part of the statistics.
 const PROBE_ROUNDS = 3;
-const CHECK_ROUNDS = 4;
+const CHECK_ROUNDS = 6;
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const thisCheckout = (label, env) => ({ label, root: projectRoot, description: env ? `this checkout, ${env.PERFGATE_INJECT_LOOPS} loops injected` : 'this checkout', serversDir: pathToFileURL(join(projectRoot, 'servers/')), env });
@@ -78,8 +78,8 @@ try {
   const trials = [];
   for (let run = 1; run <= request.runs; run++) {
     for (const kind of ['A/A', 'injected']) {
-      const { benchmark } = await compareOnce({ config, settings, outDir, label: `${kind === 'A/A' ? 'aa' : 'injected'}-${run}`, injectLoops: kind === 'injected' ? loops : 0 });
-      const trial = trialOutcome(kind, benchmark);
+      const { comparison, benchmark } = await compareOnce({ config, settings, outDir, label: `${kind === 'A/A' ? 'aa' : 'injected'}-${run}`, injectLoops: kind === 'injected' ? loops : 0 });
+      const trial = trialOutcome(kind, benchmark, comparison.pinning);
       trials.push(trial);
       console.error(`[${trials.length}/${request.runs * 2}] ${kind}: ${trial.verdict} (${(trial.change * 100).toFixed(1)} %, ${trial.rounds} rounds, ${trial.seconds.toFixed(0)} s)`);
     }

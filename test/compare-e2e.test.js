@@ -66,6 +66,7 @@ describe('compare two commits', () => {
   const badInput = [
     ['an unknown ref', ['--base', 'main', '--head', 'no-such-branch'], /"no-such-branch" is not a commit in/],
     ['the same ref twice', ['--base', 'main', '--head', 'main'], /are the same commit [0-9a-f]{12}: compare two different commits/],
+    ['an unknown interval', ['--base', 'main~1', '--head', 'main', '--interval', 'median'], /--interval must be one of welch, bootstrap, paired, not "median"/],
   ];
   for (const [what, args, message] of badInput) {
     test(`${what} is a clear error`, () => {

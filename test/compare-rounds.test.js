@@ -68,3 +68,21 @@ test('the report escapes names and shows a verdict with its symbol', async () =>
   assert.match(markdown, /Regression beyond 10 %/);
   assert.equal(escapeCell('a|b\n[c](d)'), 'a&#124;b&#10;&#91;c&#93;(d)');
 });
+
+test('with paired rounds the report shows the paired change and names the method', async () => {
+  const { measure } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
+  const measured = await compareInterleaved({ measure, thresholds, interval: 'paired', budgetMs: 1e9, minRounds: 6, maxRounds: 6 });
+  const verdict = measured.verdicts['req/s'];
+  assert.equal(verdict.interval, 'paired');
+  assert.equal(verdict.verdict, 'regression');
+  const markdown = comparisonMarkdown({
+    sides: { base: { description: 'main' }, head: { description: 'branch' } },
+    settings: { thresholds, interval: 'paired', minRounds: 6, maxRounds: 6, budgetSeconds: 1, roundSeconds: 1, warmupSeconds: 0 },
+    machine: { cpuModel: 'cpu', cores: 2, node: 'v20', kernel: 'k' },
+    pinning: { method: 'none', reason: 'test' },
+    gate: { failed: true, failThreshold: 0.1, regressions: [] },
+    benchmarks: [{ id: 'node-http hello c=1', status: 'ok', ...measured }],
+  });
+  assert.match(markdown, new RegExp(`\\| req/s \\| [\\d,]+ req/s \\| [\\d,]+ req/s \\| ${(verdict.change * 100).toFixed(1)} % \\|`));
+  assert.match(markdown, /median of the per-round head\/base ratios \(Hodges–Lehmann\), with its signed-rank 95 % interval/);
+});

@@ -14,6 +14,13 @@ const signedPct = (ratio) => `${ratio >= 0 ? '+' : ''}${(100 * ratio).toFixed(1)
 const number = (value) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2));
 const meanOf = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
+// What "change" and its interval are, per settings.interval (bench/stats/METHOD.md); older files were Welch.
+const CHANGE_METHODS = {
+  paired: 'change = median of the per-round head/base ratios (Hodges–Lehmann), with its signed-rank 95 % interval',
+  welch: 'change = ratio of the means, with a Welch (delta-method) 95 % interval',
+  bootstrap: 'change = ratio of the means, with a percentile-bootstrap 95 % interval',
+};
+
 function verdictRows(benchmark) {
   if (benchmark.status !== 'ok') {
     return [`| ${escapeCell(benchmark.id)} | | | | | | ${benchmark.status}: ${escapeCell(benchmark.reason.split('\n')[0])} |`];
@@ -23,7 +30,8 @@ function verdictRows(benchmark) {
     const base = meanOf(benchmark.samples.base.map(value));
     const head = meanOf(benchmark.samples.head.map(value));
     const ci = verdict.ci ? `${signedPct(verdict.ci[0])} … ${signedPct(verdict.ci[1])}` : 'n/a';
-    return `| ${escapeCell(benchmark.id)} | ${metric} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPct((head - base) / (base || 1))} | ${ci} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict} |`;
+    const change = verdict.change ?? (head - base) / (base || 1);
+    return `| ${escapeCell(benchmark.id)} | ${metric} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPct(change)} | ${ci} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict} |`;
   });
 }
 
@@ -52,7 +60,7 @@ export function comparisonMarkdown(comparison) {
     '| --- | --- | ---: | ---: | ---: | --- | --- |',
     ...comparison.benchmarks.flatMap(verdictRows),
     '',
-    `Verdicts from the 95 % interval of the relative change: regression or improvement when it lies wholly beyond ±${pct(settings.thresholds['req/s'].minimumEffect)}, `
+    `${CHANGE_METHODS[settings.interval ?? 'welch']}. Verdicts from that interval: regression or improvement when it lies wholly beyond ±${pct(settings.thresholds['req/s'].minimumEffect)}, `
       + `no change when wholly inside ±${pct(settings.thresholds['req/s'].threshold)} (req/s; ±${pct(settings.thresholds['p99 latency'].threshold)} for p99), `
       + 'inconclusive when the time budget ran out first.',
     ...(warnings.length ? ['', '**Warnings**', ...warnings] : []),

@@ -10,6 +10,7 @@ import Ajv from 'ajv';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { METRICS } from '../compare/rounds.js';
 import { VERDICT_SYMBOLS } from '../compare/report.js';
+import { INTERVAL_KINDS } from '../stats/index.js';
 import { githubErrors } from './errors.js';
 
 export const ARTIFACT_NAME = 'perfgate-bench';
@@ -34,6 +35,7 @@ const verdict = {
   required: ['verdict'],
   properties: {
     verdict: { enum: Object.keys(VERDICT_SYMBOLS) },
+    change: { anyOf: [{ type: 'null' }, { type: 'number', minimum: -1000, maximum: 1000 }] },
     ci: { anyOf: [{ type: 'null' }, { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number', minimum: -1000, maximum: 1000 } }] },
   },
 };
@@ -72,6 +74,7 @@ const schemas = {
       format: { const: 'perfgate-comparison' },
       version: { const: 1 },
       sides: { type: 'object', required: ['base', 'head'], properties: { base: side, head: side } },
+      settings: { type: 'object', properties: { interval: { enum: INTERVAL_KINDS } } },
       benchmarks: { type: 'array', maxItems: 1000, items: benchmark },
       gate: {
         type: 'object',

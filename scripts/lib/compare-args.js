@@ -1,5 +1,6 @@
 // The command line of `npm run compare`, turned into a comparison request.
 import { errors } from '../../bench/errors.js';
+import { INTERVAL_KINDS } from '../../bench/stats/index.js';
 import { rejectUnknownFlags, SUITE_FLAGS, suiteOverrides, toNumber } from './bench-args.js';
 
 export const COMPARE_USAGE = `usage: npm run compare -- (--base REF --head REF | --dep PKG@V1 --vs PKG@V2) [options]
@@ -12,6 +13,8 @@ export const COMPARE_USAGE = `usage: npm run compare -- (--base REF --head REF |
   --threshold PCT         req/s: an interval wholly inside ±PCT is "no change" (default 5)
   --min-effect PCT        req/s: an interval wholly beyond ±PCT is a regression/improvement (default 2)
   --p99-threshold PCT     p99 latency: both of the above (default 10)
+  --interval KIND         the interval that decides: paired (per-round ratios, signed-rank; needs >= 6 rounds),
+                          welch or bootstrap (independent samples) (default paired; bench/stats/METHOD.md)
   --fail-threshold PCT    exit 1 when a req/s regression lies wholly beyond this (default 10)
   --budget S              time budget per benchmark; then the verdict is inconclusive (default 180)
   --min-rounds N          rounds per side before a verdict may stop the sampling (default 5)
@@ -19,7 +22,9 @@ export const COMPARE_USAGE = `usage: npm run compare -- (--base REF --head REF |
   --out DIR               results directory (default: results/<time>-compare)`;
 
 const COMPARE_DEFAULTS = { duration: 3, warmup: 1, threshold: 5, 'min-effect': 2, 'p99-threshold': 10, 'fail-threshold': 10, budget: 180, 'min-rounds': 5, 'max-rounds': 60 };
-const SETTINGS_FLAGS = ['threshold', 'min-effect', 'p99-threshold', 'fail-threshold', 'budget', 'min-rounds', 'max-rounds'];
+const SETTINGS_FLAGS = ['threshold', 'min-effect', 'p99-threshold', 'fail-threshold', 'budget', 'min-rounds', 'max-rounds', 'interval'];
+// Compare's rounds come in pairs, so the paired interval decides unless told otherwise.
+const DEFAULT_INTERVAL = 'paired';
 
 export function positive(flag, value) {
   const number = toNumber(value);
@@ -29,6 +34,12 @@ export function positive(flag, value) {
 
 // The measurement and judgement flags, shared with `npm run calibrate`.
 export const COMPARISON_FLAGS = [...SUITE_FLAGS, 'out', ...SETTINGS_FLAGS];
+
+function intervalKind(given = DEFAULT_INTERVAL) {
+  const kind = [given].flat().at(-1);
+  if (!INTERVAL_KINDS.includes(kind)) throw errors.badConfig('command line', [`--interval must be one of ${INTERVAL_KINDS.join(', ')}, not "${kind}"`]);
+  return kind;
+}
 
 export function comparisonRequest(parsed) {
   // A flag given twice: the last one wins, as in most command lines.
@@ -43,6 +54,7 @@ export function comparisonRequest(parsed) {
         'req/s': { threshold: value('threshold') / 100, minimumEffect: value('min-effect') / 100 },
         'p99 latency': { threshold: value('p99-threshold') / 100, minimumEffect: value('p99-threshold') / 100 },
       },
+      interval: intervalKind(parsed.interval),
       failThreshold: value('fail-threshold') / 100,
       budgetSeconds: value('budget'),
       minRounds: value('min-rounds'),
