@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { describePinning } from '../bench/pinning.js';
 import { calibrationMarkdown, loopsForSlowdown, measureLoopSeconds, summarizeTrials, trialOutcome } from '../bench/calibration/index.js';
 import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
@@ -19,16 +20,17 @@ test('the loop speed is a positive time per iteration', () => {
   assert.ok(seconds > 0 && seconds < 1e-3);
 });
 
+const PINNING = { method: 'taskset', load: [0], server: [1] };
 const benchmark = (verdict, change, status = 'ok') => ({ status, rounds: 6, elapsedMs: 60000, reason: status === 'ok' ? undefined : 'crashed', verdicts: status === 'ok' ? { 'req/s': { verdict, change, ci: [change - 0.02, change + 0.02] } } : undefined });
 
 test('false alarms are A/A changes either way; detections are injected regressions; failures count apart', () => {
   const trials = [
-    trialOutcome('A/A', benchmark('no change', 0.001)),
-    trialOutcome('A/A', benchmark('improvement', 0.04)),
-    trialOutcome('A/A', benchmark('inconclusive', -0.03)),
-    trialOutcome('A/A', benchmark(null, null, 'failed')),
-    trialOutcome('injected', benchmark('regression', -0.05)),
-    trialOutcome('injected', benchmark('inconclusive', -0.04)),
+    trialOutcome('A/A', benchmark('no change', 0.001), PINNING),
+    trialOutcome('A/A', benchmark('improvement', 0.04), PINNING),
+    trialOutcome('A/A', benchmark('inconclusive', -0.03), PINNING),
+    trialOutcome('A/A', benchmark(null, null, 'failed'), PINNING),
+    trialOutcome('injected', benchmark('regression', -0.05), PINNING),
+    trialOutcome('injected', benchmark('inconclusive', -0.04), { method: 'none', reason: 'only 1 core available: server and load generator share it' }),
   ];
   const summary = summarizeTrials(trials);
   assert.deepEqual(summary.aa, { runs: 3, falseAlarms: 1, falseAlarmRate: 1 / 3, inconclusive: 1 });
@@ -43,6 +45,7 @@ test('false alarms are A/A changes either way; detections are injected regressio
   assert.match(markdown, /detected 1 \(50 %\)/);
   assert.match(markdown, /measured in a fixed 4-round check: -5\.1 % \[-7\.0 %, -3\.0 %\]/);
   assert.match(markdown, /\| 4 \| A\/A \| failed \|/);
+  assert.match(markdown, /Pinning: server 1, load 0; none \(only 1 core available: server and load generator share it\)/);
 });
 
 // The script end to end at its smallest: it sizes and checks the injection, runs one trial of
@@ -57,6 +60,8 @@ test('npm run calibrate runs A/A and injected trials and writes the report and e
   const calibration = JSON.parse(readFileSync(join(out, 'calibration.json'), 'utf8'));
   assert.equal(calibration.benchmark, 'node-http hello c=10');
   assert.deepEqual(calibration.trials.map((trial) => trial.kind), ['A/A', 'injected']);
+  // Every trial is planned like the first one, not on the load core the first left the process on.
+  for (const trial of calibration.trials) assert.equal(trial.pinning, describePinning(calibration.pinning));
   for (const label of ['probe', 'check', 'aa-1', 'injected-1']) {
     const { samples } = JSON.parse(readFileSync(join(out, label, 'comparison.json'), 'utf8')).benchmarks[0];
     assert.ok(samples.head.length >= 1 && samples.head.length === samples.base.length, label);

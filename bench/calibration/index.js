@@ -4,6 +4,7 @@
 // (PERFGATE_INJECT_LOOPS, servers/contract.js), sized from the measured throughput.
 import { performance } from 'node:perf_hooks';
 import { divisionLoop } from '../../servers/scenarios.js';
+import { describePinning } from '../pinning.js';
 import { median } from '../stats/index.js';
 
 // Seconds per iteration of the division loop the servers run, on this core: the median of
@@ -25,11 +26,13 @@ export function loopsForSlowdown({ requestsPerSecond, loopSeconds, slowdown }) {
   return Math.max(1, Math.round(extraSeconds / loopSeconds));
 }
 
-// Outcome of one comparison trial, from its benchmark entry (bench/compare/run-comparison.js).
-export function trialOutcome(kind, benchmark) {
+// Outcome of one comparison trial, from its benchmark entry and the comparison's pinning
+// (bench/compare/run-comparison.js).
+export function trialOutcome(kind, benchmark, pinning) {
   const judged = benchmark.verdicts?.['req/s'];
   return {
     kind,
+    pinning: describePinning(pinning),
     status: benchmark.status,
     verdict: benchmark.status === 'ok' ? judged.verdict : benchmark.status,
     change: judged?.change ?? null,
@@ -71,6 +74,9 @@ export function calibrationMarkdown({ benchmark, slowdown, injection, summary, t
     `Injected slowdown: ${percent(slowdown)} target, ${injection.loops} loop iterations per request ` +
       `(base ${Math.round(injection.requestsPerSecond)} req/s, ${(injection.loopSeconds * 1e9).toFixed(2)} ns per iteration); ` +
       `measured in a fixed ${injection.check.rounds}-round check: ${signed(injection.check.change)} ${interval(injection.check.ci)}`,
+    '',
+    // Every trial's, so that a trial measured with other pinning than the rest stands out.
+    `Pinning: ${[...new Set(trials.map((trial) => trial.pinning))].join('; ')}`,
     '',
     '| | runs | result | inconclusive | target |',
     '| --- | --- | --- | --- | --- |',
