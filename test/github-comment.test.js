@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { MARKER } from '../bench/github/comment.js';
+import { MARKER, renderComment } from '../bench/github/comment.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const REPO = 'perf/gate';
@@ -169,6 +169,13 @@ describe('scripts/pr-comment.mjs', () => {
     assert.equal(state.comments[0].body, `${MARKER} a user quoting our marker`);
   });
 
+  test('the comment shows the change a verdict carries (the paired estimate), as the report does', () => {
+    const paired = comparison();
+    paired.benchmarks[0].verdicts['req/s'].change = -0.256;
+    const body = renderComment({ pr: prRecord(), comparisons: [{ name: 'comparison.json', comparison: paired }] }, { runUrl: 'https://github.example/run', workflow: 'bench-pr', currentHeadSha: HEAD });
+    assert.match(body, /\| `node-http hello c=10` \| req\/s \| 1,050 req\/s \| 790 req\/s \| -25\.6 % \| -30\.0 % … -20\.0 % \| 🔴 regression \|/);
+  });
+
   test('post updates our comment in place, found on a later page, and consumes the label', async () => {
     state.comments = [
       { id: 1, user: { login: 'a' }, body: 'x' }, { id: 2, user: { login: 'b' }, body: 'y' },
@@ -228,6 +235,11 @@ describe('scripts/pr-comment.mjs', () => {
       odd.benchmarks[0].verdicts['req/s'].verdict = '<b>fine</b>';
       return { 'pr.json': prRecord(), 'comparison.json': odd };
     }, /not a valid comparison file: \/benchmarks\/0\/verdicts\/req~1s\/verdict must be equal to one of the allowed values/],
+    ['a change that is not a number', () => {
+      const odd = comparison();
+      odd.benchmarks[0].verdicts['req/s'].change = '<b>-5 %</b>';
+      return { 'pr.json': prRecord(), 'comparison.json': odd };
+    }, /not a valid comparison file: \/benchmarks\/0\/verdicts\/req~1s\/change must be null/],
     ['no pr.json', () => ({ 'comparison.json': comparison() }), /it has no pr\.json/],
     ['extra fields in pr.json', () => ({ 'pr.json': prRecord({ comment: 'hi' }) }), /pr\.json is not a valid pr file/],
     ['another pull request than the run\'s', () => ({ 'pr.json': prRecord({ number: 8 }) }), /it names pull request #8, but the run belongs to #7/],

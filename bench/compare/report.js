@@ -21,18 +21,24 @@ const CHANGE_METHODS = {
   bootstrap: 'change = ratio of the means, with a percentile-bootstrap 95 % interval',
 };
 
-function verdictRows(benchmark) {
-  if (benchmark.status !== 'ok') {
-    return [`| ${escapeCell(benchmark.id)} | | | | | | ${benchmark.status}: ${escapeCell(benchmark.reason.split('\n')[0])} |`];
-  }
+// The cells after the benchmark's name, per metric, from numbers and verdicts only: shared
+// by this report and the PR comment, which each quote the name their own way.
+export function verdictCells(benchmark) {
   return Object.entries(METRICS).map(([metric, { value, unit }]) => {
     const verdict = benchmark.verdicts[metric];
     const base = meanOf(benchmark.samples.base.map(value));
     const head = meanOf(benchmark.samples.head.map(value));
     const ci = verdict.ci ? `${signedPct(verdict.ci[0])} … ${signedPct(verdict.ci[1])}` : 'n/a';
     const change = verdict.change ?? (head - base) / (base || 1);
-    return `| ${escapeCell(benchmark.id)} | ${metric} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPct(change)} | ${ci} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict} |`;
+    return `${metric} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPct(change)} | ${ci} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict}`;
   });
+}
+
+function verdictRows(benchmark) {
+  if (benchmark.status !== 'ok') {
+    return [`| ${escapeCell(benchmark.id)} | | | | | | ${benchmark.status}: ${escapeCell(benchmark.reason.split('\n')[0])} |`];
+  }
+  return verdictCells(benchmark).map((cells) => `| ${escapeCell(benchmark.id)} | ${cells} |`);
 }
 
 function samplesTable(benchmark) {

@@ -1,8 +1,7 @@
 // The sticky pull-request comment: rendered here from the validated numbers and verdicts of
 // the artifact (never its markdown), then created once and updated in place, found again by
 // a hidden marker in a comment of the workflow's own bot user.
-import { METRICS } from '../compare/rounds.js';
-import { VERDICT_SYMBOLS } from '../compare/report.js';
+import { verdictCells } from '../compare/report.js';
 
 export const MARKER = '<!-- perfgate-bench -->';
 export const BOT_LOGIN = 'github-actions[bot]';
@@ -19,19 +18,9 @@ export function code(value, max = 120) {
   return `\`${cut.trim() || '-'}\``;
 }
 
-const signedPct = (ratio) => `${ratio >= 0 ? '+' : ''}${(100 * ratio).toFixed(1)} %`;
-const amount = (value) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2));
-const meanOf = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
-
 function rows(benchmark) {
   if (benchmark.status !== 'ok') return [`| ${code(benchmark.id)} | | | | | | ${benchmark.status}: ${code(benchmark.reason.split('\n')[0])} |`];
-  return Object.entries(METRICS).map(([metric, { value, unit }]) => {
-    const { verdict, ci } = benchmark.verdicts[metric];
-    const base = meanOf(benchmark.samples.base.map(value));
-    const head = meanOf(benchmark.samples.head.map(value));
-    const interval = ci ? `${signedPct(ci[0])} … ${signedPct(ci[1])}` : 'n/a';
-    return `| ${code(benchmark.id)} | ${metric} | ${amount(base)} ${unit} | ${amount(head)} ${unit} | ${signedPct((head - base) / (base || 1))} | ${interval} | ${VERDICT_SYMBOLS[verdict]} ${verdict} |`;
-  });
+  return verdictCells(benchmark).map((cells) => `| ${code(benchmark.id)} | ${cells} |`);
 }
 
 function section(comparison) {
