@@ -52,16 +52,23 @@ test('sides alternate order every round (ABBA...)', async () => {
   assert.deepEqual(order, ['base', 'head', 'head', 'base', 'base', 'head', 'head', 'base']);
 });
 
+// The report of one measured benchmark, with a fixed machine and pinning.
+const reportOf = (measured, { sides, settings, gate }) => comparisonMarkdown({
+  sides,
+  settings,
+  gate,
+  machine: { cpuModel: 'cpu', cores: 2, node: 'v20', kernel: 'k' },
+  pinning: { method: 'none', reason: 'test' },
+  benchmarks: [{ id: 'node-http hello c=1', status: 'ok', ...measured }],
+});
+
 test('the report escapes names and shows a verdict with its symbol', async () => {
   const { measure } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
   const measured = await compareInterleaved({ measure, thresholds, budgetMs: 1e9, minRounds: 3, maxRounds: 3 });
-  const markdown = comparisonMarkdown({
+  const markdown = reportOf(measured, {
     sides: { base: { description: 'main (abc)' }, head: { description: '<img src=x onerror=alert(1)> | x' } },
     settings: { thresholds, minRounds: 3, maxRounds: 3, budgetSeconds: 1, roundSeconds: 1, warmupSeconds: 0 },
-    machine: { cpuModel: 'cpu', cores: 2, node: 'v20', kernel: 'k' },
-    pinning: { method: 'none', reason: 'test' },
     gate: { failed: true, failThreshold: 0.1, regressions: ['node-http hello c=1'] },
-    benchmarks: [{ id: 'node-http hello c=1', status: 'ok', ...measured }],
   });
   assert.doesNotMatch(markdown, /<img/);
   assert.match(markdown, /\| node-http hello c=1 \| req\/s \| [\d,]+ req\/s \| [\d,]+ req\/s \| -\d+\.\d % \| -[\d.]+ % … -[\d.]+ % \| 🔴 regression \|/);
@@ -75,13 +82,10 @@ test('with paired rounds the report shows the paired change and names the method
   const verdict = measured.verdicts['req/s'];
   assert.equal(verdict.interval, 'paired');
   assert.equal(verdict.verdict, 'regression');
-  const markdown = comparisonMarkdown({
+  const markdown = reportOf(measured, {
     sides: { base: { description: 'main' }, head: { description: 'branch' } },
     settings: { thresholds, interval: 'paired', minRounds: 6, maxRounds: 6, budgetSeconds: 1, roundSeconds: 1, warmupSeconds: 0 },
-    machine: { cpuModel: 'cpu', cores: 2, node: 'v20', kernel: 'k' },
-    pinning: { method: 'none', reason: 'test' },
     gate: { failed: true, failThreshold: 0.1, regressions: [] },
-    benchmarks: [{ id: 'node-http hello c=1', status: 'ok', ...measured }],
   });
   assert.match(markdown, new RegExp(`\\| req/s \\| [\\d,]+ req/s \\| [\\d,]+ req/s \\| ${(verdict.change * 100).toFixed(1)} % \\|`));
   assert.match(markdown, /median of the per-round head\/base ratios \(Hodges–Lehmann\), with its signed-rank 95 % interval/);

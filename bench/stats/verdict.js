@@ -6,12 +6,9 @@ import { bootstrapInterval, deltaMethodInterval, relativeChange } from './relati
 import { pairedRatio } from './paired-ratio.js';
 import { welchTTest } from './welch.js';
 
-// How each interval estimates the change, its interval and a p-value from the two samples.
-const unpaired = (interval) => (base, head, settings) => ({
-  change: relativeChange(mean(base), mean(head)),
-  ci: interval(base, head, settings),
-  pValue: welchTTest(base, head).pValue,
-});
+// How each interval gets its interval and p-value from the two samples; the paired one also
+// its own change (the unpaired ones keep the ratio of the means that compareSamples computes).
+const unpaired = (interval) => (base, head, settings) => ({ ci: interval(base, head, settings), pValue: welchTTest(base, head).pValue });
 const ESTIMATORS = { welch: unpaired(deltaMethodInterval), bootstrap: unpaired(bootstrapInterval), paired: pairedRatio };
 export const INTERVAL_KINDS = Object.keys(ESTIMATORS);
 
