@@ -5,7 +5,7 @@ import { after, describe, test } from 'node:test';
 import { DEFAULTS } from '../bench/config/suites.js';
 import { planPinning } from '../bench/pinning.js';
 import { requestFor } from '../bench/requests.js';
-import { startBenchmarkServer } from '../bench/run.js';
+import { startBenchmarkServer } from '../bench/measure.js';
 import { builtInVariantNames, loadBuiltInVariant } from '../bench/variants.js';
 import { verifyServer } from '../bench/verify.js';
 import { leftoverServers, tempDir } from './helpers/harness.js';

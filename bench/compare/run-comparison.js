@@ -1,19 +1,48 @@
 // Compares two prepared sides (bench/compare/sides.js) over a resolved suite: every
-// benchmark is measured in interleaved rounds on both sides by the same harness and load
-// generator, and judged per metric. Raw per-round samples are kept, so every verdict can be
-// recomputed and audited (Node core's benchmark/ keeps measurement and judgement apart).
+// benchmark is measured in rounds on both sides by the same harness and load engine, and
+// judged per metric. Duet mode (the default) measures both sides at the same time on the
+// same cores, so machine noise hits both; sequential mode one after the other, and is the
+// fallback, with its reason, for a benchmark that cannot run twice at once. Raw per-round
+// samples are kept, so every verdict can be recomputed and audited (Node core's benchmark/ keeps measurement and judgement apart).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerfgateError } from '../errors.js';
 import { gitInfo, machineInfo } from '../machine.js';
 import { currentPinning, pinSelf } from '../pinning.js';
-import { measureOnce } from '../run.js';
+import { measureOnce, measureTogether } from '../measure.js';
 import { failsGate } from '../stats/index.js';
 import { expandSpecs } from '../specs.js';
 import { loadBuiltInVariant } from '../variants.js';
-import { compareInterleaved, METRICS, roundSample } from './rounds.js';
+import { compareInterleaved, METRICS, roundSample, sequentialRound } from './rounds.js';
 
 export const COMPARISON_FORMAT = { format: 'perfgate-comparison', version: 1 };
+export const MODES = ['duet', 'sequential'];
+
+// Why a benchmark cannot be measured in duet mode, or null when it can.
+export function duetUnavailable(variant, spec) {
+  if (variant.launch.port) return `${variant.name} listens on the fixed port ${variant.launch.port}, so its two sides cannot run at once`;
+  if (spec.scenario === 'db') return 'the db scenario starts a PostgreSQL server per side, and two would share the server cores with the servers measured';
+  return null;
+}
+
+// The mode a benchmark is measured in: the one asked for, or sequential with the reason.
+export function benchmarkMode(asked, spec, variants) {
+  const reason = asked === 'duet' ? duetUnavailable(variants.base, spec) ?? duetUnavailable(variants.head, spec) : null;
+  return reason ? { mode: 'sequential', fallback: `sequential, not duet: ${reason}` } : { mode: asked };
+}
+
+// The round of one benchmark: both sides together (duet), or one after the other.
+function roundMeasurer({ mode, spec, variants, backend, config, plan, logDir }) {
+  if (mode === 'duet') {
+    return async (round, order) => {
+      const records = await measureTogether({
+        sides: order.map((key) => ({ key, spec, variant: variants[key][spec.variant] })), backend, config, plan, logDir, label: `round${round}`,
+      });
+      return Object.fromEntries(order.map((key, index) => [key, roundSample(records[index])]));
+    };
+  }
+  return sequentialRound(async (side, round) => roundSample(await measureOnce({ spec, variant: variants[side][spec.variant], backend, config, plan, logDir, repetition: `${side}${round}` })));
+}
 
 // A side may carry environment for its servers (calibration injects a slowdown this way).
 async function sideVariant(name, side) {
@@ -50,29 +79,38 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       benchmarks.push({ ...entry, status: 'skipped', reason });
       continue;
     }
+    const { mode, fallback } = benchmarkMode(settings.mode, spec, { base: variants.base[spec.variant], head: variants.head[spec.variant] });
     try {
       const measured = await compareInterleaved({
         ...settings,
         budgetMs: settings.budgetSeconds * 1000,
-        measure: async (side, round) => roundSample(await measureOnce({ spec, variant: variants[side][spec.variant], backend, config, plan, logDir, repetition: `${side}${round}` })),
+        measureRound: roundMeasurer({ mode, spec, variants, backend, config, plan, logDir }),
       });
       const saturated = [...measured.samples.base, ...measured.samples.head].some((sample) => sample.clientSaturated);
       benchmarks.push({
         ...entry,
         status: 'ok',
+        mode,
+        ...(fallback ? { fallback } : {}),
+        verdict: measured.verdict,
         rounds: measured.rounds,
         elapsedMs: measured.elapsedMs,
         stoppedBy: measured.stoppedBy,
         verdicts: measured.verdicts,
         samples: measured.samples,
-        warnings: saturated ? ['client saturated in some rounds: numbers are a lower bound'] : [],
+        warnings: [
+          ...(fallback ? [fallback] : []),
+          ...(saturated ? ['client saturated in some rounds: req/s is a client-bound lower bound; the verdict rests on CPU µs/request'] : []),
+        ],
       });
     } catch (error) {
       if (!(error instanceof PerfgateError)) throw error;
       benchmarks.push({ ...entry, status: 'failed', code: error.code, reason: error.message });
     }
   }
-  const regressions = benchmarks.filter((benchmark) => benchmark.status === 'ok' && failsGate(benchmark.verdicts['req/s'], settings.failThreshold));
+  // The gate fails on a regression beyond the threshold in the metric that called the verdict.
+  const regressions = benchmarks.filter((benchmark) => benchmark.status === 'ok' && benchmark.verdict.verdict === 'regression'
+    && failsGate(benchmark.verdicts[benchmark.verdict.calledBy], settings.failThreshold));
   return {
     ...COMPARISON_FORMAT,
     suite: config.name,
@@ -81,8 +119,8 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     harness: gitInfo(),
     pinning: plan,
     sides: Object.fromEntries(Object.entries(sides).map(([key, side]) => [key, { description: side.description, ref: side.ref, sha: side.sha, spec: side.spec }])),
-    settings: { ...settings, roundSeconds: config.duration, warmupSeconds: config.warmup, metrics: Object.keys(METRICS) },
+    settings: { ...settings, engine: config.engine, roundSeconds: config.duration, warmupSeconds: config.warmup, metrics: Object.keys(METRICS) },
     benchmarks,
-    gate: { metric: 'req/s', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id) },
+    gate: { metric: 'the metric that called the verdict', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id) },
   };
 }

@@ -1,6 +1,7 @@
 // The named suites (`npm run bench -- --suite <name>`). The reference studies are in
 // shared/reference-studies.md; each suite keeps the study's tiers and settings.
 import os from 'node:os';
+import { DEFAULT_ENGINE } from '../engines/index.js';
 
 const PROXY_BASELINE_TIERS = [50, 100, 150, 200, 500, 1000, 2000, 5000, 10000, 20000];
 
@@ -88,6 +89,7 @@ export const SUITES = {
 
 // Settings a suite does not give.
 export const DEFAULTS = {
+  engine: DEFAULT_ENGINE,
   duration: 5,
   warmup: 1,
   pipelining: 1,

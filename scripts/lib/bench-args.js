@@ -11,7 +11,9 @@ export const BENCH_USAGE = `usage: npm run bench -- [options]
   --duration S          seconds measured per benchmark
   --warmup S            seconds of discarded warm-up per benchmark
   --repetitions N       runs per benchmark (round-robin over the suite)
-  --workers N           autocannon worker threads (0: the main thread)
+  --engine NAME         load engine: autocannon (default) or wrk (Debian package)
+  --workers N           load-generator processes (0: one; a tier beyond one process's
+                        open-file limit gets more)
   --pipelining N        requests in flight per connection
   --timeout S           request timeout in seconds
   --out DIR             results directory (default: results/<time>-<suite>)
@@ -40,10 +42,11 @@ export function suiteOverrides(parsed, numbers = NUMBERS) {
   // --connections asks for exactly these tiers, also where the suite gives a scenario its own.
   if (overrides.connections) overrides.scenarioConnections = {};
   for (const flag of numbers) if (parsed[flag] !== undefined) overrides[flag] = toNumber(parsed[flag]);
+  if (parsed.engine !== undefined) overrides.engine = String([parsed.engine].flat().at(-1));
   return overrides;
 }
 
-export const SUITE_FLAGS = [...Object.keys(LISTS), ...NUMBERS, '_', 'suite', 'config', 'help'];
+export const SUITE_FLAGS = [...Object.keys(LISTS), ...NUMBERS, 'engine', '_', 'suite', 'config', 'help'];
 export { toNumber };
 
 export function parseBenchArgs(parsed) {

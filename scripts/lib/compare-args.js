@@ -1,28 +1,31 @@
 // The command line of `npm run compare`, turned into a comparison request.
 import { errors } from '../../bench/errors.js';
+import { MODES } from '../../bench/compare/run-comparison.js';
 import { INTERVAL_KINDS } from '../../bench/stats/index.js';
 import { rejectUnknownFlags, SUITE_FLAGS, suiteOverrides, toNumber } from './bench-args.js';
 
 export const COMPARE_USAGE = `usage: npm run compare -- (--base REF --head REF | --dep PKG@V1 --vs PKG@V2) [options]
   --base REF --head REF   two commits of --repo (default: this checkout), each in its own worktree
   --dep PKG@V1 --vs PKG@V2  two versions of an npm package (default variants: those using it)
-  --suite, --config, --variant, --scenario, --connections, --workers, --pipelining, --timeout
-                          choose the benchmarks, as for npm run bench (default suite: default)
+  --suite, --config, --variant, --scenario, --connections, --workers, --pipelining, --timeout, --engine
+                          choose the benchmarks and the load engine, as for npm run bench (default suite: default)
+  --mode MODE             duet: base and head at the same time on the same cores (default);
+                          sequential: one after the other (also the fallback, with its reason, where duet cannot run)
   --duration S            measured seconds per round (default 3)
   --warmup S              discarded warm-up per round (default 1)
-  --threshold PCT         req/s: an interval wholly inside ±PCT is "no change" (default 5)
-  --min-effect PCT        req/s: an interval wholly beyond ±PCT is a regression/improvement (default 2)
+  --threshold PCT         req/s and CPU µs/request: an interval wholly inside ±PCT is "no change" (default 5)
+  --min-effect PCT        req/s and CPU µs/request: an interval wholly beyond ±PCT is a regression/improvement (default 2)
   --p99-threshold PCT     p99 latency: both of the above (default 10)
   --interval KIND         the interval that decides: paired (per-round ratios, signed-rank; needs >= 6 rounds),
                           welch or bootstrap (independent samples) (default paired; bench/stats/METHOD.md)
-  --fail-threshold PCT    exit 1 when a req/s regression lies wholly beyond this (default 10)
+  --fail-threshold PCT    exit 1 when a regression in the metric that called the verdict lies wholly beyond this (default 10)
   --budget S              time budget per benchmark; then the verdict is inconclusive (default 180)
   --min-rounds N          rounds per side before a verdict may stop the sampling (default 5)
   --max-rounds N          at most this many rounds per side (default 60)
   --out DIR               results directory (default: results/<time>-compare)`;
 
 const COMPARE_DEFAULTS = { duration: 3, warmup: 1, threshold: 5, 'min-effect': 2, 'p99-threshold': 10, 'fail-threshold': 10, budget: 180, 'min-rounds': 5, 'max-rounds': 60 };
-const SETTINGS_FLAGS = ['threshold', 'min-effect', 'p99-threshold', 'fail-threshold', 'budget', 'min-rounds', 'max-rounds', 'interval'];
+const SETTINGS_FLAGS = ['threshold', 'min-effect', 'p99-threshold', 'fail-threshold', 'budget', 'min-rounds', 'max-rounds', 'interval', 'mode'];
 // Compare's rounds come in pairs, so the paired interval decides unless told otherwise.
 const DEFAULT_INTERVAL = 'paired';
 
@@ -41,6 +44,12 @@ function intervalKind(given = DEFAULT_INTERVAL) {
   return kind;
 }
 
+function modeOf(given = MODES[0]) {
+  const mode = [given].flat().at(-1);
+  if (!MODES.includes(mode)) throw errors.badConfig('command line', [`--mode must be one of ${MODES.join(', ')}, not "${mode}"`]);
+  return mode;
+}
+
 export function comparisonRequest(parsed) {
   // A flag given twice: the last one wins, as in most command lines.
   const value = (flag) => positive(flag, [parsed[flag] ?? COMPARE_DEFAULTS[flag]].flat().at(-1));
@@ -50,10 +59,13 @@ export function comparisonRequest(parsed) {
     overrides: { ...suiteOverrides(parsed), duration: value('duration'), warmup: toNumber(parsed.warmup ?? COMPARE_DEFAULTS.warmup), repetitions: 1 },
     outDir: parsed.out,
     settings: {
+      // The metrics and their default bands: bench/metrics.js; these flags set them.
       thresholds: {
         'req/s': { threshold: value('threshold') / 100, minimumEffect: value('min-effect') / 100 },
+        'CPU µs/request': { threshold: value('threshold') / 100, minimumEffect: value('min-effect') / 100 },
         'p99 latency': { threshold: value('p99-threshold') / 100, minimumEffect: value('p99-threshold') / 100 },
       },
+      mode: modeOf(parsed.mode),
       interval: intervalKind(parsed.interval),
       failThreshold: value('fail-threshold') / 100,
       budgetSeconds: value('budget'),
