@@ -77,8 +77,9 @@ export function mergeParts(parts, { engine, connections }) {
 }
 
 /**
- * Launches one load (its processes ready, nothing sent yet); `go()` runs it and resolves
- * to the load sample. Two prepared loads started together are a duet's two sides.
+ * Launches one load (its processes ready, nothing sent yet); each `go(duration?)` runs it
+ * and resolves to the load sample; `stop()` ends its processes. Two prepared loads started
+ * together are a duet's two sides.
  * @param {{engine?: string|object, port: number, request: object, connections: number, duration: number,
  *   pipelining?: number, timeout: number, workers?: number}} options
  */
@@ -93,20 +94,27 @@ export async function prepareLoad({ engine: chosen, workers = 0, ...options }) {
     await Promise.all(launched.map((each) => each.stop()));
     throw errors.loadFailed(engine.name, error.message);
   }
+  const stop = () => Promise.all(launched.map((each) => each.stop()));
   return {
     engine: engine.name,
-    async go() {
+    async go(duration) {
       try {
-        const parts = await Promise.all(launched.map((each) => each.go()));
+        const parts = await Promise.all(launched.map((each) => each.go(duration)));
         return mergeParts(parts, { engine: engine.name, connections: options.connections });
       } catch (error) {
-        await Promise.all(launched.map((each) => each.stop()));
+        await stop();
         throw errors.loadFailed(engine.name, error.message);
       }
     },
+    stop,
   };
 }
 
 export async function runLoad(options) {
-  return (await prepareLoad(options)).go();
+  const load = await prepareLoad(options);
+  try {
+    return await load.go();
+  } finally {
+    await load.stop();
+  }
 }

@@ -61,18 +61,24 @@ function clientCores(plan, processes, sides) {
   return Math.min(loadCores, processes) / sides;
 }
 
-// Loads every opened side at the same moment: all engines launched first, then started together.
-async function loadTogether(opened, config, duration) {
+// Loads every opened side at the same moment (all engines launched first, then started
+// together): the warm-up, then the measured load with the server groups sampled.
+async function loadTogether(opened, config) {
   const prepared = [];
-  for (const side of opened) {
-    prepared.push(await prepareLoad({
-      engine: config.engine, port: side.server.port, request: side.request, connections: side.spec.connections,
-      duration, pipelining: config.pipelining, timeout: config.timeout, workers: config.workers,
-    }));
+  try {
+    for (const side of opened) {
+      prepared.push(await prepareLoad({
+        engine: config.engine, port: side.server.port, request: side.request, connections: side.spec.connections,
+        duration: config.duration, pipelining: config.pipelining, timeout: config.timeout, workers: config.workers,
+      }));
+    }
+    if (config.warmup > 0) await Promise.all(prepared.map((load) => load.go(config.warmup)));
+    const samplers = opened.map((side) => startSampler([side.server.pid]));
+    const loads = await Promise.all(prepared.map((load) => load.go()));
+    return loads.map((load, index) => ({ load, sampled: samplers[index]() }));
+  } finally {
+    await Promise.all(prepared.map((load) => load.stop()));
   }
-  const samplers = opened.map((side) => startSampler([side.server.pid]));
-  const loads = await Promise.all(prepared.map((load) => load.go()));
-  return loads.map((load, index) => ({ load, sampled: samplers[index]() }));
 }
 
 /**
@@ -84,18 +90,23 @@ async function loadTogether(opened, config, duration) {
 export async function measureTogether({ sides, backend, config, plan, logDir, label }) {
   const opened = [];
   try {
-    for (const side of sides) {
+    // Started in the given order, without waiting for one to be ready before the next.
+    const starting = sides.map(async (side) => {
       const logFile = join(logDir, `${fileSafe(side.spec.id)}-${label}${sides.length > 1 ? `-${side.key}` : ''}.log`);
       const { server, stop } = await startBenchmarkServer({ spec: side.spec, variant: side.variant, backend, plan, readyTimeout: config.readyTimeout, logFile });
       const entry = { ...side, server, stop, logFile, request: requestFor(side.variant, side.spec) };
       opened.push(entry);
       server.exited.then((result) => { entry.exit = result; });
-    }
+      return entry;
+    });
+    const started = await Promise.allSettled(starting);
+    const failedStart = started.find((each) => each.status === 'rejected');
+    if (failedStart) throw failedStart.reason;
+    opened.sort((a, b) => sides.findIndex((side) => side.key === a.key) - sides.findIndex((side) => side.key === b.key));
     for (const side of opened) {
       await verifyServer({ port: side.server.port, request: side.request, variant: side.variant.name, scenario: side.spec.scenario, timeout: config.timeout });
     }
-    if (config.warmup > 0) await loadTogether(opened, config, config.warmup);
-    const measured = await loadTogether(opened, config, config.duration);
+    const measured = await loadTogether(opened, config);
     const failed = opened.find((side) => side.exit);
     if (failed) throw errors.serverExited(failed.variant.name, failed.exit.code, failed.exit.signal, failed.logFile);
     return measured.map(({ load, sampled }) => runRecord(load, sampled, { clientCores: clientCores(plan, load.processes, sides.length) }));

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { comparisonMarkdown, escapeCell } from '../bench/compare/report.js';
 import { compareInterleaved, sequentialRound } from '../bench/compare/rounds.js';
+import { benchmarkMode } from '../bench/compare/run-comparison.js';
 import { seededRandom } from '../bench/stats/index.js';
 
 import { defaultBands } from '../bench/metrics.js';
@@ -108,4 +109,15 @@ test('a client-bound benchmark gets its verdict from CPU µs/request, with a not
   const result = await compareInterleaved({ measureRound: fake.measureRound, thresholds, budgetMs: 1e9, minRounds: 5, maxRounds: 60 });
   assert.equal(result.verdict.calledBy, 'CPU µs/request');
   assert.match(result.verdict.notes[0], /client-bound: req\/s is a lower bound/);
+});
+
+test('duet falls back to sequential, with a one-line reason, where two sides cannot run at once', () => {
+  const builtin = { name: 'express', launch: {} };
+  const fixedPort = { name: 'mine', launch: { port: 8080 } };
+  assert.deepEqual(benchmarkMode('duet', { scenario: 'json' }, { base: builtin, head: builtin }), { mode: 'duet' });
+  const { mode, fallback } = benchmarkMode('duet', { scenario: 'json' }, { base: fixedPort, head: fixedPort });
+  assert.equal(mode, 'sequential');
+  assert.equal(fallback, 'sequential, not duet: mine listens on the fixed port 8080, so its two sides cannot run at once');
+  assert.match(benchmarkMode('duet', { scenario: 'db' }, { base: builtin, head: builtin }).fallback, /^sequential, not duet: the db scenario starts a PostgreSQL server per side/);
+  assert.deepEqual(benchmarkMode('sequential', { scenario: 'json' }, { base: builtin, head: builtin }), { mode: 'sequential' });
 });

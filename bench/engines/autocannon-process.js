@@ -1,5 +1,4 @@
-// One autocannon load-generator process (started by ./autocannon.js): loads when told to
-// ("go"), records every response time into perfgate's µs histogram, and sends back the
+// One autocannon load-generator process (started by ./autocannon.js): loads when told to, records every response time into perfgate's µs histogram, and sends back the
 // engine-neutral part sample with its own CPU time. One process per engine instance keeps
 // the two sides of a duet apart, and lets a tier spread over several open-file limits.
 import autocannon from 'autocannon';
@@ -34,14 +33,18 @@ function load(options) {
   });
 }
 
-process.once('message', (options) => {
-  process.send({ ready: true });
-  process.once('message', async () => {
-    try {
-      process.send({ sample: await load(options) });
-    } catch (error) {
-      process.send({ error: error.message });
-    }
-    process.disconnect();
-  });
+// { options } once, then { duration } per load (a warm-up, then the measured one); the parent
+// ends the process when it is done with it.
+let options;
+process.on('message', async (message) => {
+  if (message.options) {
+    options = message.options;
+    process.send({ ready: true });
+    return;
+  }
+  try {
+    process.send({ sample: await load({ ...options, duration: message.duration }) });
+  } catch (error) {
+    process.send({ error: error.message });
+  }
 });

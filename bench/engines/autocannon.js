@@ -1,6 +1,7 @@
 // autocannon, the default engine: each instance is its own Node process
-// (./autocannon-process.js), started on the load cores, ready before the load begins so
-// that two instances (a duet) can start at the same moment.
+// (./autocannon-process.js), started on the load cores and ready before the load begins, so
+// that two instances (a duet) start at the same moment; one process serves the warm-up and
+// the measured load.
 import { fileURLToPath } from 'node:url';
 import { spawnGroup, stopGroup } from '../process/children.js';
 import { boundedWait } from './bounded.js';
@@ -22,8 +23,12 @@ export function autocannonOptions({ port, request, connections, duration, pipeli
 }
 
 const nextMessage = (child) => new Promise((resolve, reject) => {
-  child.once('message', resolve);
-  child.once('exit', (code, signal) => reject(new Error(`autocannon process exited (${signal ?? `code ${code}`})`)));
+  const exited = (code, signal) => reject(new Error(`autocannon process exited (${signal ?? `code ${code}`})`));
+  child.once('exit', exited);
+  child.once('message', (message) => {
+    child.off('exit', exited);
+    resolve(message);
+  });
 });
 
 export const autocannonEngine = {
@@ -34,19 +39,20 @@ export const autocannonEngine = {
     const group = spawnGroup([process.execPath, PROCESS_FILE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     const { child } = group;
     const ready = nextMessage(child);
-    child.send(autocannonOptions(options));
-    await boundedWait(ready, 30, 'autocannon did not start');
+    child.send({ options: autocannonOptions(options) });
+    try {
+      await boundedWait(ready, 30, 'autocannon did not start');
+    } catch (error) {
+      await stopGroup(group);
+      throw error;
+    }
     return {
-      async go() {
+      async go(duration = options.duration) {
         const done = nextMessage(child);
-        child.send('go');
-        try {
-          const message = await boundedWait(done, options.duration + options.timeout + 30, 'autocannon did not finish');
-          if (message.error) throw new Error(`autocannon failed: ${message.error}`);
-          return message.sample;
-        } finally {
-          await stopGroup(group);
-        }
+        child.send({ duration });
+        const message = await boundedWait(done, duration + options.timeout + 30, 'autocannon did not finish');
+        if (message.error) throw new Error(`autocannon failed: ${message.error}`);
+        return message.sample;
       },
       stop: () => stopGroup(group),
     };

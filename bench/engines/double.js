@@ -10,14 +10,14 @@ export function doubleEngine({ latenciesMicros = [1000], errorCodes = {}, cpuSec
     async launch(options) {
       launched.push(options);
       return {
-        async go() {
+        async go(duration = options.duration) {
           const histogram = createHistogram();
           for (const value of latenciesMicros) histogram.recordValue(value);
-          const seconds = Math.max(1, Math.round(options.duration));
+          const seconds = Math.max(1, Math.round(duration));
           const perSecond = Array.from({ length: seconds }, (_, index) => Math.floor(latenciesMicros.length / seconds) + (index < latenciesMicros.length % seconds ? 1 : 0));
           const errors = Object.values(errorCodes).reduce((sum, count) => sum + count, 0);
           return {
-            durationSeconds: options.duration,
+            durationSeconds: duration,
             requests: { total: latenciesMicros.length, perSecond },
             responses: { '2xx': latenciesMicros.length, non2xx: 0 },
             bytes: 100 * latenciesMicros.length,

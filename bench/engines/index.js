@@ -1,7 +1,8 @@
 // The load-engine seam. Every engine has the same shape:
 //   name, unavailable() -> null | the reason it cannot run here,
-//   launch(options) -> { go() -> part sample, stop() }: launch makes it ready (processes
-//     started), go loads once; two engines launched first can be started at the same moment.
+//   launch(options) -> { go(duration?) -> part sample, stop() }: launch makes it ready
+//     (processes started), each go loads once (a warm-up, then the measured load), stop ends
+//     it; two engines launched first can be started at the same moment.
 // options: { port, request: {method, path, headers, body}, connections, duration, pipelining, timeout, threads }.
 // The part sample (one process's): { durationSeconds, requests: {total, perSecond}, responses,
 // bytes, errors, timeouts, errorCodes, latencyHistogram (µs, encoded), client: {cpuSeconds} };

@@ -77,26 +77,26 @@ export const wrkEngine = {
       PERFGATE_WRK_METHOD: options.request.method ?? 'GET',
       PERFGATE_WRK_BODY_FILE: options.request.body !== undefined ? bodyFile : '',
     };
-    let group;
+    let group; // one wrk process per load
     const cleanUp = async () => {
       if (group) await stopGroup(group);
       rmSync(dir, { recursive: true, force: true });
     };
     return {
-      async go() {
+      async go(duration = options.duration) {
         // Affinity is inherited: the harness runs on the load cores (bench/pinning.js pinSelf).
-        group = spawnGroup(['sh', '-c', WRAPPER, 'wrk', ...wrkArguments(options)], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        group = spawnGroup(['sh', '-c', WRAPPER, 'wrk', ...wrkArguments({ ...options, duration })], { env, stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
         group.child.stdout.on('data', (chunk) => { stdout += chunk; });
         group.child.stderr.on('data', (chunk) => { stderr += chunk; });
         try {
-          const exit = await boundedWait(group.exited, wholeSeconds(options.duration) + options.timeout + 30, 'wrk did not finish');
+          const exit = await boundedWait(group.exited, wholeSeconds(duration) + options.timeout + 30, 'wrk did not finish');
           const statLine = stdout.split('\n').find((line) => line.startsWith('PERFGATE_STAT ')) ?? '';
           if (exit.code !== 0 || !statLine) throw new Error(`wrk failed (${exit.signal ?? `code ${exit.code}`}): ${(stderr || stdout).trim().split('\n').slice(-3).join(' / ')}`);
           return parseWrkReport(readFileSync(env.PERFGATE_WRK_OUT, 'utf8'), statLine);
         } finally {
-          await cleanUp();
+          await stopGroup(group);
         }
       },
       stop: cleanUp,
