@@ -13,6 +13,10 @@ export const historyErrors = {
     `invalid command line:\n${problems.map((problem) => `  - ${problem}`).join('\n')}\n${usageHint}`),
   publishFailed: (what, detail, fix) => new PerfgateError('PG_PUBLISH_FAILED',
     `publishing failed, the pages branch was not changed: ${what}${detail ? `\n${detail}` : ''}\n${fix}`),
+  branchUnreadable: (where, detail) => new PerfgateError('PG_BRANCH_UNREADABLE',
+    `cannot read branch ${where}${detail ? `:\n${detail}` : ''}\ncheck --repo (a path or URL of a git repository) and your access to it`),
+  badState: (file, problem) => new PerfgateError('PG_DETECT_STATE',
+    `the reported change points ${file} are unreadable: ${problem}. Nothing was reported; move the file aside to start again (every current change point is then reported once more)`),
   publishInterrupted: () => new PerfgateError('PG_PUBLISH_INTERRUPTED',
     'publishing was interrupted: if it was pushing, the run may have landed; look at the branch before publishing again, so that the run is not added twice'),
 };
