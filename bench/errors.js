@@ -86,6 +86,10 @@ export const historyErrors = {
     `benchmark input ${file} ${problem}: pass a github-action-benchmark input file (a JSON array of {name, value, unit}) such as the benchmark-action-*.json files that \`npm run bench\` writes`),
   publishFailed: define('PG_PUBLISH_FAILED', (what, detail, fix) =>
     `publishing failed, the pages branch was not changed: ${what}${detail ? `\n${detail}` : ''}\n${fix}`),
+  branchUnreadable: define('PG_BRANCH_UNREADABLE', (where, detail) =>
+    `cannot read branch ${where}${detail ? `:\n${detail}` : ''}\ncheck --repo (a path or URL of a git repository) and your access to it`),
+  badState: define('PG_DETECT_STATE', (file, problem) =>
+    `the reported change points ${file} are unreadable: ${problem}. Nothing was reported; move the file aside to start again (every current change point is then reported once more)`, EXIT.failed),
   publishInterrupted: define('PG_PUBLISH_INTERRUPTED', () =>
     'publishing was interrupted: if it was pushing, the run may have landed; look at the branch before publishing again, so that the run is not added twice'),
 };

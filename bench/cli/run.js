@@ -12,11 +12,17 @@ const NUMBER_TYPES = {
   number: { says: 'a number', ok: () => true },
   positive: { says: 'a number > 0', ok: (n) => n > 0 },
   nonNegative: { says: 'a number >= 0', ok: (n) => n >= 0 },
-  count: { says: 'a whole number of at least 1', ok: (n) => Number.isInteger(n) && n >= 1 },
+  probability: { says: 'a number in (0, 1]', ok: (n) => n > 0 && n <= 1 },
+  // count: at least `min` (default 1).
+  count: { says: (spec) => `a whole number of at least ${spec.min ?? 1}`, ok: (n, spec) => Number.isInteger(n) && n >= (spec.min ?? 1) },
   whole: { says: 'a whole number >= 0', ok: (n) => Number.isInteger(n) && n >= 0 },
   port: { says: 'a port number (0 to 65535, 0: any free port)', ok: (n) => Number.isInteger(n) && n >= 0 && n <= 65535 },
 };
 const TYPES = ['string', 'boolean', 'list', 'choice', ...Object.keys(NUMBER_TYPES)];
+const rule = (spec) => {
+  const { says } = NUMBER_TYPES[spec.type];
+  return typeof says === 'function' ? says(spec) : says;
+};
 
 const HELP = { type: 'boolean', short: 'h', help: 'print this help and exit' };
 
@@ -33,8 +39,8 @@ function convert(name, spec, raw, problems) {
   const number = NUMBER_TYPES[spec.type];
   if (!number) return raw;
   const value = raw.trim() === '' ? Number.NaN : Number(raw);
-  if (Number.isFinite(value) && number.ok(value)) return value;
-  problems.push(`--${name} must be ${number.says}, not "${raw}"`);
+  if (Number.isFinite(value) && number.ok(value, spec)) return value;
+  problems.push(`--${name} must be ${rule(spec)}, not "${raw}"`);
   return undefined;
 }
 
@@ -87,17 +93,19 @@ export function parseCommandLine(command, argv) {
     if (!TYPES.includes(spec.type)) throw new TypeError(`option --${name} of ${command.name} has unknown type "${spec.type}"`);
   }
   const split = command.passThrough ? argv.indexOf('--') : -1;
-  const problems = [];
-  const { given, positionals } = readTokens(command, options, split === -1 ? argv : argv.slice(0, split), problems);
+  const tokenProblems = [];
+  const { given, positionals } = readTokens(command, options, split === -1 ? argv : argv.slice(0, split), tokenProblems);
   if (given.help) return { help: true };
   const values = {};
+  const missing = [];
   for (const [name, spec] of Object.entries(command.options)) {
     // null: given, but its problem is already reported.
-    if (spec.required && given[name] === undefined) problems.push(`--${name} is required`);
+    if (spec.required && given[name] === undefined) missing.push(`--${name} is required`);
     values[name] = given[name] ?? spec.default;
   }
-  checkPositionals(command, positionals, problems);
-  problems.push(...(command.check?.(values, positionals) ?? []));
+  checkPositionals(command, positionals, missing);
+  // What the command finds contradictory first, then each bad flag, then what is missing.
+  const problems = [...(command.check?.(values, positionals) ?? []), ...tokenProblems, ...missing];
   if (problems.length) throw errors.badArgs(problems, `${usageLine(command)}\n${command.invocation} --help lists every option`);
   return { values, positionals, rest: split === -1 ? [] : argv.slice(split + 1) };
 }
@@ -106,7 +114,7 @@ function optionLine(name, spec) {
   const value = spec.type === 'boolean' ? '' : ` ${spec.value ?? (spec.type === 'choice' ? spec.choices.join('|') : 'VALUE')}`;
   const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.negatable ? `, --no-${name}` : ''}${value}`;
   const shown = spec.defaultText ?? spec.default;
-  const help = [spec.help, NUMBER_TYPES[spec.type] ? `(${NUMBER_TYPES[spec.type].says})` : '', shown === undefined ? '' : `(default ${shown})`, spec.required ? '(required)' : '']
+  const help = [spec.help, NUMBER_TYPES[spec.type] ? `(${rule(spec)})` : '', shown === undefined ? '' : `(default ${shown})`, spec.required ? '(required)' : '']
     .filter(Boolean).join(' ');
   return { flag, help };
 }
