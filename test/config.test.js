@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { parseBenchArgs } from '../scripts/lib/bench-args.js';
+import { parseBenchArgs } from '../bench/cli/bench-command.js';
 import { tempDir, writeConfig, misbehavingCommand } from './helpers/harness.js';
 
 const rejects = (request, pattern) => assert.rejects(resolveSuite(request), (error) => {
