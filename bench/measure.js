@@ -4,6 +4,7 @@
 // gets a run record (bench/results/record.js). The suite loop is bench/run.js; compare's
 // rounds are bench/compare/.
 import { join } from 'node:path';
+import { optionsEnv } from '../servers/options.js';
 import { startDatabase } from './database.js';
 import { errors } from './errors.js';
 import { prepareLoad } from './load.js';
@@ -13,13 +14,11 @@ import { runRecord } from './results/record.js';
 import { startSampler } from './sampling/sampler.js';
 import { verifyServer } from './verify.js';
 
-// The environment that carries a benchmark's options to the server (servers/contract.js).
+// The environment that carries a benchmark's options to the server: every scenario option
+// (servers/options.js), and where the backend and the database are.
 export function serverEnv(options, backendUrl, databaseUrl) {
   return {
-    PERFGATE_IO_DELAY_MS: String(options.ioDelayMs),
-    PERFGATE_CPU_WORK: options.cpuWork,
-    PERFGATE_BACKEND_DELAY_MS: String(options.backendDelayMs),
-    PERFGATE_LOG: options.logging ? '1' : '0',
+    ...optionsEnv(options),
     ...(backendUrl ? { PERFGATE_BACKEND_URL: backendUrl } : {}),
     ...(databaseUrl ? { PERFGATE_DATABASE_URL: databaseUrl } : {}),
   };

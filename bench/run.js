@@ -13,7 +13,7 @@ import { measureOnce } from './measure.js';
 import { createProgress } from './progress.js';
 import { summarizeRuns } from './results/record.js';
 import { expandSpecs } from './specs.js';
-import { loadBuiltInVariant } from './variants.js';
+import { loadBuiltInVariant, skipReason } from './variants.js';
 
 export const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
 const STARTUP_ALLOWANCE_SECONDS = 1;
@@ -68,6 +68,13 @@ export async function runSuite({ config, variants, outDir }) {
     for (const benchmark of result.benchmarks.filter((each) => each.variant === variant.name)) {
       Object.assign(benchmark, { status: 'skipped', code: skipped.code, reason });
     }
+  }
+  for (const benchmark of result.benchmarks.filter((each) => each.status === 'pending')) {
+    const reason = skipReason(variantByName[benchmark.variant], benchmark);
+    if (!reason) continue;
+    const skipped = errors.variantUnavailable(benchmark.id, reason);
+    console.error(skipped.message);
+    Object.assign(benchmark, { status: 'skipped', code: skipped.code, reason });
   }
   const backend = await loadBuiltInVariant('mock-backend');
   const progress = createProgress({
