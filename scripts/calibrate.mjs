@@ -63,7 +63,8 @@ try {
     throw errors.badConfig('command line', ['calibrate one benchmark: give one --variant, one --scenario and one --connections']);
   }
   const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-calibrate`;
-  const { settings } = request;
+  // Rates are the point here: a profile after each injected trial would only cost time.
+  const settings = { ...request.settings, profile: 'never' };
 
   console.error('sizing the slowdown: base throughput and loop speed');
   const probe = await compareOnce({ config, settings: fixedRounds(settings, PROBE_ROUNDS), outDir, label: 'probe' });

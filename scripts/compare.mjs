@@ -49,7 +49,7 @@ async function resolveComparedSuite(request) {
 
 let work;
 try {
-  const request = parseCompareArgs(minimist(process.argv.slice(2), { string: ['base', 'head', 'dep', 'vs', 'repo', 'suite', 'config', 'out'], boolean: ['help'] }));
+  const request = parseCompareArgs(minimist(process.argv.slice(2), { string: ['base', 'head', 'dep', 'vs', 'repo', 'suite', 'config', 'out'], boolean: ['help', 'profile'], default: { profile: undefined } }));
   if (request.help) {
     console.log(COMPARE_USAGE);
     process.exit(0);
@@ -59,7 +59,7 @@ try {
   const sides = prepareSides(request, work);
   const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-compare`;
   const comparison = await runComparison({ config, sides, settings: request.settings, outDir, onProgress: (line) => console.error(line) });
-  const markdown = comparisonMarkdown(comparison);
+  const markdown = comparisonMarkdown(comparison, { linkFrom: outDir });
   writeFileAtomicSync(join(outDir, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
   writeFileAtomicSync(join(outDir, 'comparison.md'), markdown);
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);

@@ -19,10 +19,12 @@ export const COMPARE_USAGE = `usage: npm run compare -- (--base REF --head REF |
   --budget S              time budget per benchmark; then the verdict is inconclusive (default 180)
   --min-rounds N          rounds per side before a verdict may stop the sampling (default 5)
   --max-rounds N          at most this many rounds per side (default 60)
+  --profile / --no-profile  a differential CPU profile for every benchmark / for none (default: for each
+                          benchmark with a regression), from one more run of both sides after the rounds
   --out DIR               results directory (default: results/<time>-compare)`;
 
 const COMPARE_DEFAULTS = { duration: 3, warmup: 1, threshold: 5, 'min-effect': 2, 'p99-threshold': 10, 'fail-threshold': 10, budget: 180, 'min-rounds': 5, 'max-rounds': 60 };
-const SETTINGS_FLAGS = ['threshold', 'min-effect', 'p99-threshold', 'fail-threshold', 'budget', 'min-rounds', 'max-rounds', 'interval'];
+const SETTINGS_FLAGS = ['profile', 'threshold', 'min-effect', 'p99-threshold', 'fail-threshold', 'budget', 'min-rounds', 'max-rounds', 'interval'];
 // Compare's rounds come in pairs, so the paired interval decides unless told otherwise.
 const DEFAULT_INTERVAL = 'paired';
 
@@ -40,6 +42,9 @@ function intervalKind(given = DEFAULT_INTERVAL) {
   if (!INTERVAL_KINDS.includes(kind)) throw errors.badConfig('command line', [`--interval must be one of ${INTERVAL_KINDS.join(', ')}, not "${kind}"`]);
   return kind;
 }
+
+// --profile: always; --no-profile: never; neither: only where compare finds a regression.
+const profileMode = (flag) => (flag === undefined ? 'auto' : [flag].flat().at(-1) ? 'always' : 'never');
 
 export function comparisonRequest(parsed) {
   // A flag given twice: the last one wins, as in most command lines.
@@ -59,6 +64,7 @@ export function comparisonRequest(parsed) {
       budgetSeconds: value('budget'),
       minRounds: value('min-rounds'),
       maxRounds: value('max-rounds'),
+      profile: profileMode(parsed.profile),
     },
   };
 }
