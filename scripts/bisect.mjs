@@ -26,7 +26,7 @@ const USAGE = `usage: npm run bisect -- --good REF --bad REF (--benchmark NAME |
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 function parseArgs(argv) {
-  const parsed = minimist(argv, { string: ['good', 'bad', 'benchmark', 'repo', 'suite', 'config', 'out'], boolean: ['help', 'profile'], default: { profile: undefined } });
+  const parsed = minimist(argv, { string: ['good', 'bad', 'benchmark', 'repo', 'suite', 'config', 'out'], boolean: ['help'] });
   const unknown = Object.keys(parsed).filter((flag) => ![...COMPARISON_FLAGS, 'good', 'bad', 'benchmark', 'repo'].includes(flag));
   if (unknown.length) throw errors.badConfig('command line', unknown.map((flag) => `unknown option --${flag}: see npm run bisect -- --help`));
   if (parsed.help) return { help: true };

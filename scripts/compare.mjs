@@ -49,7 +49,7 @@ async function resolveComparedSuite(request) {
 
 let work;
 try {
-  const request = parseCompareArgs(minimist(process.argv.slice(2), { string: ['base', 'head', 'dep', 'vs', 'repo', 'suite', 'config', 'out'], boolean: ['help', 'profile'], default: { profile: undefined } }));
+  const request = parseCompareArgs(minimist(process.argv.slice(2), { string: ['base', 'head', 'dep', 'vs', 'repo', 'suite', 'config', 'out'], boolean: ['help'] }));
   if (request.help) {
     console.log(COMPARE_USAGE);
     process.exit(0);

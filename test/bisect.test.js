@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { bisectCommits } from '../bench/bisect/search.js';
@@ -44,16 +43,16 @@ describe('the search', () => {
 // Wide bands: the machine is shared and noisy, the slowdown is many times over, and what is
 // tested is where the search goes, not how fine a change it can see.
 const QUICK = ['--variant', 'node-http', '--scenario', 'hello', '--connections', '10', '--duration', '0.5', '--warmup', '0.2',
-  '--interval', 'welch', '--min-rounds', '3', '--max-rounds', '8', '--threshold', '60', '--min-effect', '30', '--budget', '40'];
+  '--interval', 'welch', '--min-rounds', '3', '--max-rounds', '6', '--threshold', '60', '--min-effect', '30', '--budget', '20'];
 
+// Each run gets a temporary directory of its own, so what it leaves there is its own.
 function bisect(args) {
+  const scratch = tempDir('perfgate-bisect-tmp-');
   const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/bisect.mjs'), ...args], {
-    cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '' },
+    cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', TMPDIR: scratch },
   });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr, left: readdirSync(scratch) };
 }
-
-const sidesLeft = () => readdirSync(tmpdir()).filter((name) => name.startsWith('perfgate-compare-'));
 
 describe('bisect over a repository', () => {
   let repo;
@@ -77,7 +76,7 @@ describe('bisect over a repository', () => {
     assert.match(markdown, new RegExp(`\\*\\*First bad commit: ${shas[5].slice(0, 12)}\\*\\* hash the answer 5`));
     assert.match(markdown, /\| hashBodySlowly \| servers\/http-routes\.js:\d+ \|/);
     assert.deepEqual(leftoverServers(), []);
-    assert.deepEqual(sidesLeft(), []);
+    assert.deepEqual(run.left, []);
     assert.equal(execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n').length, 1);
   });
 
@@ -100,7 +99,7 @@ describe('bisect over a repository', () => {
       const run = bisect(['--repo', repo, ...args(), ...QUICK]);
       assert.equal(run.code, 2, run.stderr);
       assert.match(run.stderr, message);
-      assert.deepEqual(sidesLeft(), []);
+      assert.deepEqual(run.left, []);
     });
   }
 });
