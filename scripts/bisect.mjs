@@ -6,55 +6,47 @@
 // it could not resolve the range, 2 on bad input.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { minimist } from 'zx';
 import { writeFileAtomicSync } from '../bench/atomic-file.js';
 import { bisectMarkdown } from '../bench/bisect/report.js';
 import { runBisect } from '../bench/bisect/run-bisect.js';
+import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
+import { runCommand } from '../bench/cli/run.js';
 import { resolveSuite } from '../bench/config/resolve.js';
 import { createWorkRoot } from '../bench/compare/sides.js';
-import { errors, PerfgateError } from '../bench/errors.js';
-import { COMPARISON_FLAGS, comparisonRequest } from './lib/compare-args.js';
+import { EXIT } from '../bench/errors.js';
 
-const USAGE = `usage: npm run bisect -- --good REF --bad REF (--benchmark NAME | --variant V --scenario S --connections N) [options]
-  --good REF --bad REF    a commit where the benchmark was fine, and a later one where it is slower;
-                          good must be on bad's first-parent history
-  --benchmark NAME        the benchmark, as named in results and history (e.g. "express json c=100")
-  --repo DIR              the repository (default: this checkout)
-  --no-profile            skip the differential CPU profile of the commit found
-  and compare's measurement and verdict options (--duration, --budget, --threshold, ...: npm run compare -- --help)`;
+const BISECT_COMMAND = {
+  name: 'bisect',
+  invocation: 'npm run bisect --',
+  synopsis: '--good REF --bad REF (--benchmark NAME | --variant V --scenario S --connections N) [options]',
+  summary: "The first commit between good and bad that made one benchmark slower: a binary search over first-parent history,\neach step a compare of a candidate against the latest good commit, then a differential CPU profile of that commit\nagainst its parent. Writes bisect.json and bisect.md; exits 1 when the range could not be resolved.",
+  options: {
+    good: { type: 'string', value: 'REF', required: true, help: 'a commit where the benchmark was fine; on the first-parent history of --bad' },
+    bad: { type: 'string', value: 'REF', required: true, help: 'a later commit where it is slower' },
+    benchmark: { type: 'string', value: 'NAME', help: 'the benchmark, as results and history name it, e.g. "express json c=100"' },
+    repo: { type: 'string', value: 'DIR', help: 'the repository of --good and --bad', defaultText: 'the current directory' },
+    ...COMPARISON_OPTIONS,
+    profile: { ...COMPARISON_OPTIONS.profile, help: 'the differential CPU profile of the commit found (--no-profile: skip it)', defaultText: 'on' },
+    out: { ...COMPARISON_OPTIONS.out, defaultText: 'results/<time>-bisect' },
+  },
+};
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-function parseArgs(argv) {
-  const parsed = minimist(argv, { string: ['good', 'bad', 'benchmark', 'repo', 'suite', 'config', 'out'], boolean: ['help'] });
-  const unknown = Object.keys(parsed).filter((flag) => ![...COMPARISON_FLAGS, 'good', 'bad', 'benchmark', 'repo'].includes(flag));
-  if (unknown.length) throw errors.badConfig('command line', unknown.map((flag) => `unknown option --${flag}: see npm run bisect -- --help`));
-  if (parsed.help) return { help: true };
-  if (!parsed.good || !parsed.bad) throw errors.badConfig('command line', ['give --good REF and --bad REF']);
-  return { ...comparisonRequest(parsed), good: parsed.good, bad: parsed.bad, benchmark: parsed.benchmark, repo: parsed.repo ?? process.cwd() };
-}
-
-let work;
-try {
-  const request = parseArgs(process.argv.slice(2));
-  if (request.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+await runCommand(BISECT_COMMAND, async ({ values }) => {
+  const request = { ...comparisonRequest(values), good: values.good, bad: values.bad, benchmark: values.benchmark, repo: values.repo ?? process.cwd() };
   const { config } = await resolveSuite(request);
-  work = createWorkRoot();
-  const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-bisect`;
-  const bisect = await runBisect({ ...request, config, outDir, projectRoot, work, onProgress: (line) => console.error(line) });
-  const markdown = bisectMarkdown(bisect, { linkFrom: outDir });
-  writeFileAtomicSync(join(outDir, 'bisect.json'), `${JSON.stringify(bisect, null, 2)}\n`);
-  writeFileAtomicSync(join(outDir, 'bisect.md'), markdown);
-  console.log(markdown);
-  console.log(`results: ${outDir}`);
-  process.exitCode = bisect.outcome === 'unresolved' ? 1 : 0;
-} catch (error) {
-  if (!(error instanceof PerfgateError)) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = 2;
-} finally {
-  work?.remove();
-}
+  const work = createWorkRoot();
+  try {
+    const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-bisect`;
+    const bisect = await runBisect({ ...request, config, outDir, projectRoot, work, onProgress: (line) => console.error(line) });
+    const markdown = bisectMarkdown(bisect, { linkFrom: outDir });
+    writeFileAtomicSync(join(outDir, 'bisect.json'), `${JSON.stringify(bisect, null, 2)}\n`);
+    writeFileAtomicSync(join(outDir, 'bisect.md'), markdown);
+    console.log(markdown);
+    console.log(`results: ${outDir}`);
+    return bisect.outcome === 'unresolved' ? EXIT.failed : EXIT.ok;
+  } finally {
+    work.remove();
+  }
+});

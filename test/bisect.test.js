@@ -92,7 +92,7 @@ describe('bisect over a repository', () => {
     ['a good ref that is not an ancestor of bad', () => ['--good', 'main', '--bad', shas[2]], /--good main is not an ancestor of --bad [0-9a-f]+: .*swap them/],
     ['a benchmark name that matches nothing', () => ['--good', shas[0], '--bad', 'main', '--benchmark', 'node-http json c=999'], /no benchmark is named "node-http json c=999": the suite has node-http hello c=10/],
     ['a ref that does not exist', () => ['--good', 'nope', '--bad', 'main'], /"nope" is not a commit in/],
-    ['no good ref', () => ['--bad', 'main'], /give --good REF and --bad REF/],
+    ['no good ref', () => ['--bad', 'main'], /--good is required/],
   ];
   for (const [what, args, message] of badInput) {
     test(`${what} is a clear error`, () => {

@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../atomic-file.js';
-import { errors, PerfgateError } from '../errors.js';
+import { errors } from '../errors.js';
 import { resolveCommit, prepareGitSide } from '../compare/sides.js';
 import { runComparison, sideVariant } from '../compare/run-comparison.js';
 import { currentPinning } from '../pinning.js';
@@ -71,7 +71,7 @@ export async function runBisect({ repo, good, bad, benchmark, config, settings, 
     const comparison = await runComparison({ config: chosen.config, sides: { base: sideOf(goodSha), head: sideOf(candidateSha) }, settings: { ...stepSettings, profile: 'never' }, outDir: stepDir });
     writeFileAtomicSync(join(stepDir, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
     const [measured] = comparison.benchmarks;
-    if (measured.status !== 'ok') throw new PerfgateError(measured.code ?? 'PG_BISECT_STEP_FAILED', `bisect stopped at ${candidateSha.slice(0, 12)}: ${measured.status}: ${measured.reason}`);
+    if (measured.status !== 'ok') throw errors.bisectStepFailed(candidateSha, measured.status, measured.reason);
     const verdict = measured.verdicts[comparison.gate.metric];
     onProgress(`  ${verdict.verdict} (${comparison.gate.metric})`);
     return { verdict: verdict.verdict, metric: comparison.gate.metric, change: verdict.change ?? null, ci: verdict.ci, rounds: measured.rounds, seconds: Math.round((Date.now() - stepStarted) / 1000), subject: subjectOf(repo, candidateSha) };
