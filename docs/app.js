@@ -7,7 +7,7 @@ import { markedPoints, trendSections } from './lib/trend.js';
 import { tierCurves } from './lib/tiers.js';
 import { readState, writeState, FILTER_KEYS, DEFAULT_THRESHOLD } from './lib/url-state.js';
 import { barSeries, cellValue, nextSort, sortRows, variantTable } from './lib/variants-table.js';
-import { barChartConfig, changePointDatasets, tierChartConfig, trendChartConfig } from './lib/chart-configs.js';
+import { barChartConfig, changePointDatasets, isWorse, tierChartConfig, trendChartConfig } from './lib/chart-configs.js';
 import { dataPaths, sourceLabels, DEFAULT_DATA_PATH } from './lib/sources.js';
 import { pointDetails } from './lib/point-details.js';
 import { repoTitle } from './lib/repo.js';
@@ -184,8 +184,7 @@ function renderListed() {
     if (!changePoints) pending += 1;
     for (const changePoint of changePoints ?? []) {
       const { sample } = series.points[changePoint.index];
-      const worse = (changePoint.change < 0) === group.biggerIsBetter;
-      rows.push({ sample, name: series.name, unit: group.unit, why: `change point: ${formatValue(changePoint.before.mean, group.unit)} → ${formatValue(changePoint.after.mean, group.unit)}`, change: changePoint.change, worse });
+      rows.push({ sample, name: series.name, unit: group.unit, why: `change point: ${formatValue(changePoint.before.mean, group.unit)} → ${formatValue(changePoint.after.mean, group.unit)}`, change: changePoint.change, worse: isWorse(changePoint, group.biggerIsBetter) });
     }
   }
   for (const point of page.marked) {
@@ -427,7 +426,7 @@ function start() {
     changePoints: ({ results }) => receiveChangePoints(results),
     changePointsFailed: ({ message }) => {
       page.changePointsFailed = message;
-      renderListed();
+      if (page.state.view === 'trend') renderListed();
     },
     download: ({ blob }) => saveDownload(blob),
   };

@@ -111,6 +111,9 @@ export function trendChartConfig(group, { commits, colours, theme, onPointClick,
   return { type: 'line', data: { datasets }, options };
 }
 
+// A step down is for the worse when bigger is better, and the other way round.
+export const isWorse = (changePoint, biggerIsBetter) => (changePoint.after.mean < changePoint.before.mean) === biggerIsBetter;
+
 // The change points of one series as two overlays: the mean of each stretch between change
 // points (a dashed step line) and a marker on the first point after each step, red when the
 // step is for the worse, green when for the better, pointing the way the values moved.
@@ -119,13 +122,13 @@ export function changePointDatasets(series, changePoints, { colour, biggerIsBett
   const xs = series.points.map((point) => point.x);
   const steps = changePoints.map((changePoint, index) => ({ x: xs[index === 0 ? 0 : changePoints[index - 1].index], y: changePoint.before.mean }));
   steps.push({ x: xs[changePoints.at(-1).index], y: changePoints.at(-1).after.mean }, { x: xs.at(-1), y: changePoints.at(-1).after.mean });
-  const worse = changePoints.map((changePoint) => (changePoint.change < 0) === biggerIsBetter);
+  const worse = changePoints.map((changePoint) => isWorse(changePoint, biggerIsBetter));
   return [
     {
       label: `${series.label} means`,
       overlayOf: series.label,
       data: steps,
-      stepped: 'after',
+      stepped: 'before', // Chart.js: flat at the previous mean, then the step
       borderColor: colour,
       borderDash: [5, 4],
       borderWidth: 1.5,
@@ -138,7 +141,7 @@ export function changePointDatasets(series, changePoints, { colour, biggerIsBett
       data: changePoints.map((changePoint) => ({ x: xs[changePoint.index], y: changePoint.after.mean, changePoint, point: series.points[changePoint.index] })),
       showLine: false,
       pointStyle: 'triangle',
-      pointRotation: changePoints.map((changePoint) => (changePoint.change < 0 ? 180 : 0)),
+      pointRotation: changePoints.map((changePoint) => (changePoint.after.mean < changePoint.before.mean ? 180 : 0)),
       pointRadius: 8,
       pointHoverRadius: 10,
       pointBackgroundColor: worse.map((bad) => (bad ? REGRESSION_COLOUR : IMPROVEMENT_COLOUR)),

@@ -15,7 +15,7 @@ function people(commit) {
 
 export function describeChangePoint(changePoint, unit) {
   const { before, after, change, pValue } = changePoint;
-  const significance = Number.isFinite(pValue) ? `, p = ${pValue < 0.001 ? '< 0.001' : pValue.toFixed(3)}` : '';
+  const significance = !Number.isFinite(pValue) ? '' : pValue < 0.001 ? ', p < 0.001' : `, p = ${pValue.toFixed(3)}`;
   return `change point: mean ${formatValue(before.mean, unit)} (${before.n} runs) → ${formatValue(after.mean, unit)} (${after.n} runs), ${formatChange(change)}${significance}`;
 }
 
