@@ -8,7 +8,7 @@ import { tierCurves } from './lib/tiers.js';
 import { readState, writeState, FILTER_KEYS, DEFAULT_THRESHOLD } from './lib/url-state.js';
 import { barSeries, cellValue, nextSort, sortRows, variantTable } from './lib/variants-table.js';
 import { barChartConfig, changePointDatasets, isWorse, tierChartConfig, trendChartConfig } from './lib/chart-configs.js';
-import { dataPaths, sourceLabels, DEFAULT_DATA_PATH } from './lib/sources.js';
+import { DEFAULT_DATA_PATH } from './lib/sources.js';
 import { pointDetails } from './lib/point-details.js';
 import { repoTitle } from './lib/repo.js';
 
@@ -128,6 +128,8 @@ function drawTrend(card, group) {
     tooltip: (context) => showTooltip(context, group),
   }));
   page.drawn.set(card, { chart, group, withChangePoints: new Set() });
+  // Marks for the render timings in the browser tests and the README.
+  if (performance.getEntriesByName('perfgate:first-chart').length === 0) performance.mark('perfgate:first-chart');
   addChangePoints(page.drawn.get(card));
 }
 
@@ -385,6 +387,7 @@ function showProgress({ path, loaded, total, reading }) {
 }
 
 function open(data, paths) {
+  performance.mark('perfgate:data');
   if (data.samples.length === 0) return showStatus(`No data yet: ${paths.join(', ')} has no runs (npm run bench adds one).`, 'empty');
   page.data = data;
   page.choices = filterChoices(data);
@@ -400,29 +403,31 @@ function open(data, paths) {
   if (window.matchMedia('(max-width: 600px)').matches) $('#filters').open = false;
   $('#status').hidden = true;
   $('#app').hidden = false;
+  performance.mark('perfgate:open');
   render();
+  performance.mark('perfgate:rendered');
   return undefined;
 }
 
 function start() {
+  performance.mark('perfgate:start');
   if (typeof window.Chart !== 'function') return showProblem('Chart.js did not load (vendor/chart.umd.js is missing), so no chart can be drawn.');
-  let paths;
-  try {
-    paths = dataPaths(location.search, location.href);
-  } catch (error) {
-    return showProblem(error.message);
-  }
   page.state = readState(location.search);
-  const labels = sourceLabels(paths);
-  page.worker = new Worker(new URL('./data-worker.js', import.meta.url), { type: 'module' });
-  page.worker.addEventListener('error', (event) => showProblem(`The data reader failed: ${event.message ?? 'data-worker.js could not load'}`));
+  // index.html started the worker and kept what it said so far.
+  const { worker, messages } = window.perfgateData;
+  page.worker = worker;
+  let paths = [DEFAULT_DATA_PATH];
   const handlers = {
+    paths: (message) => {
+      ({ paths } = message);
+    },
     progress: showProgress,
     data: ({ data }) => open(data, paths),
-    missing: ({ message }) => showStatus(paths[0] === DEFAULT_DATA_PATH && paths.length === 1
+    missing: ({ message }) => showStatus(paths.length === 1 && paths[0] === DEFAULT_DATA_PATH
       ? `No data yet: ${message.replace(/\.$/, '')} (npm run bench writes it locally; on gh-pages the benchmark workflow does, or give ?data=path/to/data.js).`
       : message, 'empty'),
     problem: ({ message }) => showProblem(message),
+    workerFailed: ({ message }) => showProblem(`The data reader (data-worker.js) failed: ${message ?? 'it could not load'}`),
     changePoints: ({ results }) => receiveChangePoints(results),
     changePointsFailed: ({ message }) => {
       page.changePointsFailed = message;
@@ -430,8 +435,10 @@ function start() {
     },
     download: ({ blob }) => saveDownload(blob),
   };
-  page.worker.addEventListener('message', (event) => handlers[event.data.type](event.data));
-  page.worker.postMessage({ type: 'load', sources: paths.map((path, index) => ({ url: new URL(path, location.href).href, path, label: labels[index] })) });
+  const handle = (message) => handlers[message.type](message);
+  worker.addEventListener('message', (event) => handle(event.data));
+  worker.addEventListener('error', (event) => handle({ type: 'workerFailed', message: event.message }));
+  for (const message of messages.splice(0)) handle(message);
   return undefined;
 }
 

@@ -1,9 +1,9 @@
 // Off the page's thread: fetches the data.js files (reporting progress, so a 30 MB history
 // shows how far it got instead of freezing the tab), reads them, and then finds the change
 // points of every series, those the page shows first. The page only draws.
-import { MalformedDataError, readSources } from './lib/benchmark-data.js';
-import { readDataScript } from './lib/data-script.js';
-import { seriesByKey } from './lib/series.js';
+// The modules load while the data downloads, not before.
+const modules = Promise.all([import('./lib/benchmark-data.js'), import('./lib/data-script.js'), import('./lib/series.js'), import('./lib/sources.js')])
+  .then(([data, script, series, sources]) => ({ ...data, ...script, ...series, ...sources }));
 
 const PROGRESS_EVERY_MS = 100;
 const CHANGE_POINT_SLICE_MS = 30;
@@ -44,7 +44,7 @@ async function fetchText(url, path) {
   return new Blob(chunks).text();
 }
 
-function readScript(text, path) {
+function readScript(readDataScript, text, path) {
   try {
     return readDataScript(text);
   } catch (error) {
@@ -52,15 +52,23 @@ function readScript(text, path) {
   }
 }
 
-async function load({ sources }) {
+// page: the page's address; its ?data= says what to read (lib/sources.js).
+async function load({ page }) {
+  const { dataPaths, sourceLabels, readDataScript, readSources, seriesByKey, MalformedDataError, ForeignDataError } = await modules;
   try {
+    const paths = dataPaths(new URL(page).search, page);
+    const labels = sourceLabels(paths);
+    postMessage({ type: 'paths', paths });
+    // All files download at once; each is read as soon as it is complete.
+    const texts = paths.map((path) => fetchText(new URL(path, page).href, path));
+    for (const text of texts) text.catch(() => {}); // the first failure is reported below, once
     raws = [];
-    for (const { url, path, label } of sources) raws.push({ label, path, raw: readScript(await fetchText(url, path), path) });
+    for (const [index, path] of paths.entries()) raws.push({ label: labels[index], path, raw: readScript(readDataScript, await texts[index], path) });
     const data = readSources(raws);
     series = seriesByKey(data.samples);
     postMessage({ type: 'data', data });
   } catch (error) {
-    if (error instanceof MalformedDataError) postMessage({ type: 'problem', message: `${error.message}.` });
+    if (error instanceof MalformedDataError || error instanceof ForeignDataError) postMessage({ type: 'problem', message: `${error.message}.` });
     else if (error instanceof DataProblem) postMessage({ type: error.cause === 'missing' ? 'missing' : 'problem', message: `${error.message}.` });
     else throw error;
   }
