@@ -1,6 +1,6 @@
 // The trend site's page: reads the data.js files through a worker (docs/data-worker.js),
 // keeps the view in the URL, and draws the three views with Chart.js. Data shaping lives in lib/.
-import { chosenMetrics, filterChoices } from './lib/filters.js';
+import { chosenMetrics } from './lib/filters.js';
 import { formatChange, formatDate, formatNumber, formatShare, formatValue } from './lib/format.js';
 import { paletteFor } from './lib/palette.js';
 import { markedPoints, trendSections } from './lib/trend.js';
@@ -47,7 +47,7 @@ window.addEventListener('unhandledrejection', (event) => showProblem(`The page f
 // The page's whole state: loaded once, then re-rendered from the URL state on every change.
 const page = {
   worker: null, data: null, choices: null, colours: null, state: null,
-  charts: [], observer: null, drawn: new Map(), changePoints: new Map(), changePointsFailed: null, shownKeys: [],
+  charts: [], observer: null, toDraw: [], drawn: new Map(), changePoints: new Map(), changePointsFailed: null, shownKeys: [],
 };
 
 function theme() {
@@ -145,15 +145,27 @@ function addChangePoints(drawn) {
   if (added) drawn.chart.update('none');
 }
 
+// One chart per task: a screenful of long histories is drawn chart by chart, never in one long freeze.
+function queueDraw(card) {
+  page.toDraw.push(card);
+  if (page.toDraw.length === 1) setTimeout(drawNext, 0);
+}
+
+function drawNext() {
+  const card = page.toDraw.shift();
+  if (card?.isConnected && !page.drawn.has(card)) drawTrend(card, card.group);
+  if (page.toDraw.length) setTimeout(drawNext, 0);
+}
+
 function renderTrend() {
   const sections = trendSections(page.data, page.state, page.choices);
   const holder = $('#trend-charts');
   page.observer?.disconnect();
   page.observer = new IntersectionObserver((seen) => {
     for (const { isIntersecting, target } of seen) {
-      if (!isIntersecting || page.drawn.has(target)) continue;
+      if (!isIntersecting) continue;
       page.observer.unobserve(target);
-      drawTrend(target, target.group);
+      queueDraw(target);
     }
   }, { rootMargin: DRAW_MARGIN });
   const charts = sections.reduce((count, section) => count + section.groups.length, 0);
@@ -319,6 +331,7 @@ function render() {
   for (const chart of page.charts) chart.destroy();
   page.charts = [];
   page.drawn.clear();
+  page.toDraw = [];
   renderFilters();
   RENDERERS[page.state.view]();
 }
@@ -386,11 +399,11 @@ function showProgress({ path, loaded, total, reading }) {
   return showStatus(`Loading ${path}: ${megabytes(loaded)}${of}…`, 'loading');
 }
 
-function open(data, paths) {
+function open(data, choices, paths) {
   performance.mark('perfgate:data');
   if (data.samples.length === 0) return showStatus(`No data yet: ${paths.join(', ')} has no runs (npm run bench adds one).`, 'empty');
   page.data = data;
-  page.choices = filterChoices(data);
+  page.choices = choices;
   page.colours = paletteFor(data.samples.map((sample) => sample.variant ?? sample.name));
   // perfgate's views need perfgate's names (variant, scenario, connections).
   $('.tabs button[data-view="tiers"]').hidden = page.choices.tier.length === 0;
@@ -417,12 +430,17 @@ function start() {
   const { worker, messages } = window.perfgateData;
   page.worker = worker;
   let paths = [DEFAULT_DATA_PATH];
+  const samples = [];
   const handlers = {
     paths: (message) => {
       ({ paths } = message);
     },
     progress: showProgress,
-    data: ({ data }) => open(data, paths),
+    samples: (message) => {
+      samples.push(...message.samples);
+      showStatus(`Reading ${paths.join(', ')}: ${samples.length.toLocaleString('en-US')} of ${message.total.toLocaleString('en-US')} results…`, 'loading');
+    },
+    data: ({ data, choices }) => open({ ...data, samples }, choices, paths),
     missing: ({ message }) => showStatus(paths.length === 1 && paths[0] === DEFAULT_DATA_PATH
       ? `No data yet: ${message.replace(/\.$/, '')} (npm run bench writes it locally; on gh-pages the benchmark workflow does, or give ?data=path/to/data.js).`
       : message, 'empty'),

@@ -2,10 +2,13 @@
 // shows how far it got instead of freezing the tab), reads them, and then finds the change
 // points of every series, those the page shows first. The page only draws.
 // The modules load while the data downloads, not before.
-const modules = Promise.all([import('./lib/benchmark-data.js'), import('./lib/data-script.js'), import('./lib/series.js'), import('./lib/sources.js')])
-  .then(([data, script, series, sources]) => ({ ...data, ...script, ...series, ...sources }));
+const modules = Promise.all([import('./lib/benchmark-data.js'), import('./lib/data-script.js'), import('./lib/series.js'), import('./lib/sources.js'), import('./lib/filters.js')])
+  .then(([data, script, series, sources, filters]) => ({ ...data, ...script, ...series, ...sources, ...filters }));
 
 const PROGRESS_EVERY_MS = 100;
+// Samples go to the page in slices: each slice is unpacked in a task of its own, so the page
+// keeps drawing frames (and its progress message) while a big history arrives.
+const SAMPLES_PER_MESSAGE = 5000;
 const CHANGE_POINT_SLICE_MS = 30;
 
 let raws = null;
@@ -54,7 +57,7 @@ function readScript(readDataScript, text, path) {
 
 // page: the page's address; its ?data= says what to read (lib/sources.js).
 async function load({ page }) {
-  const { dataPaths, sourceLabels, readDataScript, readSources, seriesByKey, MalformedDataError, ForeignDataError } = await modules;
+  const { dataPaths, sourceLabels, readDataScript, readSources, seriesByKey, filterChoices, MalformedDataError, ForeignDataError } = await modules;
   try {
     const paths = dataPaths(new URL(page).search, page);
     const labels = sourceLabels(paths);
@@ -66,7 +69,11 @@ async function load({ page }) {
     for (const [index, path] of paths.entries()) raws.push({ label: labels[index], path, raw: readScript(readDataScript, await texts[index], path) });
     const data = readSources(raws);
     series = seriesByKey(data.samples);
-    postMessage({ type: 'data', data });
+    const { samples, ...rest } = data;
+    for (let start = 0; start < samples.length; start += SAMPLES_PER_MESSAGE) {
+      postMessage({ type: 'samples', samples: samples.slice(start, start + SAMPLES_PER_MESSAGE), total: samples.length });
+    }
+    postMessage({ type: 'data', data: rest, choices: filterChoices(data) });
   } catch (error) {
     if (error instanceof MalformedDataError || error instanceof ForeignDataError) postMessage({ type: 'problem', message: `${error.message}.` });
     else if (error instanceof DataProblem) postMessage({ type: error.cause === 'missing' ? 'missing' : 'problem', message: `${error.message}.` });

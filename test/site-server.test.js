@@ -36,7 +36,7 @@ test('the CLI prints its URL and serves the page and the history', async () => {
   const page = await fetch(url);
   assert.equal(page.status, 200);
   assert.match(page.headers.get('content-type'), /text\/html/);
-  assert.match(await page.text(), /<script src="vendor\/chart\.umd\.js">/);
+  assert.match(await page.text(), /<script src="vendor\/chart\.umd\.js" defer>/);
   const data = await fetch(`${url}dev/bench/data.js`);
   assert.match(data.headers.get('content-type'), /text\/javascript/);
   assert.equal(await data.text(), readFileSync(fixturePath('history-data.js.txt'), 'utf8'));

@@ -77,6 +77,9 @@ export function trendChartConfig(group, { commits, colours, theme, onPointClick,
   const options = baseOptions(theme);
   options.parsing = false; // the data is already { x, y }, sorted by x
   options.normalized = true;
+  // Thousands of runs on a few hundred pixels: keep each pixel column's lowest and highest
+  // point (min-max keeps the outliers that matter here) and draw no more than that.
+  if (dense) options.plugins.decimation = { enabled: true, algorithm: 'min-max' };
   options.interaction = { mode: 'nearest', intersect: false, axis: 'xy' };
   options.plugins.legend.labels.filter = (item, data) => !data.datasets[item.datasetIndex].overlayOf;
   // One line needs no legend: the caption names it.
