@@ -2,16 +2,13 @@
 // `npm run site`: serves the trend site (docs/) over perfgate's local history, which
 // appears at /dev/bench/data.js exactly where gh-pages has it, or over any data.js files
 // (github-action-benchmark's gh-pages format, e.g. copies of several branches). Loopback only.
-//   node scripts/site.mjs [--port N] [--data FILE...]
-//     --port   default 0: a free port; the URL is printed
-//     --data   data.js files to show (default: PERFGATE_HISTORY or .perfgate/history/data.js);
-//              one is served as /dev/bench/data.js, several as /data/<name>/data.js with
-//              the page's ?data= naming them all
+// One file is served as /dev/bench/data.js, several as /data/<name>/data.js with the page's
+// ?data= naming them all. `npm run site -- --help` lists the options.
 import { createServer } from 'node:http';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { runCommand } from '../bench/cli/run.js';
 import { defaultHistoryPath } from '../bench/history/history-file.js';
 import { DEFAULT_DATA_PATH, sourceLabels } from '../docs/lib/sources.js';
 
@@ -87,20 +84,26 @@ export async function startSiteServer({ dataFiles = [defaultHistoryPath(root)], 
   };
 }
 
-async function main() {
-  const { values, positionals } = parseArgs({ options: { port: { type: 'string', default: '0' }, data: { type: 'string', multiple: true } }, allowPositionals: true });
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`site: --port must be a port number, got "${values.port}"`);
-    process.exit(2);
-  }
-  // --data a.js b.js: the files after --data are positionals to the parser.
-  const given = [...(values.data ?? []), ...positionals].map((file) => resolve(file));
-  const missing = given.filter((file) => !existsSync(file));
-  if (missing.length) {
-    console.error(`site: --data ${missing.join(', ')}: no such file; give the path of a data.js (github-action-benchmark's dev/bench/data.js or perfgate's .perfgate/history/data.js)`);
-    process.exit(2);
-  }
+const SITE_COMMAND = {
+  name: 'site',
+  invocation: 'npm run site --',
+  synopsis: '[--port N] [--data FILE...]',
+  summary: "Serves the trend site (docs/) over data.js files in github-action-benchmark's gh-pages format; loopback only.\n" +
+    'Without --data: perfgate\'s local history (PERFGATE_HISTORY, default .perfgate/history/data.js), at /dev/bench/data.js as on gh-pages.\n' +
+    'Several files (e.g. one per branch) show side by side: the printed URL names them all in ?data=.',
+  options: {
+    port: { type: 'port', value: 'N', help: 'the port on 127.0.0.1; the URL is printed', default: 0 },
+    data: { type: 'string', multiple: true, value: 'FILE', help: 'a data.js to show; repeat it, or list the files after it' },
+  },
+  // --data a.js b.js: the files after the first are positionals to the parser.
+  positionals: { max: Infinity, value: 'FILE' },
+  check: (values, positionals) => [...(values.data ?? []), ...positionals]
+    .filter((file) => !existsSync(file))
+    .map((file) => `--data ${file}: no such file; give the path of a data.js (github-action-benchmark's dev/bench/data.js or perfgate's .perfgate/history/data.js)`),
+};
+
+async function main({ values: { port, data }, positionals }) {
+  const given = [...(data ?? []), ...positionals].map((file) => resolve(file));
   // Default: the same file `npm run bench` appends to (PERFGATE_HISTORY or .perfgate/history/data.js).
   const dataFiles = given.length ? given : [defaultHistoryPath(root)];
   const site = await startSiteServer({ dataFiles, port });
@@ -111,4 +114,4 @@ async function main() {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await runCommand(SITE_COMMAND, main);

@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { twoSidedPValue } from '../bench/stats/t-distribution.js';
-import { seededRandom } from '../bench/stats/prng.js';
+import { syntheticSeries } from '../bench/detect/synthetic.js';
 import { CHANGE_POINT_DEFAULTS, detectChangePoints, studentTwoSidedPValue } from '../docs/lib/change-points.js';
 
-// Normal noise around a level that changes at the given indexes: steps = [{ at, factor }].
-function series({ length, mean = 5000, noise = 0.02, steps = [], seed = 1 }) {
-  const random = seededRandom(seed);
-  const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
-  return Array.from({ length }, (_, i) => {
-    const level = steps.filter(({ at }) => i >= at).reduce((value, { factor }) => value * factor, mean);
-    return level * (1 + noise * gaussian());
-  });
-}
+// Normal noise (cv 2 %) around a level that changes at the given runs.
+const series = ({ length, noise = 0.02, steps = [], seed = 1 }) => syntheticSeries({ length, mean: 5000, cv: noise, steps, seed });
 
 test('the t p-value agrees with jstat from the near centre to the far tail', () => {
   for (const [t, df] of [[0.1, 3], [1, 10], [2.5, 7.3], [-4, 58], [8, 1000], [30, 40]]) {
@@ -47,7 +40,7 @@ test('a drop and a later recovery are two change points, each judged against its
 });
 
 test('pure noise (A/A): a strict maxPValue finds nothing; constant or tiny series have no change points', () => {
-  // At Otava's default p = 0.001 a long noise series does show some (E-Divisive searches many splits:
+  // At any level a long noise series shows some now and then (E-Divisive searches many splits:
   // multiple testing); scripts/measure-detect.mjs measures that rate. A strict level removes them.
   for (const seed of [2, 3, 4]) assert.deepEqual(detectChangePoints(series({ length: 1800, seed }), { maxPValue: 1e-6 }), [], `seed ${seed}`);
   assert.deepEqual(detectChangePoints(Array(100).fill(42)), []);
@@ -74,4 +67,15 @@ test('bad input names the problem', () => {
   assert.throws(() => detectChangePoints([1, 2], { windowLength: 1 }), /windowLength must be an integer >= 2/);
   assert.throws(() => detectChangePoints([1, 2], { maxPValue: 0 }), /maxPValue must be in \(0, 1\]/);
   assert.throws(() => detectChangePoints([1, 2], { minMagnitude: -1 }), /minMagnitude must be >= 0/);
+});
+
+test('minSegment: one outlying run at the end is a change point only when a segment may be one run long', () => {
+  const values = [...series({ length: 120, seed: 3 }), 5000 * 0.75];
+  assert.deepEqual(detectChangePoints(values, { minSegment: 1 }).map((p) => [p.index, p.after.n]), [[120, 1]]);
+  assert.deepEqual(detectChangePoints(values, { minSegment: 3 }), []);
+  // A real step is still found, once minSegment runs follow it.
+  const step = series({ length: 123, steps: [{ at: 120, factor: 0.85 }], seed: 3 });
+  assert.deepEqual(detectChangePoints(step.slice(0, 121), { minSegment: 3 }), []);
+  assert.deepEqual(detectChangePoints(step, { minSegment: 3 }).map((p) => p.index), [120]);
+  assert.throws(() => detectChangePoints([1, 2], { minSegment: 26 }), /minSegment must be an integer from 1 to windowLength \/ 2/);
 });

@@ -10,26 +10,32 @@
 //   2. merge: recompute each weak point's t test against its whole neighbouring segments and drop
 //      the weakest (largest p, or else smallest relative change under minMagnitude) until all
 //      remaining points pass, re-testing the two neighbours of each removed point.
-// Defaults are Otava's (AnalysisOptions: window_len 50, max_pvalue 0.001, min_magnitude 0).
+// Window 50 and min_magnitude 0 are Otava's defaults (AnalysisOptions). Two defaults differ, both
+// chosen by scripts/measure-detect.mjs on this project's per-run noise (docs/github-actions.md):
+// p < 0.0001 instead of Otava's 0.001, and segments of at least 3 runs (minSegment, the `min.size`
+// of Matteson & James's E-Divisive in their R package ecp), so that one outlying run is not a step.
+// With Otava's settings (maxPValue 0.001, minSegment 1) an A/A history at 4 % noise got a false
+// change point within 40 runs 8 % of the time, and 69 % with occasional 20-30 % bursts; with
+// these, 1 % and 7 %, while a 10 % step is still flagged 99 % of the time, 3 runs after it (median).
 // Two deliberate differences from otava/analysis.py, both towards the textbook test: the t test
 // uses sample variances (Otava feeds population SDs to scipy's ttest_ind_from_stats), and a merge
 // removal re-tests the points on both sides of the removed one (Otava re-tests the next two).
 // Pure and dependency-free: the trend site runs it in the browser, `npm run detect` in Node.
 
-export const CHANGE_POINT_DEFAULTS = Object.freeze({ windowLength: 50, maxPValue: 0.001, minMagnitude: 0 });
+export const CHANGE_POINT_DEFAULTS = Object.freeze({ windowLength: 50, maxPValue: 0.0001, minMagnitude: 0, minSegment: 3 });
 
 /**
  * @param {number[]} values a series, oldest first
- * @param {{ windowLength?: number, maxPValue?: number, minMagnitude?: number }} [options]
+ * @param {{ windowLength?: number, maxPValue?: number, minMagnitude?: number, minSegment?: number }} [options]
  * @returns {{ index: number, before: { mean: number, n: number }, after: { mean: number, n: number },
  *   change: number | null, pValue: number }[]} index is the first point after the step; change is
  *   (after - before) / before, null when the mean before is 0.
  */
 export function detectChangePoints(values, options = {}) {
-  const { windowLength, maxPValue, minMagnitude } = checkedOptions(options);
+  const { windowLength, maxPValue, minMagnitude, minSegment } = checkedOptions(options);
   const series = checkedSeries(values);
-  const weak = split(series, windowLength, firstPassPValue(maxPValue));
-  return merge(weak, series, maxPValue, minMagnitude).map(({ index, stats }) => ({
+  const weak = split(series, windowLength, firstPassPValue(maxPValue), minSegment);
+  return merge(weak, series, maxPValue, minMagnitude, minSegment).map(({ index, stats }) => ({
     index,
     before: { mean: stats.meanBefore, n: stats.nBefore },
     after: { mean: stats.meanAfter, n: stats.nAfter },
@@ -57,6 +63,9 @@ function checkedOptions(options) {
   if (!(merged.maxPValue > 0 && merged.maxPValue <= 1)) {
     throw new RangeError(`detectChangePoints: maxPValue must be in (0, 1], got ${merged.maxPValue}`);
   }
+  if (!Number.isInteger(merged.minSegment) || merged.minSegment < 1 || 2 * merged.minSegment > merged.windowLength) {
+    throw new RangeError(`detectChangePoints: minSegment must be an integer from 1 to windowLength / 2, got ${merged.minSegment}`);
+  }
   if (!(merged.minMagnitude >= 0)) {
     throw new RangeError(`detectChangePoints: minMagnitude must be >= 0, got ${merged.minMagnitude}`);
   }
@@ -71,13 +80,13 @@ function firstPassPValue(p) {
 
 // ---- split ------------------------------------------------------------------------------------
 
-function split(series, windowLength, maxPValue) {
+function split(series, windowLength, maxPValue, minSegment) {
   const step = Math.floor(windowLength / 2);
   const found = new Set();
   let start = 0;
   while (start < series.length) {
     const end = Math.min(start + windowLength, series.length);
-    const inWindow = eDivisive(series.subarray(start, end), maxPValue).map((i) => i + start);
+    const inWindow = eDivisive(series.subarray(start, end), maxPValue, minSegment).map((i) => i + start);
     inWindow.forEach((i) => found.add(i));
     start = Math.max(inWindow.length ? inWindow[inWindow.length - 1] : 0, start + step);
   }
@@ -87,16 +96,15 @@ function split(series, windowLength, maxPValue) {
 
 // Hierarchical E-Divisive inside one window: split the piece with the largest Q-hat while the t
 // test of that split is significant. Returns the sorted split indexes (first index of the right side).
-function eDivisive(window, maxPValue) {
+function eDivisive(window, maxPValue, minSegment) {
   const energy = pairDistancePrefix(window);
   const cuts = [];
   for (;;) {
     const bounds = [0, ...cuts, window.length];
     let best = null;
     for (let k = 0; k + 1 < bounds.length; k++) {
-      if (bounds[k + 1] - bounds[k] < 2) continue;
-      const candidate = bestSplit(energy, bounds[k], bounds[k + 1]);
-      if (best === null || candidate.qhat > best.qhat) best = { ...candidate, from: bounds[k], to: bounds[k + 1] };
+      const candidate = bestSplit(energy, bounds[k], bounds[k + 1], minSegment);
+      if (candidate !== null && (best === null || candidate.qhat > best.qhat)) best = { ...candidate, from: bounds[k], to: bounds[k + 1] };
     }
     if (best === null) break;
     if (segmentTest(window, best.from, best.tau, best.to).pValue > maxPValue) break;
@@ -123,20 +131,21 @@ function pairDistancePrefix(x) {
 }
 
 // Q-hat(X, Y) of Matteson & James for X = x[s, tau), Y = x[tau, kappa), maximised over
-// s < tau < kappa <= e (the piece is x[s, e)); ties keep the smallest tau, then kappa, as numpy's argmax.
-function bestSplit({ block }, s, e) {
-  let best = { tau: s + 1, qhat: -Infinity };
-  for (let tau = s + 1; tau < e; tau++) {
+// s < tau < kappa <= e (the piece is x[s, e)) with both sides at least minSegment long; ties
+// keep the smallest tau, then kappa, as numpy's argmax. null when the piece is too short.
+function bestSplit({ block }, s, e, minSegment) {
+  let best = null;
+  for (let tau = s + minSegment; tau + minSegment <= e; tau++) {
     const n = tau - s;
     const withinX = block(s, tau, s, tau) / 2;
-    for (let kappa = tau + 1; kappa <= e; kappa++) {
+    for (let kappa = tau + minSegment; kappa <= e; kappa++) {
       const m = kappa - tau;
       const cross = block(s, tau, tau, kappa);
       const withinY = block(tau, kappa, tau, kappa) / 2;
       const qhat = (2 / (m + n)) * cross
         - (n > 1 ? ((2 * m) / ((m + n) * (n - 1))) * withinX : 0)
         - (m > 1 ? ((2 * n) / ((m + n) * (m - 1))) * withinY : 0);
-      if (qhat > best.qhat) best = { tau, qhat };
+      if (best === null || qhat > best.qhat) best = { tau, qhat };
     }
   }
   return best;
@@ -144,13 +153,18 @@ function bestSplit({ block }, s, e) {
 
 // ---- merge ------------------------------------------------------------------------------------
 
-function merge(weak, series, maxPValue, minMagnitude) {
+function merge(weak, series, maxPValue, minMagnitude, minSegment) {
   const points = weak.slice();
+  const shortest = ({ stats }) => Math.min(stats.nBefore, stats.nAfter);
   while (points.length) {
-    let weakest = argBest(points, (a, b) => a.stats.pValue > b.stats.pValue);
-    if (points[weakest].stats.pValue < maxPValue) {
-      weakest = argBest(points, (a, b) => magnitude(a.stats) < magnitude(b.stats));
-      if (magnitude(points[weakest].stats) > minMagnitude) return points;
+    // Points of overlapping windows can cut a segment shorter than minSegment: those go first.
+    let weakest = argBest(points, (a, b) => shortest(a) < shortest(b));
+    if (shortest(points[weakest]) >= minSegment) {
+      weakest = argBest(points, (a, b) => a.stats.pValue > b.stats.pValue);
+      if (points[weakest].stats.pValue < maxPValue) {
+        weakest = argBest(points, (a, b) => magnitude(a.stats) < magnitude(b.stats));
+        if (magnitude(points[weakest].stats) > minMagnitude) return points;
+      }
     }
     points.splice(weakest, 1);
     for (const k of [weakest - 1, weakest]) {
