@@ -22,8 +22,12 @@ export const COMPARISON_OPTIONS = {
   budget: { type: 'positive', value: 'S', help: 'time budget per benchmark; then the verdict is inconclusive', default: COMPARE_DEFAULTS.budgetSeconds },
   'min-rounds': { type: 'count', value: 'N', help: 'rounds per side before a verdict may stop the sampling', default: COMPARE_DEFAULTS.minRounds },
   'max-rounds': { type: 'count', value: 'N', help: 'at most this many rounds per side', default: COMPARE_DEFAULTS.maxRounds },
+  profile: { type: 'boolean', negatable: true, help: 'a differential CPU profile for every benchmark (--no-profile: for none), from one more run of both sides after the rounds', defaultText: 'for each benchmark with a regression' },
   out: { type: 'string', value: 'DIR', help: 'results directory', defaultText: 'results/<time>-compare' },
 };
+
+// --profile: always; --no-profile: never; neither: only where compare finds a regression.
+const profileMode = (flag) => ({ true: 'always', false: 'never' })[flag] ?? 'auto';
 
 export const COMPARE_COMMAND = {
   name: 'compare',
@@ -63,6 +67,7 @@ export function comparisonRequest(values) {
       budgetSeconds: values.budget,
       minRounds: values['min-rounds'],
       maxRounds: values['max-rounds'],
+      profile: profileMode(values.profile),
     },
   };
 }
