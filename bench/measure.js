@@ -5,6 +5,7 @@
 // rounds are bench/compare/.
 import { join } from 'node:path';
 import { optionsEnv } from '../servers/options.js';
+import { serverSettingsEnv } from './config/server-settings.js';
 import { startDatabase } from './database.js';
 import { errors } from './errors.js';
 import { prepareLoad } from './load.js';
@@ -15,27 +16,29 @@ import { startSampler } from './sampling/sampler.js';
 import { verifyServer } from './verify.js';
 
 // The environment that carries a benchmark's options to the server: every scenario option
-// (servers/options.js), and where the backend and the database are.
-export function serverEnv(options, backendUrl, databaseUrl) {
+// (servers/options.js), every server setting (config/server-settings.js), and where the
+// backend and the database are.
+export function serverEnv(options, backendUrl, databaseUrl, server) {
   return {
     ...optionsEnv(options),
+    ...serverSettingsEnv(server),
     ...(backendUrl ? { PERFGATE_BACKEND_URL: backendUrl } : {}),
     ...(databaseUrl ? { PERFGATE_DATABASE_URL: databaseUrl } : {}),
   };
 }
 
-const fileSafe = (text) => text.replace(/[^a-zA-Z0-9._=-]+/g, '_');
+export const fileSafe = (text) => text.replace(/[^a-zA-Z0-9._=-]+/g, '_');
 
 // Starts the server of one benchmark, and first the mock backend when it forwards to one,
 // or the database when it queries one. Resolves to the server and a stop() that ends all.
-export async function startBenchmarkServer({ spec, variant, backend, plan, readyTimeout, logFile }) {
+export async function startBenchmarkServer({ spec, variant, backend, plan, readyTimeout, logFile, server: settings }) {
   const needsBackend = spec.scenario === 'proxy' && variant.kind === 'builtin' && variant.role !== 'backend';
   const started = [];
   const stop = () => Promise.all(started.reverse().map((server) => server.stop()));
   try {
     let backendUrl;
     if (needsBackend) {
-      const backendServer = await startServer(backend, { plan, readyTimeout, env: serverEnv(spec.options), logFile: `${logFile}.backend` });
+      const backendServer = await startServer(backend, { plan, readyTimeout, env: serverEnv(spec.options, undefined, undefined, settings), logFile: `${logFile}.backend` });
       started.push(backendServer);
       backendUrl = `http://127.0.0.1:${backendServer.port}/proxy`;
     }
@@ -45,7 +48,7 @@ export async function startBenchmarkServer({ spec, variant, backend, plan, ready
       started.push(database);
       databaseUrl = database.url;
     }
-    const server = await startServer(variant, { plan, readyTimeout, logFile, env: serverEnv(spec.options, backendUrl, databaseUrl) });
+    const server = await startServer(variant, { plan, readyTimeout, logFile, env: serverEnv(spec.options, backendUrl, databaseUrl, settings) });
     started.push(server);
     return { server, stop };
   } catch (error) {
@@ -92,7 +95,7 @@ export async function measureTogether({ sides, backend, config, plan, logDir, la
     // Started in the given order, without waiting for one to be ready before the next.
     const starting = sides.map(async (side) => {
       const logFile = join(logDir, `${fileSafe(side.spec.id)}-${label}${sides.length > 1 ? `-${side.key}` : ''}.log`);
-      const { server, stop } = await startBenchmarkServer({ spec: side.spec, variant: side.variant, backend, plan, readyTimeout: config.readyTimeout, logFile });
+      const { server, stop } = await startBenchmarkServer({ spec: side.spec, variant: side.variant, backend, plan, readyTimeout: config.readyTimeout, logFile, server: config.server });
       const entry = { ...side, server, stop, logFile, request: requestFor(side.variant, side.spec) };
       opened.push(entry);
       server.exited.then((result) => { entry.exit = result; });

@@ -1,6 +1,6 @@
 // Runs a resolved suite: for every benchmark, one measurement (bench/measure.js: start the
-// server, verify its answer, warm up, measure, stop); repetitions go round-robin over all benchmarks so that a slow phase
-// of a noisy machine does not fall on one benchmark only. The result file is rewritten
+// server, verify its answer, warm up, measure, stop); repetitions go round-robin over all
+// benchmarks so that a slow phase of a noisy machine does not fall on one benchmark only. The result file is rewritten
 // after every benchmark, so an interrupted run still leaves a valid file.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,6 +2,7 @@
 // the per-round samples, the machine and the warnings. Used for the terminal, the job
 // summary and the sticky PR comment, so every text from outside is escaped.
 import { describePinning } from '../pinning.js';
+import { profileMarkdown } from '../profile/report.js';
 import { METRICS } from './rounds.js';
 
 export const VERDICT_SYMBOLS = { regression: '🔴', improvement: '🟢', 'no change': '⚪', inconclusive: '🟡' };
@@ -62,7 +63,17 @@ function verdictLine(benchmark) {
   return [`- **${escapeCell(benchmark.id)}**: ${VERDICT_SYMBOLS[verdict]} ${verdict}, called by ${escapeCell(calledBy)}${notes.length ? ` (${notes.map(escapeCell).join('; ')})` : ''}`];
 }
 
-export function comparisonMarkdown(comparison) {
+// The differential profiles, one collapsed section per profiled benchmark.
+function profileSections(comparison, linkFrom) {
+  return comparison.benchmarks.filter((benchmark) => benchmark.profile).flatMap((benchmark) => [
+    `<details><summary>Where the CPU time went: ${escapeCell(benchmark.id)}</summary>`, '',
+    ...profileMarkdown(benchmark.profile, { linkFrom }),
+    '</details>', '',
+  ]);
+}
+
+// linkFrom: the folder the report is written to, so links to kept profiles are relative.
+export function comparisonMarkdown(comparison, { linkFrom } = {}) {
   const { sides, settings, machine } = comparison;
   const measured = comparison.benchmarks.filter((benchmark) => benchmark.status === 'ok');
   const warnings = comparison.benchmarks.flatMap((benchmark) => (benchmark.warnings ?? []).map((warning) => `- ${escapeCell(benchmark.id)}: ${escapeCell(warning)}`));
@@ -91,6 +102,7 @@ export function comparisonMarkdown(comparison) {
     ...measured.flatMap(samplesTable),
     '</details>',
     '',
+    ...profileSections(comparison, linkFrom),
     '<details><summary>Machine and settings</summary>',
     '',
     `- ${escapeCell(machine.cpuModel)} x${machine.cores}, Node ${machine.node}, kernel ${escapeCell(machine.kernel)}`,

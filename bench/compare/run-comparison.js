@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { PerfgateError } from '../errors.js';
 import { gitInfo, machineInfo } from '../machine.js';
 import { currentPinning, pinSelf } from '../pinning.js';
-import { measureOnce, measureTogether } from '../measure.js';
+import { fileSafe, measureOnce, measureTogether } from '../measure.js';
 import { failsGate } from '../stats/index.js';
 import { expandSpecs } from '../specs.js';
 import { loadBuiltInVariant } from '../variants.js';
+import { profileBenchmark } from '../profile/index.js';
 import { compareInterleaved, METRICS, roundSample, sequentialRound } from './rounds.js';
 
 export const COMPARISON_FORMAT = { format: 'perfgate-comparison', version: 1 };
@@ -45,7 +46,7 @@ function roundMeasurer({ mode, spec, variants, backend, config, plan, logDir }) 
 }
 
 // A side may carry environment for its servers (calibration injects a slowdown this way).
-async function sideVariant(name, side) {
+export async function sideVariant(name, side) {
   const variant = await loadBuiltInVariant(name, side.serversDir);
   return side.env ? { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, ...side.env } } } : variant;
 }
@@ -57,6 +58,9 @@ async function sideVariants(sides, names) {
   }
   return loaded;
 }
+
+// 'auto' profiles a benchmark only when some metric regressed; 'always' and 'never' as they say.
+const wantsProfile = (mode = 'auto', verdicts) => mode === 'always' || (mode === 'auto' && Object.values(verdicts).some((each) => each.verdict === 'regression'));
 
 /**
  * @param {{config: object, sides: {base: object, head: object}, settings: object, outDir: string, onProgress?: Function}} comparison
@@ -87,6 +91,9 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
         measureRound: roundMeasurer({ mode, spec, variants, backend, config, plan, logDir }),
       });
       const saturated = [...measured.samples.base, ...measured.samples.head].some((sample) => sample.clientSaturated);
+      const profile = wantsProfile(settings.profile, measured.verdicts)
+        ? await profileBenchmark({ spec, variants: { base: variants.base[spec.variant], head: variants.head[spec.variant] }, roots: { base: sides.base.root, head: sides.head.root }, config, plan, outDir: join(outDir, fileSafe(spec.id)) })
+        : undefined;
       benchmarks.push({
         ...entry,
         status: 'ok',
@@ -102,6 +109,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
           ...(fallback ? [fallback] : []),
           ...(saturated ? ['client saturated in some rounds: req/s is a client-bound lower bound; the verdict rests on CPU µs/request'] : []),
         ],
+        ...(profile ? { profile } : {}),
       });
     } catch (error) {
       if (!(error instanceof PerfgateError)) throw error;
@@ -119,7 +127,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     harness: gitInfo(),
     pinning: plan,
     sides: Object.fromEntries(Object.entries(sides).map(([key, side]) => [key, { description: side.description, ref: side.ref, sha: side.sha, spec: side.spec }])),
-    settings: { ...settings, engine: config.engine, roundSeconds: config.duration, warmupSeconds: config.warmup, metrics: Object.keys(METRICS) },
+    settings: { ...settings, engine: config.engine, roundSeconds: config.duration, warmupSeconds: config.warmup, server: config.server, metrics: Object.keys(METRICS) },
     benchmarks,
     gate: { metric: 'the metric that called the verdict', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id) },
   };

@@ -2,6 +2,7 @@
 // customBiggerIsBetter file; latency, CPU per request, errors and memory in a
 // customSmallerIsBetter file (the metrics and their directions: bench/metrics.js).
 // Names "<id> - <metric>" are the identity of a trend line: never change them lightly.
+import { describeServerSettings } from '../config/server-settings.js';
 import { METRICS } from '../metrics.js';
 import { describePinning } from '../pinning.js';
 
@@ -27,6 +28,7 @@ export function extraText(benchmark, result) {
     `pinning: ${describePinning(result.pinning)}`,
     `node: ${result.machine.node}`,
     `client saturated: ${summary.clientSaturated ? 'yes' : 'no'}`,
+    `server settings: ${describeServerSettings(result.config?.server)}`,
   ].join('\n');
 }
 
