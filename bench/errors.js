@@ -47,5 +47,11 @@ export const errors = {
   installFailed: define('PG_INSTALL_FAILED', (what, detail) => `could not install ${what}: ${detail}`),
   noAffectedVariant: define('PG_NO_AFFECTED_VARIANT', (pkg, known) =>
     `no variant uses the package "${pkg}": variants and their packages are ${known}`),
+  noProjectConfig: define('PG_NO_PROJECT_CONFIG', (root) =>
+    `no perfgate.config.json (or .mjs/.js) at ${root}: create one there that names your server and the requests to measure, e.g.\n`
+    + '  { "servers": { "app": { "module": "app.js" } },\n'
+    + '    "scenarios": { "home": { "path": "/", "expect": { "status": 200 } } } }\n'
+    + 'where app.js exports a request handler (an Express app, or (req, res) => ...), or "command": ["node", "server.js"] that listens on $PORT; '
+    + 'see perfgate\'s docs/getting-started.md. Or name a built-in suite with --suite, or a suite file with --config.'),
   interrupted: define('PG_INTERRUPTED', (signal) => `interrupted by ${signal}: servers stopped, results written so far are kept`),
 };

@@ -11,6 +11,7 @@ import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultHistoryPath } from '../bench/history/history-file.js';
+import { repositoryRoot } from '../bench/project/config.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const docsDir = join(root, 'docs');
@@ -80,8 +81,9 @@ async function main() {
     console.error(`site: --port must be a port number, got "${values.port}"`);
     process.exit(2);
   }
-  // The same file `npm run bench` appends to (PERFGATE_HISTORY or .perfgate/history/data.js).
-  const historyFile = defaultHistoryPath(root);
+  // The same file `npm run bench` appends to (PERFGATE_HISTORY or .perfgate/history/data.js),
+  // in the repository it runs in: perfgate's own, or a user's with perfgate installed.
+  const historyFile = defaultHistoryPath(repositoryRoot());
   const verdictsFile = process.env.PERFGATE_VERDICTS ? resolve(root, process.env.PERFGATE_VERDICTS) : undefined;
   const site = await startSiteServer({ historyFile, verdictsFile, port });
   console.log(`perfgate site: ${site.url}`);

@@ -12,22 +12,21 @@ import { failsGate } from '../stats/index.js';
 import { expandSpecs } from '../specs.js';
 import { loadBuiltInVariant } from '../variants.js';
 import { compareInterleaved, METRICS, roundSample } from './rounds.js';
+import { loadSideVariant } from './sides.js';
 
 export const COMPARISON_FORMAT = { format: 'perfgate-comparison', version: 1 };
 
-// A side may carry environment for its servers (calibration injects a slowdown this way).
-async function sideVariant(name, side) {
-  const variant = await loadBuiltInVariant(name, side.serversDir);
-  return side.env ? { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, ...side.env } } } : variant;
-}
-
-async function sideVariants(sides, names) {
+async function sideVariants(sides, config) {
+  const names = [...new Set([...config.variants, ...(config.reference?.variants ?? [])])];
   const loaded = {};
   for (const [key, side] of Object.entries(sides)) {
-    loaded[key] = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await sideVariant(name, side)])));
+    loaded[key] = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await loadSideVariant(side, name, config.commands)])));
   }
   return loaded;
 }
+
+// A benchmark's own verdict bands and gate, where a project's thresholds give them.
+const settingsOf = (settings, spec) => ({ ...settings, ...settings.benchmarks?.[spec.id] });
 
 /**
  * @param {{config: object, sides: {base: object, head: object}, settings: object, outDir: string, onProgress?: Function}} comparison
@@ -38,7 +37,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
   pinSelf(plan);
   const logDir = join(outDir, 'logs');
   mkdirSync(logDir, { recursive: true });
-  const variants = await sideVariants(sides, config.variants);
+  const variants = await sideVariants(sides, config);
   const backend = await loadBuiltInVariant('mock-backend');
   const specs = expandSpecs(config);
   const benchmarks = [];
@@ -52,7 +51,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     }
     try {
       const measured = await compareInterleaved({
-        ...settings,
+        ...settingsOf(settings, spec),
         budgetMs: settings.budgetSeconds * 1000,
         measure: async (side, round) => roundSample(await measureOnce({ spec, variant: variants[side][spec.variant], backend, config, plan, logDir, repetition: `${side}${round}` })),
       });
@@ -72,7 +71,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       benchmarks.push({ ...entry, status: 'failed', code: error.code, reason: error.message });
     }
   }
-  const regressions = benchmarks.filter((benchmark) => benchmark.status === 'ok' && failsGate(benchmark.verdicts['req/s'], settings.failThreshold));
+  const regressions = benchmarks.filter((benchmark) => benchmark.status === 'ok' && failsGate(benchmark.verdicts['req/s'], settingsOf(settings, benchmark).failThreshold));
   return {
     ...COMPARISON_FORMAT,
     suite: config.name,
