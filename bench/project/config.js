@@ -3,7 +3,7 @@
 // command variants rooted at the repository, its scenarios are served by each of them, and
 // its reference variants (built-in) run beside them on built-in scenarios.
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { delimiter, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { SCENARIO_NAMES } from '../../servers/scenarios.js';
@@ -90,6 +90,24 @@ export function benchmarkSettings(thresholds = {}, specs, settings) {
   return own;
 }
 
+// A program named without a directory is looked up on PATH, as the shell would.
+function programExists(program, cwd) {
+  if (program.includes('/')) return existsSync(resolve(cwd, program));
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, program)));
+}
+
+// What the schema cannot see: a server whose program or module is not there.
+function serverFileProblems(servers, root) {
+  return Object.entries(servers).flatMap(([name, server]) => {
+    const cwd = resolve(root, server.cwd ?? '.');
+    if (server.command && !programExists(server.command[0], cwd)) {
+      return [`servers.${name}.command: "${server.command[0]}" is neither a program on PATH nor a file in ${cwd}: install it, or fix the command`];
+    }
+    if (server.module && !existsSync(resolve(cwd, server.module))) return [`servers.${name}.module: no file "${server.module}" in ${cwd}`];
+    return [];
+  });
+}
+
 /**
  * The project at the repository holding `cwd`, or null when it has no perfgate.config.
  * @returns {Promise<null | {root: string, configFile: string, config: object, suite: object, install: string[]}>}
@@ -102,7 +120,7 @@ export async function loadProject(cwd = process.cwd()) {
   const names = { builtInNames: builtInVariantNames(), builtInScenarios: SCENARIO_NAMES };
   const problems = validateWith(projectSchema(names), config, 'servers');
   const suite = problems.length ? null : projectSuite(config, root);
-  problems.push(...(suite ? thresholdProblems(config.thresholds, suite) : []));
+  problems.push(...(suite ? [...serverFileProblems(config.servers, root), ...thresholdProblems(config.thresholds, suite)] : []));
   if (problems.length) throw errors.badConfig(configFile, problems);
   return { root, configFile, config, suite, install: config.install ?? PROJECT_DEFAULTS.install };
 }

@@ -1,0 +1,176 @@
+// perfgate as a user meets it: `npm pack` of this repository installed into a small Express
+// service in its own git repository (two commits, the second clearly slower in one route),
+// a perfgate.config.json at its root, then `npx perfgate bench` and `npx perfgate compare` run
+// there, the composite actions' steps run from that repository with simulated GITHUB_* files,
+// and the bad input a new user makes. Behaviour is asserted, never speed.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
+
+const GIT_ENV = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 't@example.com' };
+const QUIET_NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+// Short rounds; the welch interval decides from 3 rounds a side (the paired one needs 6).
+const QUICK_COMPARE = ['--duration', '1', '--warmup', '0.3', '--min-rounds', '3', '--max-rounds', '6', '--interval', 'welch', '--budget', '60'];
+
+const USER = { id: 42, name: 'Ada' };
+const APP = `import express from 'express';
+
+const app = express();
+app.get('/health', (req, res) => res.send('ok'));
+app.get('/users/:id', (req, res) => res.json({ id: Number(req.params.id), name: 'Ada' }));
+export default app;
+`;
+// The second commit: the users route does a few milliseconds of work first, the same answer.
+const SLOW_ROUTE = `app.get('/users/:id', (req, res, next) => {
+  let sum = 0;
+  for (let i = 0; i < 2e6; i++) sum += i % 7;
+  res.locals.sum = sum;
+  next();
+}, (req, res) => res.json({ id: Number(req.params.id), name: 'Ada' }));`;
+
+const CONFIG = {
+  servers: { api: { module: 'app.js', readyPath: '/health' } },
+  scenarios: {
+    user: { path: '/users/42', expect: { status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(USER) } },
+  },
+  connections: [4],
+  duration: 1,
+  warmup: 0.3,
+  reference: { variants: ['node-http'], scenarios: ['hello'] },
+};
+
+const run = (command, args, cwd, env = {}) => {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '', ...env } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+};
+const git = (cwd, ...args) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+const npx = (cwd, args, env) => run('npx', ['--no-install', 'perfgate', ...args], cwd, env);
+
+// The tarball `npm publish` would upload.
+function pack() {
+  const dir = tempDir('perfgate-pack-');
+  const [file] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: PROJECT_ROOT, encoding: 'utf8' }));
+  return { tarball: join(dir, file.filename), files: file.files.map((entry) => entry.path) };
+}
+
+// The user's service: an Express app, its lockfile, perfgate installed from the tarball, the config.
+function makeService(tarball) {
+  const repo = tempDir('perfgate-user-');
+  writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'shop-api', version: '1.0.0', private: true, type: 'module', dependencies: { express: '^5.1.0' } }, null, 2)}\n`);
+  writeFileSync(join(repo, 'app.js'), APP);
+  writeFileSync(join(repo, '.gitignore'), 'node_modules/\nresults/\n.perfgate/\n');
+  execFileSync('npm', ['install', ...QUIET_NPM], { cwd: repo });
+  execFileSync('npm', ['install', '--save-dev', ...QUIET_NPM, tarball], { cwd: repo });
+  writeFileSync(join(repo, 'perfgate.config.json'), `${JSON.stringify(CONFIG, null, 2)}\n`);
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-qm', 'the shop api');
+  writeFileSync(join(repo, 'app.js'), APP.replace(/app\.get\('\/users\/:id'.*\n/, `${SLOW_ROUTE}\n`));
+  git(repo, 'commit', '-qam', 'users: compute a checksum first');
+  return repo;
+}
+
+// Processes started from the user's repository (other agents' runs on this machine are not ours).
+const leftovers = (repo) => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(repo));
+
+describe('perfgate in a user\'s repository', () => {
+  let packed;
+  let repo;
+  before(() => {
+    packed = pack();
+    repo = makeService(packed.tarball);
+  });
+
+  test('the package ships the harness, engines, variants, site and actions, and no test fixtures', () => {
+    for (const file of ['bin/perfgate.js', 'bench/run.js', 'bench/load.js', 'servers/handler.js', 'servers/variants/node-http.js', 'docs/index.html', 'docs/getting-started.md', 'actions/compare/action.yml', 'templates/perfgate-pr.yml']) {
+      assert.ok(packed.files.includes(file), `${file} is not in the package`);
+    }
+    assert.deepEqual(packed.files.filter((file) => file.startsWith('test/') || file.includes('fixtures')), []);
+    const installed = JSON.parse(readFileSync(join(repo, 'node_modules/perfgate/package.json'), 'utf8'));
+    // The reference frameworks are not pulled into the user's project.
+    for (const heavy of ['bun', 'uWebSockets.js', 'hyper-express', 'fastify']) assert.equal(installed.dependencies[heavy], undefined, heavy);
+  });
+
+  test('npx perfgate bench measures the service and the reference beside it, into the repository\'s history', () => {
+    const out = join(tempDir(), 'bench');
+    const bench = npx(repo, ['bench', '--out', out]);
+    assert.equal(bench.code, 0, bench.stderr);
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'));
+    assert.equal(result.suite, 'shop-api');
+    assert.deepEqual(result.benchmarks.map((benchmark) => [benchmark.id, benchmark.status]), [['api user c=4', 'ok'], ['node-http hello c=4', 'ok']]);
+    assert.ok(result.benchmarks[0].summary.requests.mean > 0);
+    assert.match(bench.stdout, /\| api user \| 4 \|/);
+    assert.ok(existsSync(join(repo, '.perfgate/history/data.js')), 'the history is the user repository\'s');
+  });
+
+  test('npx perfgate compare --base HEAD~1 --head HEAD finds the slower route and fails', () => {
+    const out = join(tempDir(), 'compare');
+    const compared = npx(repo, ['compare', '--base', 'HEAD~1', '--head', 'HEAD', ...QUICK_COMPARE, '--out', out]);
+    assert.equal(compared.code, 1, compared.stderr);
+    const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
+    const api = comparison.benchmarks.find((benchmark) => benchmark.id === 'api user c=4');
+    assert.equal(api.verdicts['req/s'].verdict, 'regression');
+    assert.deepEqual(comparison.gate.regressions, ['api user c=4']);
+    assert.match(comparison.sides.base.description, /^HEAD~1 \([0-9a-f]{12}\)$/);
+    assert.match(compared.stdout, /\| api user c=4 \| req\/s \|.*regression/);
+    assert.deepEqual(leftovers(repo), []);
+    assert.equal(git(repo, 'worktree', 'list').split('\n').length, 1);
+  });
+
+  test('a reference variant whose framework is not installed is skipped with the install command', () => {
+    const dir = tempDir();
+    const config = { ...CONFIG, reference: { variants: ['fastify'], scenarios: ['hello'] } };
+    writeFileSync(join(repo, 'perfgate.config.json'), JSON.stringify(config));
+    const bench = npx(repo, ['bench', '--out', join(dir, 'out'), '--no-history']);
+    git(repo, 'checkout', '--', 'perfgate.config.json');
+    assert.equal(bench.code, 0, bench.stderr);
+    assert.match(bench.stderr, /skipped fastify: the npm package "fastify" is not installed \(npm install --save-dev fastify\)/);
+  });
+
+  describe('bad input', () => {
+    test('no config file: the message says how to create one', () => {
+      const empty = tempDir();
+      git(empty, 'init', '-q');
+      const bench = run(process.execPath, [join(repo, 'node_modules/perfgate/bin/perfgate.js'), 'bench'], empty);
+      assert.equal(bench.code, 2);
+      assert.match(bench.stderr, /no perfgate\.config\.json \(or \.mjs\/\.js\) at .*: create one there/);
+      assert.match(bench.stderr, /"servers": \{ "app": \{ "module": "app\.js" \} \}/);
+    });
+
+    test('a server command that does not exist is named, before anything starts', () => {
+      const config = { ...CONFIG, servers: { api: { command: ['shop-api-server', '--port', '0'] } } };
+      writeFileSync(join(repo, 'perfgate.config.json'), JSON.stringify(config));
+      const bench = npx(repo, ['bench', '--no-history']);
+      git(repo, 'checkout', '--', 'perfgate.config.json');
+      assert.equal(bench.code, 2);
+      assert.match(bench.stderr, /servers\.api\.command: "shop-api-server" is neither a program on PATH nor a file in/);
+    });
+
+    test('a wrong field is named with what is allowed', () => {
+      const config = { ...CONFIG, reference: { variants: ['expresss'], scenarios: ['hello'] }, servers: { api: { module: 'app.js', comand: ['node'] } } };
+      writeFileSync(join(repo, 'perfgate.config.json'), JSON.stringify(config));
+      const bench = npx(repo, ['bench', '--no-history']);
+      git(repo, 'checkout', '--', 'perfgate.config.json');
+      assert.equal(bench.code, 2);
+      assert.match(bench.stderr, /servers\.api: unknown field "comand"/);
+      assert.match(bench.stderr, /reference\.variants\.0: "expresss" is not allowed \(allowed: .*express,/);
+    });
+
+    test('a ref that does not exist in the repository', () => {
+      const compared = npx(repo, ['compare', '--base', 'release-1', '--head', 'HEAD']);
+      assert.equal(compared.code, 2);
+      assert.match(compared.stderr, /"release-1" is not a commit in .*perfgate-user-.*: check the name with `git log --oneline`/);
+    });
+
+    test('a command this version does not have says so', () => {
+      const bisect = npx(repo, ['bisect']);
+      if (existsSync(join(PROJECT_ROOT, 'scripts/bisect.mjs'))) return;
+      assert.equal(bisect.code, 2);
+      assert.match(bisect.stderr, /"bisect" is not available in perfgate \d+\.\d+\.\d+/);
+    });
+  });
+
+});
