@@ -4,7 +4,10 @@
 // compared old vs new with `npm run compare -- --dep PKG@OLD --vs PKG@NEW`, which measures the
 // variants that use it. Each comparison is kept as DIR/comparison-<package>.json and .md for
 // the pull-request comment.
-//   node scripts/upgrade-gate.mjs --base REF --out DIR [-- compare options, e.g. --duration 5]
+//   node scripts/upgrade-gate.mjs --base REF [--head REF] --out DIR [-- compare options, e.g. --duration 5]
+// --head: the lockfile of that commit instead of the working tree's, so that a user's repository
+// measures its own (trusted) checkout with the versions a pull request asks for. In a repository
+// with a perfgate.config, the packages watched are its package.json's dependencies.
 // Exit 0 no regression (or no framework changed), 1 a regression beyond compare's
 // --fail-threshold, 2 bad input or a comparison that could not run.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -16,22 +19,24 @@ import { PerfgateError } from '../bench/errors.js';
 import { appendSummary } from '../bench/github/context.js';
 import { githubErrors } from '../bench/github/errors.js';
 import { changedFrameworks, comparisonRuns } from '../bench/github/packages.js';
+import { loadProject } from '../bench/project/config.js';
 
-const USAGE = 'usage: node scripts/upgrade-gate.mjs --base REF --out DIR [-- compare options]';
+const USAGE = 'usage: node scripts/upgrade-gate.mjs --base REF [--head REF] --out DIR [-- compare options]';
+const gitShow = (ref, file) => execFileSync('git', ['show', '--end-of-options', `${ref}:${file}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
 const COMPARE = fileURLToPath(new URL('compare.mjs', import.meta.url));
 const OUTCOMES = { 0: 'no regression', 1: 'REGRESSION' };
 
 function parseCommand(argv) {
   const split = argv.indexOf('--');
   const own = split === -1 ? argv : argv.slice(0, split);
-  const { values, positionals } = parseArgs({ args: own, options: { base: { type: 'string' }, out: { type: 'string' } }, allowPositionals: true, strict: false });
+  const { values, positionals } = parseArgs({ args: own, options: { base: { type: 'string' }, head: { type: 'string' }, out: { type: 'string' } }, allowPositionals: true, strict: false });
   const problems = [
-    ...Object.keys(values).filter((flag) => !['base', 'out'].includes(flag)).map((flag) => `unknown option --${flag} (compare options go after --)`),
+    ...Object.keys(values).filter((flag) => !['base', 'head', 'out'].includes(flag)).map((flag) => `unknown option --${flag} (compare options go after --)`),
     ...positionals.map((word) => `unexpected argument "${word}"`),
     ...['base', 'out'].filter((flag) => typeof values[flag] !== 'string').map((flag) => `--${flag} is required`),
   ];
   if (problems.length) throw githubErrors.badArgs(problems, USAGE);
-  return { base: values.base, out: resolve(values.out), compareArgs: split === -1 ? [] : argv.slice(split + 1) };
+  return { base: values.base, head: values.head, out: resolve(values.out), compareArgs: split === -1 ? [] : argv.slice(split + 1) };
 }
 
 function lockfile(read, what) {
@@ -49,13 +54,17 @@ function lockfile(read, what) {
 }
 
 try {
-  const { base, out, compareArgs } = parseCommand(process.argv.slice(2));
+  const { base, head, out, compareArgs } = parseCommand(process.argv.slice(2));
   // `--end-of-options`: a ref starting with a dash is never an option of git.
-  const baseLock = lockfile(() => execFileSync('git', ['show', '--end-of-options', `${base}:package-lock.json`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 }), `package-lock.json at ${base}`);
-  const headLock = lockfile(() => readFileSync('package-lock.json', 'utf8'), 'package-lock.json of the working tree');
-  const runs = comparisonRuns(changedFrameworks(baseLock, headLock), join(out, 'runs'), compareArgs);
+  const baseLock = lockfile(() => gitShow(base, 'package-lock.json'), `package-lock.json at ${base}`);
+  const headLock = head
+    ? lockfile(() => gitShow(head, 'package-lock.json'), `package-lock.json at ${head}`)
+    : lockfile(() => readFileSync('package-lock.json', 'utf8'), 'package-lock.json of the working tree');
+  const project = await loadProject();
+  const watched = project ? Object.keys(JSON.parse(readFileSync(join(project.root, 'package.json'), 'utf8')).dependencies ?? {}) : undefined;
+  const runs = comparisonRuns(changedFrameworks(baseLock, headLock, watched), join(out, 'runs'), compareArgs);
   if (!runs.length) {
-    const line = `upgrade gate: no framework package changed version since ${base}: nothing to compare`;
+    const line = `upgrade gate: no ${project ? 'dependency' : 'framework package'} changed version since ${base}: nothing to compare`;
     console.log(line);
     appendSummary(line);
   }

@@ -5,9 +5,10 @@
 // and the bad input a new user makes. Behaviour is asserted, never speed.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
+import { YAML } from 'zx';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const GIT_ENV = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 't@example.com' };
@@ -49,8 +50,14 @@ const run = (command, args, cwd, env = {}) => {
 const git = (cwd, ...args) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
 const npx = (cwd, args, env) => run('npx', ['--no-install', 'perfgate', ...args], cwd, env);
 
-// The tarball `npm publish` would upload.
-function pack() {
+// The tarball `npm publish` would upload, packed once for all the tests here.
+let packed;
+const pack = () => {
+  packed ??= packNow();
+  return packed;
+};
+
+function packNow() {
   const dir = tempDir('perfgate-pack-');
   const [file] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: PROJECT_ROOT, encoding: 'utf8' }));
   return { tarball: join(dir, file.filename), files: file.files.map((entry) => entry.path) };
@@ -77,11 +84,9 @@ function makeService(tarball) {
 const leftovers = (repo) => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(repo));
 
 describe('perfgate in a user\'s repository', () => {
-  let packed;
   let repo;
   before(() => {
-    packed = pack();
-    repo = makeService(packed.tarball);
+    repo = makeService(pack().tarball);
   });
 
   test('the package ships the harness, engines, variants, site and actions, and no test fixtures', () => {
@@ -173,4 +178,92 @@ describe('perfgate in a user\'s repository', () => {
     });
   });
 
+});
+
+// A composite action's `run:` steps, run as the runner would: `${{ inputs.* }}` and
+// `${{ runner.temp }}` expanded in `env:` (never in `run:`), GITHUB_* files simulated.
+function runActionSteps(action, { cwd, inputs, runnerTemp, env }) {
+  const steps = YAML.parse(readFileSync(join(PROJECT_ROOT, 'actions', action, 'action.yml'), 'utf8')).runs.steps;
+  const expand = (value) => String(value).replace(/\$\{\{\s*(inputs\.([\w-]+)|runner\.temp)\s*\}\}/g, (_, __, input) => (input ? inputs[input] : runnerTemp));
+  const outcomes = [];
+  for (const step of steps.filter((each) => each.run)) {
+    assert.ok(!step.run.includes('${{'), `${action}: "${step.name}" expands an expression in run:`);
+    const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(value)]));
+    assert.ok(!Object.values(stepEnv).some((value) => value.includes('${{')), `${action}: "${step.name}" has an expression the test does not simulate`);
+    const result = run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], cwd, { RUNNER_TEMP: runnerTemp, ...env, ...stepEnv });
+    outcomes.push({ name: step.name, ...result });
+    if (result.code !== 0) break;
+  }
+  return outcomes;
+}
+
+describe('the composite actions, from a user\'s repository', () => {
+  let repo;
+  let github;
+  before(() => {
+    repo = makeService(pack().tarball);
+    const root = tempDir('perfgate-github-');
+    // GitHub: the repository as a remote whose pull request 7 carries the slower commit.
+    const remote = join(root, 'shop/api.git');
+    git(root, 'init', '-q', '--bare', '-b', 'main', remote);
+    git(repo, 'push', '-q', remote, 'HEAD~1:refs/heads/main', 'HEAD:refs/pull/7/head');
+    // Pull request 8, as dependabot makes it: the default branch with express locked at 5.0.0.
+    const bump = join(root, 'bump');
+    git(root, 'clone', '-q', remote, bump);
+    execFileSync('npm', ['install', '--package-lock-only', ...QUIET_NPM, 'express@5.0.0'], { cwd: bump });
+    git(bump, 'commit', '-qam', 'Bump express to 5.0.0');
+    git(bump, 'push', '-q', remote, 'HEAD:refs/pull/8/head');
+    // The runner's checkout: the default branch, perfgate installed from its lockfile.
+    const checkout = join(root, 'checkout');
+    git(root, 'clone', '-q', remote, checkout);
+    symlinkSync(join(repo, 'node_modules'), join(checkout, 'node_modules'));
+    const files = { GITHUB_OUTPUT: join(root, 'output'), GITHUB_STEP_SUMMARY: join(root, 'summary.md') };
+    for (const file of Object.values(files)) writeFileSync(file, '');
+    github = { root, checkout, remote, files, bumpSha: git(bump, 'rev-parse', 'HEAD'), env: { ...files, GITHUB_SERVER_URL: `file://${root}`, GITHUB_REPOSITORY: 'shop/api', GITHUB_SHA: git(checkout, 'rev-parse', 'HEAD') } };
+  });
+
+  test('compare: the approved commit against its merge base, judged by the default branch\'s perfgate', () => {
+    const headSha = git(repo, 'rev-parse', 'HEAD');
+    const runnerTemp = tempDir();
+    const steps = runActionSteps('compare', { cwd: github.checkout, inputs: { 'head-sha': headSha, token: 'token', 'compare-options': QUICK_COMPARE.join(' ') }, runnerTemp, env: github.env });
+    assert.deepEqual(steps.map((step) => step.name), ['Fetch the commit to measure', 'Compare it with its merge base']);
+    assert.equal(steps[0].code, 0, steps[0].stderr);
+    assert.equal(steps[1].code, 1, steps[1].stderr);
+    const comparison = JSON.parse(readFileSync(join(runnerTemp, 'perfgate-bench/comparison.json'), 'utf8'));
+    assert.equal(comparison.sides.head.sha, headSha);
+    assert.equal(comparison.sides.base.sha, github.env.GITHUB_SHA);
+    assert.match(readFileSync(github.files.GITHUB_OUTPUT, 'utf8'), /^regression=true$/m);
+    assert.match(readFileSync(github.files.GITHUB_STEP_SUMMARY, 'utf8'), /\| api user c=4 \| req\/s \|/);
+  });
+
+  test('compare: a head-sha that is not a full SHA is refused before anything runs', () => {
+    const steps = runActionSteps('compare', { cwd: github.checkout, inputs: { 'head-sha': 'main; rm -rf /', token: 'token' }, runnerTemp: tempDir(), env: github.env });
+    assert.equal(steps.length, 1);
+    assert.equal(steps[0].code, 2);
+    assert.match(steps[0].stdout, /::error::head-sha must be a full 40-character commit SHA/);
+  });
+
+  test('bench then publish: the default branch measured, its results and the trend site on a new gh-pages', () => {
+    const runnerTemp = tempDir();
+    const bench = runActionSteps('bench', { cwd: github.checkout, inputs: {}, runnerTemp, env: github.env });
+    assert.equal(bench.at(-1).code, 0, bench.at(-1).stderr);
+    assert.ok(existsSync(join(runnerTemp, 'perfgate-results/benchmark-action-bigger.json')));
+    const publish = runActionSteps('publish', { cwd: github.checkout, inputs: { token: 'token' }, runnerTemp, env: github.env });
+    assert.equal(publish.at(-1).code, 0, publish.at(-1).stderr);
+    const pages = git(github.root, '--git-dir', github.remote, 'ls-tree', '-r', '--name-only', 'gh-pages').split('\n');
+    for (const file of ['dev/bench/data.js', 'index.html', 'app.js', '.nojekyll']) assert.ok(pages.includes(file), `${file} is not on gh-pages`);
+    const data = git(github.root, '--git-dir', github.remote, 'show', 'gh-pages:dev/bench/data.js');
+    assert.match(data, /"name": "api user c=4 - req\/s"/);
+  });
+
+  test('upgrade gate: the default branch\'s servers with the old and the new version the pull request locks', () => {
+    const runnerTemp = tempDir();
+    const steps = runActionSteps('upgrade-gate', { cwd: github.checkout, inputs: { 'head-sha': github.bumpSha, token: 'token', 'compare-options': QUICK_COMPARE.join(' ') }, runnerTemp, env: github.env });
+    assert.ok([0, 1].includes(steps.at(-1).code), steps.at(-1).stderr);
+    const comparison = JSON.parse(readFileSync(join(runnerTemp, 'perfgate-upgrade/comparison-express.json'), 'utf8'));
+    assert.match(comparison.sides.base.description, /^express@5\.\d+\.\d+$/);
+    assert.equal(comparison.sides.head.description, 'express@5.0.0');
+    assert.equal(comparison.benchmarks.find((benchmark) => benchmark.id === 'api user c=4').status, 'ok');
+    assert.match(readFileSync(github.files.GITHUB_STEP_SUMMARY, 'utf8'), /express 5\.\d+\.\d+ → 5\.0\.0/);
+  });
 });

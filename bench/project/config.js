@@ -3,8 +3,8 @@
 // command variants rooted at the repository, its scenarios are served by each of them, and
 // its reference variants (built-in) run beside them on built-in scenarios.
 import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, join, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { delimiter, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { SCENARIO_NAMES } from '../../servers/scenarios.js';
 import { validateWith } from '../config/schema.js';
@@ -125,16 +125,19 @@ export async function loadProject(cwd = process.cwd()) {
   return { root, configFile, config, suite, install: config.install ?? PROJECT_DEFAULTS.install };
 }
 
+// perfgate installed as a package, rather than run from a checkout of its own repository.
+const INSTALLED = fileURLToPath(new URL('../..', import.meta.url)).split(sep).includes('node_modules');
+
 /**
  * What a command runs when its command line names no suite and no config file: the project's
- * perfgate.config, the default suite inside a checkout of perfgate itself (its own servers/),
- * or an error that says how to create a config.
+ * perfgate.config; else, for perfgate run from its own checkout, the default suite (its own
+ * servers/); for an installed perfgate, an error that says how to create a config.
  */
 export async function withProject(request, cwd = process.cwd()) {
   if (request.suite || request.configFile) return { ...request, project: null };
   const project = await loadProject(cwd);
   if (project) return { ...request, project, configFile: project.configFile, fromProject: project.suite };
   const root = repositoryRoot(cwd);
-  if (manifestName(root) === 'perfgate') return { ...request, project: null };
+  if (!INSTALLED) return { ...request, project: null };
   throw errors.noProjectConfig(root);
 }
