@@ -7,17 +7,17 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { minimist } from 'zx';
 import { writeFileAtomicSync } from '../bench/atomic-file.js';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { errors, PerfgateError } from '../bench/errors.js';
+import { COMPARE_COMMAND, parseCompareArgs } from '../bench/cli/compare-command.js';
+import { runCommand } from '../bench/cli/run.js';
+import { errors, EXIT } from '../bench/errors.js';
 import { comparisonMarkdown } from '../bench/compare/report.js';
 import { runComparison } from '../bench/compare/run-comparison.js';
 import { checkGitSides, createWorkRoot, parsePackageSpec, prepareDependencySide, prepareGitSide } from '../bench/compare/sides.js';
 import { benchmarkSettings, withProject } from '../bench/project/config.js';
 import { expandSpecs } from '../bench/specs.js';
 import { builtInVariantNames, loadVariants } from '../bench/variants.js';
-import { COMPARE_USAGE, parseCompareArgs } from './lib/compare-args.js';
 
 const perfgateRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -54,32 +54,25 @@ async function resolveComparedSuite(request) {
   return resolveSuite({ ...request, overrides: { ...request.overrides, variants } });
 }
 
-let work;
-try {
-  const parsed = parseCompareArgs(minimist(process.argv.slice(2), { string: ['base', 'head', 'dep', 'vs', 'repo', 'suite', 'config', 'out'], boolean: ['help'] }));
-  if (parsed.help) {
-    console.log(COMPARE_USAGE);
-    process.exit(0);
-  }
+await runCommand(COMPARE_COMMAND, async ({ values }) => {
+  const parsed = parseCompareArgs(values);
   const request = await withProject(parsed, parsed.repo);
   const { config } = await resolveComparedSuite(request);
   const settings = { ...request.settings, benchmarks: benchmarkSettings(request.project?.config.thresholds, expandSpecs(config), request.settings) };
-  work = createWorkRoot();
-  const sides = prepareSides(request, work);
-  const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-compare`;
-  const comparison = await runComparison({ config, sides, settings, outDir, onProgress: (line) => console.error(line) });
-  const markdown = comparisonMarkdown(comparison);
-  writeFileAtomicSync(join(outDir, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
-  writeFileAtomicSync(join(outDir, 'comparison.md'), markdown);
-  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
-  if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `regression=${comparison.gate.failed}\nreport-dir=${outDir}\n`);
-  console.log(markdown);
-  console.log(`results: ${outDir}`);
-  process.exitCode = comparison.gate.failed ? 1 : 0;
-} catch (error) {
-  if (!(error instanceof PerfgateError)) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = 2;
-} finally {
-  work?.remove();
-}
+  const work = createWorkRoot();
+  try {
+    const sides = prepareSides(request, work);
+    const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-compare`;
+    const comparison = await runComparison({ config, sides, settings, outDir, onProgress: (line) => console.error(line) });
+    const markdown = comparisonMarkdown(comparison);
+    writeFileAtomicSync(join(outDir, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
+    writeFileAtomicSync(join(outDir, 'comparison.md'), markdown);
+    if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
+    if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `regression=${comparison.gate.failed}\nreport-dir=${outDir}\n`);
+    console.log(markdown);
+    console.log(`results: ${outDir}`);
+    return comparison.gate.failed ? EXIT.failed : EXIT.ok;
+  } finally {
+    work.remove();
+  }
+});

@@ -14,30 +14,28 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { PerfgateError } from '../bench/errors.js';
+import { runCommand } from '../bench/cli/run.js';
+import { EXIT, githubErrors } from '../bench/errors.js';
 import { appendSummary } from '../bench/github/context.js';
-import { githubErrors } from '../bench/github/errors.js';
 import { changedFrameworks, comparisonRuns } from '../bench/github/packages.js';
 import { loadProject } from '../bench/project/config.js';
 
-const USAGE = 'usage: node scripts/upgrade-gate.mjs --base REF [--head REF] --out DIR [-- compare options]';
-const gitShow = (ref, file) => execFileSync('git', ['show', '--end-of-options', `${ref}:${file}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+const UPGRADE_GATE_COMMAND = {
+  name: 'upgrade-gate',
+  invocation: 'node scripts/upgrade-gate.mjs',
+  synopsis: '--base REF [--head REF] --out DIR [-- compare options]',
+  summary: "Compares old vs new every framework package whose locked version differs between --base and the working tree (or --head)\n(npm run compare -- --dep PKG@OLD --vs PKG@NEW). Exit 1 on a regression beyond compare's --fail-threshold.\nIn a repository with a perfgate.config, the packages watched are its package.json's dependencies.",
+  options: {
+    base: { type: 'string', value: 'REF', help: 'the commit whose package-lock.json is the old side', required: true },
+    head: { type: 'string', value: 'REF', help: 'the commit whose package-lock.json is the new side (default: the working tree\'s)' },
+    out: { type: 'string', value: 'DIR', help: 'where comparison-<package>.json and .md are kept', required: true },
+  },
+  passThrough: 'options of npm run compare, e.g. --duration 5',
+  unknownHint: 'compare options go after --',
+};
 const COMPARE = fileURLToPath(new URL('compare.mjs', import.meta.url));
-const OUTCOMES = { 0: 'no regression', 1: 'REGRESSION' };
-
-function parseCommand(argv) {
-  const split = argv.indexOf('--');
-  const own = split === -1 ? argv : argv.slice(0, split);
-  const { values, positionals } = parseArgs({ args: own, options: { base: { type: 'string' }, head: { type: 'string' }, out: { type: 'string' } }, allowPositionals: true, strict: false });
-  const problems = [
-    ...Object.keys(values).filter((flag) => !['base', 'head', 'out'].includes(flag)).map((flag) => `unknown option --${flag} (compare options go after --)`),
-    ...positionals.map((word) => `unexpected argument "${word}"`),
-    ...['base', 'out'].filter((flag) => typeof values[flag] !== 'string').map((flag) => `--${flag} is required`),
-  ];
-  if (problems.length) throw githubErrors.badArgs(problems, USAGE);
-  return { base: values.base, head: values.head, out: resolve(values.out), compareArgs: split === -1 ? [] : argv.slice(split + 1) };
-}
+const gitShow = (ref, file) => execFileSync('git', ['show', '--end-of-options', `${ref}:${file}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+const OUTCOMES = { [EXIT.ok]: 'no regression', [EXIT.failed]: 'REGRESSION' };
 
 function lockfile(read, what) {
   let text;
@@ -53,8 +51,8 @@ function lockfile(read, what) {
   }
 }
 
-try {
-  const { base, head, out, compareArgs } = parseCommand(process.argv.slice(2));
+await runCommand(UPGRADE_GATE_COMMAND, async ({ values: { base, head, out: outArg }, rest: compareArgs }) => {
+  const out = resolve(outArg);
   // `--end-of-options`: a ref starting with a dash is never an option of git.
   const baseLock = lockfile(() => gitShow(base, 'package-lock.json'), `package-lock.json at ${base}`);
   const headLock = head
@@ -69,25 +67,21 @@ try {
     appendSummary(line);
   }
   const lines = [];
-  let exitCode = 0;
+  let exitCode = EXIT.ok;
   for (const run of runs) {
     console.log(`upgrade gate: ${run.name} ${run.from} -> ${run.to}`);
     const compared = spawnSync(process.execPath, [COMPARE, ...run.args], { stdio: 'inherit' });
-    const code = compared.status ?? 2;
+    const code = compared.status ?? EXIT.badInput;
     for (const extension of ['json', 'md']) {
       const file = join(run.outDir, `comparison.${extension}`);
       if (existsSync(file)) copyFileSync(file, join(out, `comparison-${run.slug}.${extension}`));
     }
     lines.push(`- ${run.name} ${run.from} → ${run.to}: ${OUTCOMES[code] ?? 'comparison failed (see the log)'}`);
-    exitCode = Math.max(exitCode, code in OUTCOMES ? code : 2);
+    exitCode = Math.max(exitCode, code in OUTCOMES ? code : EXIT.badInput);
   }
   if (lines.length) {
     console.log(lines.join('\n'));
     appendSummary(['### perfgate upgrade gate', '', ...lines].join('\n'));
   }
-  process.exitCode = exitCode;
-} catch (error) {
-  if (!(error instanceof PerfgateError)) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = 2;
-}
+  return exitCode;
+});

@@ -82,3 +82,9 @@ export async function upsertComment({ api, repository, number, body, author = BO
 export async function removeLabel({ api, repository, number, label }) {
   await api.request('DELETE', `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`, undefined, { allow: [404] });
 }
+
+// A comment on one commit (bench-main's change points land on the commit that brought them).
+export async function commentOnCommit({ api, repository, sha, body }) {
+  const created = await api.request('POST', `/repos/${repository}/commits/${sha}/comments`, { body: body.length <= MAX_BODY ? body : `${body.slice(0, MAX_BODY)}\n\n(cut: see the run's job summary)` });
+  return created?.id;
+}

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { $ } from 'zx';
-import { historyErrors } from './errors.js';
+import { historyErrors } from '../errors.js';
 import { appendRunToFile } from './history-file.js';
 
 // Rejections that mean "the branch moved since we fetched it", as `git push --porcelain`
@@ -30,14 +30,16 @@ export function redactCredentials(text) {
   return text.replace(/([a-z][a-z\d+.-]*:\/\/)[^@/\s]+@/gi, '$1***@');
 }
 
-// The data file's path in the branch; refuses paths that leave the repository.
-export function dataFileInBranch(dir) {
+// A file's path in the branch; refuses paths that leave the repository.
+function fileInBranch(dir, name) {
   const normal = posix.normalize(dir.replaceAll('\\', '/')).replace(/\/$/, '');
   if (posix.isAbsolute(normal) || normal === '..' || normal.startsWith('../')) {
     throw historyErrors.publishFailed(`the data directory "${dir}" is outside the repository`, '', 'pass a relative directory such as dev/bench');
   }
-  return posix.join(normal, 'data.js');
+  return posix.join(normal, name);
 }
+
+export const dataFileInBranch = (dir) => fileInBranch(dir, 'data.js');
 
 function gitRunner(cwd, signal) {
   const shell = $({ cwd, quiet: true, nothrow: true, signal });
@@ -84,6 +86,28 @@ async function attemptPublish({ workDir, remote, shown, branch, dataFile, run, a
   if (rejection && RACE_REJECTIONS.test(rejection)) return { pushed: false, rejection };
   throw historyErrors.publishFailed(`the push to branch ${branch} of ${shown} was refused${rejection ? ` (${rejection})` : ''}`,
     redactCredentials(push.stderr.trim()), 'check that you may push to that branch (branch protection, hooks, credentials)');
+}
+
+// The text of one file of a branch (e.g. dev/bench/data.js of gh-pages), or null when the
+// branch or the file does not exist yet. Nothing is written anywhere but a temporary directory.
+export async function readBranchFile({ repo, branch = 'gh-pages', dir = 'dev/bench', name = 'data.js', signal }) {
+  const file = fileInBranch(dir, name);
+  const remote = remoteAddress(repo);
+  const unreadable = (detail) => historyErrors.branchUnreadable(`${branch} of ${redactCredentials(repo)}`, detail);
+  const workDir = mkdtempSync(join(tmpdir(), 'perfgate-read-'));
+  try {
+    const git = gitRunner(workDir, signal);
+    await git(['init', '-q']);
+    const listing = await git(['ls-remote', '--exit-code', '--heads', remote, `refs/heads/${branch}`]);
+    if (listing.exitCode === 2) return null;
+    if (listing.exitCode !== 0) throw unreadable(redactCredentials(listing.stderr.trim()));
+    const fetched = await git(['fetch', '-q', '--depth=1', remote, `refs/heads/${branch}`]);
+    if (fetched.exitCode !== 0) throw unreadable(redactCredentials(fetched.stderr.trim()));
+    const shown = await git(['show', `FETCH_HEAD:${file}`]);
+    return shown.exitCode === 0 ? shown.stdout : null;
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
 }
 
 // run and maxItems/repoUrl as appendRun's (append.js). Resolves to { attempts, added, where },
