@@ -22,7 +22,7 @@ const bullets = (problems) => problems.map((problem) => `  - ${problem}`).join('
 
 export const errors = {
   badArgs: define('PG_BAD_ARGS', (problems, usage) => `invalid command line:\n${bullets(problems)}\n${usage}`),
-  badConfig: define('PG_BAD_CONFIG', (where, problems) => `invalid suite config (${where}):\n${bullets(problems)}`),
+  badConfig: define('PG_BAD_CONFIG', (where, problems) => `invalid config (${where}):\n${bullets(problems)}`),
   unknownSuite: define('PG_UNKNOWN_SUITE', (name, known) =>
     `unknown suite "${name}": choose one of ${known.join(', ')}, or pass a config file with --config`),
   unknownVariant: define('PG_UNKNOWN_VARIANT', (name, known) =>
