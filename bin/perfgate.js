@@ -4,6 +4,7 @@
 // it runs in this process, as if started directly.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { invokedAs } from '../bench/cli/run.js';
 
 const SCRIPTS = new URL('../scripts/', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -38,6 +39,7 @@ if (!command || command === '--help' || command === '-h' || command === 'help') 
   const script = new URL(COMMANDS[command][0], SCRIPTS);
   if (existsSync(script)) {
     process.argv = [process.argv[0], fileURLToPath(script), ...args];
+    invokedAs('perfgate');
     await import(pathToFileURL(fileURLToPath(script)));
   } else {
     console.error(`perfgate: "${command}" is not available in perfgate ${version}: a later version adds it`);
