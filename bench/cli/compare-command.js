@@ -18,8 +18,12 @@ export const COMPARISON_OPTIONS = {
   budget: { type: 'positive', value: 'S', help: 'time budget per benchmark; then the verdict is inconclusive', default: 180 },
   'min-rounds': { type: 'positive', value: 'N', help: 'rounds per side before a verdict may stop the sampling', default: 5 },
   'max-rounds': { type: 'positive', value: 'N', help: 'at most this many rounds per side', default: 60 },
+  profile: { type: 'boolean', negatable: true, help: 'a differential CPU profile for every benchmark (--no-profile: for none), from one more run of both sides after the rounds', defaultText: 'for each benchmark with a regression' },
   out: { type: 'string', value: 'DIR', help: 'results directory', defaultText: 'results/<time>-compare' },
 };
+
+// --profile: always; --no-profile: never; neither: only where compare finds a regression.
+const profileMode = (flag) => ({ true: 'always', false: 'never' })[flag] ?? 'auto';
 
 export const COMPARE_COMMAND = {
   name: 'compare',
@@ -59,6 +63,7 @@ export function comparisonRequest(values) {
       budgetSeconds: values.budget,
       minRounds: values['min-rounds'],
       maxRounds: values['max-rounds'],
+      profile: profileMode(values.profile),
     },
   };
 }
