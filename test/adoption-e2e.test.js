@@ -118,6 +118,8 @@ describe('perfgate in a user\'s repository', () => {
     const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
     const api = comparison.benchmarks.find((benchmark) => benchmark.id === 'api user c=4');
     assert.equal(api.verdicts['req/s'].verdict, 'regression');
+    // The reference runs the same code on both sides: never part of the gate.
+    assert.equal(comparison.benchmarks.find((benchmark) => benchmark.id === 'node-http hello c=4').reference, true);
     assert.deepEqual(comparison.gate.regressions, ['api user c=4']);
     assert.match(comparison.sides.base.description, /^HEAD~1 \([0-9a-f]{12}\)$/);
     assert.match(compared.stdout, /\| api user c=4 \| req\/s \|.*regression/);

@@ -26,6 +26,8 @@ async function sideVariants(sides, config) {
   return loaded;
 }
 
+const isReference = (config, spec) => !config.variants.includes(spec.variant) && Boolean(config.reference?.variants.includes(spec.variant));
+
 // A benchmark's own verdict bands and gate, where a project's thresholds give them.
 const settingsOf = (settings, spec) => ({ ...settings, ...settings.benchmarks?.[spec.id] });
 
@@ -47,7 +49,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
   const benchmarks = [];
   for (const [index, spec] of specs.entries()) {
     onProgress(`[${index + 1}/${specs.length}] ${spec.id}`);
-    const entry = { id: spec.id, variant: spec.variant, scenario: spec.scenario, connections: spec.connections, tags: spec.tags };
+    const entry = { id: spec.id, variant: spec.variant, scenario: spec.scenario, connections: spec.connections, tags: spec.tags, ...(isReference(config, spec) ? { reference: true } : {}) };
     const reason = await variants.head[spec.variant].unavailable();
     if (reason) {
       benchmarks.push({ ...entry, status: 'skipped', reason });
@@ -79,7 +81,11 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       benchmarks.push({ ...entry, status: 'failed', code: error.code, reason: error.message });
     }
   }
-  const regressions = benchmarks.filter((benchmark) => benchmark.status === 'ok' && failsGate(benchmark.verdicts['req/s'], settingsOf(settings, benchmark).failThreshold));
+  // A reference variant (a project's built-in beside its servers) is the same code on both sides:
+  // it never fails the gate, and when it moves, the machine did.
+  const judged = benchmarks.filter((benchmark) => benchmark.status === 'ok' && !benchmark.reference);
+  const regressions = judged.filter((benchmark) => failsGate(benchmark.verdicts['req/s'], settingsOf(settings, benchmark).failThreshold));
+  const moved = benchmarks.filter((benchmark) => benchmark.reference && benchmark.status === 'ok' && ['regression', 'improvement'].includes(benchmark.verdicts['req/s'].verdict));
   return {
     ...COMPARISON_FORMAT,
     suite: config.name,
@@ -90,6 +96,6 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     sides: Object.fromEntries(Object.entries(sides).map(([key, side]) => [key, { description: side.description, ref: side.ref, sha: side.sha, spec: side.spec }])),
     settings: { ...settings, roundSeconds: config.duration, warmupSeconds: config.warmup, metrics: Object.keys(METRICS) },
     benchmarks,
-    gate: { metric: 'req/s', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id) },
+    gate: { metric: 'req/s', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id), referencesMoved: moved.map((benchmark) => benchmark.id) },
   };
 }
