@@ -129,12 +129,12 @@ describe('perfgate in a user\'s repository', () => {
 
   test('a reference variant whose framework is not installed is skipped with the install command', () => {
     const dir = tempDir();
-    const config = { ...CONFIG, reference: { variants: ['fastify'], scenarios: ['hello'] } };
+    const config = { ...CONFIG, reference: { variants: ['h3'], scenarios: ['hello'] } };
     writeFileSync(join(repo, 'perfgate.config.json'), JSON.stringify(config));
     const bench = npx(repo, ['bench', '--out', join(dir, 'out'), '--no-history']);
     git(repo, 'checkout', '--', 'perfgate.config.json');
     assert.equal(bench.code, 0, bench.stderr);
-    assert.match(bench.stderr, /skipped fastify: the npm package "fastify" is not installed \(npm install --save-dev fastify\)/);
+    assert.match(bench.stderr, /skipped h3: the npm package "h3" is not installed \(npm install --save-dev h3\)/);
   });
 
   describe('bad input', () => {
