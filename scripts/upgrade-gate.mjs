@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // The upgrade gate of dependabot's framework pull requests (.github/workflows/upgrade-gate.yml):
-// every framework package whose locked version differs between --base and the working tree is
+// every framework package whose locked version differs between --base and --head (default: the
+// working tree) is
 // compared old vs new with `npm run compare -- --dep PKG@OLD --vs PKG@NEW`, which measures the
 // variants that use it. Each comparison is kept as DIR/comparison-<package>.json and .md for
 // the pull-request comment.
-//   node scripts/upgrade-gate.mjs --base REF --out DIR [-- compare options, e.g. --duration 5]
+//   node scripts/upgrade-gate.mjs --base REF [--head REF] --out DIR [-- compare options, e.g. --duration 5]
+// The harness and servers are this checkout's; only the framework versions differ (installed
+// in isolation with install scripts off, bench/compare/sides.js).
 // Exit 0 no regression (or no framework changed), 1 a regression beyond compare's
 // --fail-threshold, 2 bad input or a comparison that could not run.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -17,22 +20,26 @@ import { appendSummary } from '../bench/github/context.js';
 import { githubErrors } from '../bench/github/errors.js';
 import { changedFrameworks, comparisonRuns } from '../bench/github/packages.js';
 
-const USAGE = 'usage: node scripts/upgrade-gate.mjs --base REF --out DIR [-- compare options]';
+const USAGE = 'usage: node scripts/upgrade-gate.mjs --base REF [--head REF] --out DIR [-- compare options]';
 const COMPARE = fileURLToPath(new URL('compare.mjs', import.meta.url));
 const OUTCOMES = { 0: 'no regression', 1: 'REGRESSION' };
 
 function parseCommand(argv) {
   const split = argv.indexOf('--');
   const own = split === -1 ? argv : argv.slice(0, split);
-  const { values, positionals } = parseArgs({ args: own, options: { base: { type: 'string' }, out: { type: 'string' } }, allowPositionals: true, strict: false });
+  const { values, positionals } = parseArgs({ args: own, options: { base: { type: 'string' }, head: { type: 'string' }, out: { type: 'string' } }, allowPositionals: true, strict: false });
   const problems = [
-    ...Object.keys(values).filter((flag) => !['base', 'out'].includes(flag)).map((flag) => `unknown option --${flag} (compare options go after --)`),
+    ...Object.keys(values).filter((flag) => !['base', 'head', 'out'].includes(flag)).map((flag) => `unknown option --${flag} (compare options go after --)`),
     ...positionals.map((word) => `unexpected argument "${word}"`),
     ...['base', 'out'].filter((flag) => typeof values[flag] !== 'string').map((flag) => `--${flag} is required`),
   ];
   if (problems.length) throw githubErrors.badArgs(problems, USAGE);
-  return { base: values.base, out: resolve(values.out), compareArgs: split === -1 ? [] : argv.slice(split + 1) };
+  if (values.head !== undefined && typeof values.head !== 'string') throw githubErrors.badArgs(['--head needs a REF'], USAGE);
+  return { base: values.base, head: values.head, out: resolve(values.out), compareArgs: split === -1 ? [] : argv.slice(split + 1) };
 }
+
+// `--end-of-options`: a ref starting with a dash is never an option of git.
+const lockfileOfRef = (ref) => execFileSync('git', ['show', '--end-of-options', `${ref}:package-lock.json`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
 
 function lockfile(read, what) {
   let text;
@@ -49,10 +56,11 @@ function lockfile(read, what) {
 }
 
 try {
-  const { base, out, compareArgs } = parseCommand(process.argv.slice(2));
-  // `--end-of-options`: a ref starting with a dash is never an option of git.
-  const baseLock = lockfile(() => execFileSync('git', ['show', '--end-of-options', `${base}:package-lock.json`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 }), `package-lock.json at ${base}`);
-  const headLock = lockfile(() => readFileSync('package-lock.json', 'utf8'), 'package-lock.json of the working tree');
+  const { base, head, out, compareArgs } = parseCommand(process.argv.slice(2));
+  const baseLock = lockfile(() => lockfileOfRef(base), `package-lock.json at ${base}`);
+  const headLock = head === undefined
+    ? lockfile(() => readFileSync('package-lock.json', 'utf8'), 'package-lock.json of the working tree')
+    : lockfile(() => lockfileOfRef(head), `package-lock.json at ${head}`);
   const runs = comparisonRuns(changedFrameworks(baseLock, headLock), join(out, 'runs'), compareArgs);
   if (!runs.length) {
     const line = `upgrade gate: no framework package changed version since ${base}: nothing to compare`;
