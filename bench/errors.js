@@ -1,20 +1,28 @@
-// One catalogue of the errors a user can meet, each saying what went wrong and what to do,
-// with a stable code (after fastify's lib/errors.js). Scripts print `message` and exit;
-// the runner records `code` and `message` in a failed benchmark.
+// The one catalogue of the errors a user can meet, each saying what went wrong and what to do,
+// with a stable code (after fastify's lib/errors.js). Entry points print `message` and exit with
+// `exitCode` (bench/cli/run.js); the harness records `code` and `message` in a failed benchmark.
+// Grouped by the part that throws them; every code is defined here and nowhere else.
+
+// Exit codes of every command: 0 done, 1 the measured or checked thing failed (a regression,
+// a finding, a refused artifact: each command says which), 2 bad input (arguments, config,
+// files, context), so that a workflow can tell "fix the call" from "look at the result".
+export const EXIT = Object.freeze({ ok: 0, failed: 1, badInput: 2 });
 
 export class PerfgateError extends Error {
-  constructor(code, message) {
+  constructor(code, message, exitCode = EXIT.badInput) {
     super(message);
     this.name = 'PerfgateError';
     this.code = code;
+    this.exitCode = exitCode;
   }
 }
 
-const define = (code, format) => (...args) => new PerfgateError(code, format(...args));
+const define = (code, format, exitCode) => (...args) => new PerfgateError(code, format(...args), exitCode);
+const bullets = (problems) => problems.map((problem) => `  - ${problem}`).join('\n');
 
 export const errors = {
-  badConfig: define('PG_BAD_CONFIG', (where, problems) =>
-    `invalid suite config (${where}):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`),
+  badArgs: define('PG_BAD_ARGS', (problems, usage) => `invalid command line:\n${bullets(problems)}\n${usage}`),
+  badConfig: define('PG_BAD_CONFIG', (where, problems) => `invalid suite config (${where}):\n${bullets(problems)}`),
   unknownSuite: define('PG_UNKNOWN_SUITE', (name, known) =>
     `unknown suite "${name}": choose one of ${known.join(', ')}, or pass a config file with --config`),
   unknownVariant: define('PG_UNKNOWN_VARIANT', (name, known) =>
@@ -48,4 +56,40 @@ export const errors = {
   noAffectedVariant: define('PG_NO_AFFECTED_VARIANT', (pkg, known) =>
     `no variant uses the package "${pkg}": variants and their packages are ${known}`),
   interrupted: define('PG_INTERRUPTED', (signal) => `interrupted by ${signal}: servers stopped, results written so far are kept`),
+  calibrationFailed: define('PG_CALIBRATION_FAILED', (id, status, reason) => `calibration stopped: ${id} ${status}: ${reason}`, EXIT.failed),
+  toolsMissing: define('PG_TOOL_MISSING', (tools) => tools.map(({ name, version, bin, needs }) =>
+    `${name} ${version} is not installed at ${bin}: run \`node scripts/setup.mjs --for test\` (needs ${needs.join(', ')} and the package registries)`).join('\n')),
+};
+
+// The GitHub glue: PR comment, upgrade gate, shard merge.
+export const githubErrors = {
+  missingContext: define('PG_GITHUB_CONTEXT', (name) =>
+    `${name} is not set: this runs inside GitHub Actions, which sets it; to run it by hand, set it as docs/github-actions.md shows`),
+  badEvent: define('PG_GITHUB_EVENT', (file, problem) =>
+    `the event payload ${file} ${problem}: this step must run on the event its workflow declares`),
+  api: define('PG_GITHUB_API', (method, path, status, detail) =>
+    `GitHub API ${method} ${path} answered ${status}${detail ? ` (${detail})` : ''}: check the job's permissions and that the run, pull request or comment still exists`, EXIT.failed),
+  hostileArtifact: define('PG_UNTRUSTED_ARTIFACT', (problem) =>
+    `refused the benchmark artifact: ${problem}. Nothing was posted; the artifact comes from pull-request code, look at the run that uploaded it`, EXIT.failed),
+  badLockfile: define('PG_BAD_LOCKFILE', (what, problem) =>
+    `${what} ${problem}: the upgrade gate compares the package-lock.json (lockfileVersion 2 or 3) of the base and of the pull request`),
+  duplicateBenchmark: define('PG_DUPLICATE_BENCHMARK', (name, first, second) =>
+    `benchmark "${name}" is in two shards (${first} and ${second}): give each shard different variants so that every trend line has one value per run`),
+};
+
+// The history store and publishing.
+export const historyErrors = {
+  malformed: define('PG_HISTORY_MALFORMED', (file, problem) =>
+    `benchmark data ${file} is malformed: ${problem}. Nothing was written; restore it from git or move it aside (a new history starts empty)`),
+  invalidRun: define('PG_HISTORY_INVALID_RUN', (problems) => `refused to record a run with invalid data: ${problems.join('; ')}`),
+  badInput: define('PG_BENCHMARK_INPUT', (file, problem) =>
+    `benchmark input ${file} ${problem}: pass a github-action-benchmark input file (a JSON array of {name, value, unit}) such as the benchmark-action-*.json files that \`npm run bench\` writes`),
+  publishFailed: define('PG_PUBLISH_FAILED', (what, detail, fix) =>
+    `publishing failed, the pages branch was not changed: ${what}${detail ? `\n${detail}` : ''}\n${fix}`),
+  branchUnreadable: define('PG_BRANCH_UNREADABLE', (where, detail) =>
+    `cannot read branch ${where}${detail ? `:\n${detail}` : ''}\ncheck --repo (a path or URL of a git repository) and your access to it`),
+  badState: define('PG_DETECT_STATE', (file, problem) =>
+    `the reported change points ${file} are unreadable: ${problem}. Nothing was reported; move the file aside to start again (every current change point is then reported once more)`, EXIT.failed),
+  publishInterrupted: define('PG_PUBLISH_INTERRUPTED', () =>
+    'publishing was interrupted: if it was pushing, the run may have landed; look at the branch before publishing again, so that the run is not added twice'),
 };

@@ -10,7 +10,9 @@ function builtInRequest(scenario, options) {
   const body = scenario === 'echo' ? echoPayload(options.echoBytes) : scenario === 'proxy' ? PROMPT : undefined;
   const headers = body === undefined ? {} : { 'content-type': 'application/json' };
   const expected = respond(body);
-  return { method, path, headers, body, expect: { status: 200, contentType: expected.type, body: expected.body } };
+  const expect = { status: 200, contentType: expected.type, body: expected.body };
+  if (SCENARIOS[scenario].staticFile) Object.assign(expect, { contentLength: String(Buffer.byteLength(expected.body)), mediaTypeOnly: true });
+  return { method, path, headers, body, expect };
 }
 
 function commandRequest(declared) {

@@ -9,6 +9,7 @@ import { startDatabase } from './database.js';
 import { errors, PerfgateError } from './errors.js';
 import { ensureFileLimit, runLoad } from './load.js';
 import { gitInfo, machineInfo, packageVersions } from './machine.js';
+import { optionsEnv } from '../servers/options.js';
 import { currentPinning, pinSelf } from './pinning.js';
 import { onInterrupt } from './process/children.js';
 import { startServer } from './process/server.js';
@@ -17,19 +18,17 @@ import { requestFor } from './requests.js';
 import { runRecord, summarizeRuns } from './results/record.js';
 import { startSampler } from './sampling/sampler.js';
 import { expandSpecs } from './specs.js';
-import { loadBuiltInVariant } from './variants.js';
+import { loadBuiltInVariant, skipReason } from './variants.js';
 import { verifyServer } from './verify.js';
 
 export const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
 const STARTUP_ALLOWANCE_SECONDS = 1;
 
-// The environment that carries a benchmark's options to the server (servers/contract.js).
+// The environment that carries a benchmark's options to the server: every scenario option
+// (servers/options.js), and where the backend and the database are.
 export function serverEnv(options, backendUrl, databaseUrl) {
   return {
-    PERFGATE_IO_DELAY_MS: String(options.ioDelayMs),
-    PERFGATE_CPU_WORK: options.cpuWork,
-    PERFGATE_BACKEND_DELAY_MS: String(options.backendDelayMs),
-    PERFGATE_LOG: options.logging ? '1' : '0',
+    ...optionsEnv(options),
     ...(backendUrl ? { PERFGATE_BACKEND_URL: backendUrl } : {}),
     ...(databaseUrl ? { PERFGATE_DATABASE_URL: databaseUrl } : {}),
   };
@@ -136,6 +135,13 @@ export async function runSuite({ config, variants, outDir }) {
     for (const benchmark of result.benchmarks.filter((each) => each.variant === variant.name)) {
       Object.assign(benchmark, { status: 'skipped', code: skipped.code, reason });
     }
+  }
+  for (const benchmark of result.benchmarks.filter((each) => each.status === 'pending')) {
+    const reason = skipReason(variantByName[benchmark.variant], benchmark);
+    if (!reason) continue;
+    const skipped = errors.variantUnavailable(benchmark.id, reason);
+    console.error(skipped.message);
+    Object.assign(benchmark, { status: 'skipped', code: skipped.code, reason });
   }
   const backend = await loadBuiltInVariant('mock-backend');
   const progress = createProgress({

@@ -1,26 +1,17 @@
 // Expands a validated suite config into the list of concrete benchmarks to run: one per
 // variant x scenario x option setting x connection tier (the scenario's own tiers where the
 // suite gives them). Pure: no processes, no I/O.
-import { DEFAULTS } from './config/suites.js';
-
-// Which options change what a scenario does, and how a non-default value shows in a name.
-const OPTION_TAGS = {
-  echoBytes: { scenarios: ['echo'], tag: (value) => `body=${value}B` },
-  ioDelayMs: { scenarios: ['io'], tag: (value) => `wait=${value}ms` },
-  cpuWork: { scenarios: ['cpu'], tag: (value) => `work=${value}` },
-  backendDelayMs: { scenarios: ['proxy'], tag: (value) => `delay=${value}ms` },
-  logging: { scenarios: 'all', tag: (value) => (value ? 'log=on' : 'log=off') },
-};
+import { OPTION_DEFAULTS, SCENARIO_OPTIONS } from '../servers/options.js';
 
 const asList = (value) => (Array.isArray(value) ? value : [value]);
 
-const appliesTo = (option, scenario) => OPTION_TAGS[option].scenarios === 'all' || OPTION_TAGS[option].scenarios.includes(scenario);
+const appliesTo = (option, scenario) => SCENARIO_OPTIONS[option].scenarios === 'all' || SCENARIO_OPTIONS[option].scenarios.includes(scenario);
 
 // Every combination of the option values that matter for this scenario.
 export function optionSettings(options, scenario) {
   let settings = [{}];
   for (const [option, value] of Object.entries(options)) {
-    const values = appliesTo(option, scenario) ? asList(value) : [DEFAULTS.options[option]];
+    const values = appliesTo(option, scenario) ? asList(value) : [OPTION_DEFAULTS[option]];
     settings = settings.flatMap((setting) => values.map((single) => ({ ...setting, [option]: single })));
   }
   return settings;
@@ -29,8 +20,8 @@ export function optionSettings(options, scenario) {
 // Only values that differ from the defaults appear, so the usual names stay short and stable.
 export function optionTags(setting, scenario) {
   return Object.entries(setting)
-    .filter(([option, value]) => appliesTo(option, scenario) && value !== DEFAULTS.options[option])
-    .map(([option, value]) => OPTION_TAGS[option].tag(value));
+    .filter(([option, value]) => appliesTo(option, scenario) && value !== OPTION_DEFAULTS[option])
+    .map(([option, value]) => SCENARIO_OPTIONS[option].tag(value));
 }
 
 // "<variant> <scenario>[<tags>] c=<connections>": the identity of a trend line, keep it stable.

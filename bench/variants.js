@@ -3,6 +3,7 @@
 // servers under "commands". Both end up as a launch description the process runner uses.
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { OPTION_DEFAULTS, PROXY_CLIENTS } from '../servers/options.js';
 import { SCENARIO_NAMES, SCENARIOS } from '../servers/scenarios.js';
 
 const SERVERS_DIR = new URL('../servers/', import.meta.url);
@@ -22,6 +23,9 @@ export function builtInVariantNames() {
 //   unavailable()  a one-line reason why it cannot run on this machine, or null
 //   command()      the argv that starts it, when not `node servers/launch.js <name>`
 //                  (another runtime, a compiled binary)
+//   proxyClients   the proxyClient values it runs, when not all (a server in another language
+//                  forwards with a client of its own, measured as the default, http), and
+//   proxyClientNote  why the others do not apply
 // `serversDir` is another checkout's servers/ when a comparison runs that checkout's code.
 export async function loadBuiltInVariant(name, serversDir = SERVERS_DIR) {
   const module = await import(new URL(`variants/${name}.js`, serversDir));
@@ -32,6 +36,8 @@ export async function loadBuiltInVariant(name, serversDir = SERVERS_DIR) {
     packages: module.packages ?? [],
     scenarios: module.scenarios ?? DEFAULT_SCENARIOS,
     role: module.role ?? 'server',
+    proxyClients: module.proxyClients ?? PROXY_CLIENTS,
+    proxyClientNote: module.proxyClientNote,
     unavailable: module.unavailable ?? (async () => null),
     launch: {
       command: module.command ? module.command({ launchScript, name }) : [process.execPath, launchScript, name],
@@ -59,6 +65,16 @@ export function commandVariant(name, declaration) {
       readyPath: declaration.readyPath ?? Object.values(declaration.scenarios)[0].path,
     },
   };
+}
+
+// Why one benchmark of a variant that can run here is not run, or null: the proxyClient
+// option picks the proxy's outgoing client; the backend does not forward at all, and some
+// variants cannot use every client (proxyClients).
+export function skipReason(variant, { scenario, options }) {
+  if (scenario !== 'proxy' || variant.kind !== 'builtin' || options.proxyClient === OPTION_DEFAULTS.proxyClient) return null;
+  if (variant.role === 'backend') return `the backend answers the proxy route itself: proxyClient=${options.proxyClient} does not apply`;
+  if (variant.proxyClients.includes(options.proxyClient)) return null;
+  return `${variant.proxyClientNote}: proxyClient=${options.proxyClient} does not apply (it runs ${variant.proxyClients.join(', ')})`;
 }
 
 export async function loadVariants(names, commands) {

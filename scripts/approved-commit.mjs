@@ -7,24 +7,28 @@
 // Writes DIR/pr.json and the step outputs pr, head (the approved sha) and base (the merge base).
 // GITHUB_TOKEN, when set, authenticates the fetch (private repositories) through the
 // environment of that one git command, never in a URL, argument or file.
-// Exit 0 ready, 2 bad inputs or context, 1 the commit cannot be fetched.
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { runCommand } from '../bench/cli/run.js';
+import { githubErrors } from '../bench/errors.js';
 import { writePullRequestRecord } from '../bench/github/artifact.js';
-import { PerfgateError } from '../bench/errors.js';
 import { gitAuthEnv, readEvent, requireEnv, setOutputs } from '../bench/github/context.js';
-import { githubErrors } from '../bench/github/errors.js';
 import { checkedInputs } from '../bench/github/trusted-trigger.js';
+
+const APPROVED_COMMIT_COMMAND = {
+  name: 'approved-commit',
+  invocation: 'node scripts/approved-commit.mjs',
+  synopsis: '--out DIR',
+  summary: 'Fetches the commit a benchmark request approved (the workflow_dispatch inputs pr and sha) and its merge base.\nExit 0 ready, 1 the commit cannot be fetched, 2 bad inputs or context.',
+  options: { out: { type: 'string', value: 'DIR', help: 'where pr.json goes (for bench-comment)', required: true } },
+};
 
 function git(args, env = {}) {
   const result = spawnSync('git', args, { encoding: 'utf8', env: { ...process.env, ...env } });
   return { ok: result.status === 0, out: result.stdout.trim(), err: result.stderr.trim() };
 }
 
-try {
-  const { values } = parseArgs({ options: { out: { type: 'string' } } });
-  if (!values.out) throw githubErrors.badArgs(['--out DIR is required'], 'usage: node scripts/approved-commit.mjs --out DIR');
+await runCommand(APPROVED_COMMIT_COMMAND, ({ values }) => {
   const event = readEvent();
   const { number, sha } = checkedInputs(event.inputs ?? {});
   const defaultBranch = event.repository?.default_branch;
@@ -41,8 +45,4 @@ try {
   writePullRequestRecord(resolve(values.out), { number, headSha: sha });
   setOutputs({ pr: number, head: sha, base: base.out });
   console.log(`pull request #${number}: measuring ${sha} against its merge base ${base.out} with ${defaultBranch}`);
-} catch (error) {
-  if (!(error instanceof PerfgateError)) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = error.code === 'PG_GITHUB_API' ? 1 : 2;
-}
+});

@@ -7,29 +7,27 @@
 //   node scripts/bench-request.mjs --workflow FILE [--command /perfgate] [--label run-bench]
 // Context: GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL,
 // GITHUB_SERVER_URL, GITHUB_OUTPUT (dispatched, pr, sha), GITHUB_STEP_SUMMARY.
-// Exit 0 dispatched, refused (with a reply) or not a request; 1 API failure; 2 bad command line or context.
-import { parseArgs } from 'node:util';
-import { PerfgateError } from '../bench/errors.js';
+import { runCommand } from '../bench/cli/run.js';
+import { githubErrors } from '../bench/errors.js';
 import { githubApi } from '../bench/github/api.js';
 import { removeLabel } from '../bench/github/comment.js';
 import { apiContext, appendSummary, readEvent, requireEnv, setOutputs } from '../bench/github/context.js';
-import { githubErrors } from '../bench/github/errors.js';
 import { DEFAULT_COMMAND, DEFAULT_LABEL, decide, dispatch, reply, requestOfEvent } from '../bench/github/trusted-trigger.js';
 
-const USAGE = `usage: node scripts/bench-request.mjs --workflow FILE [--command ${DEFAULT_COMMAND}] [--label ${DEFAULT_LABEL}]`;
+const BENCH_REQUEST_COMMAND = {
+  name: 'bench-request',
+  invocation: 'node scripts/bench-request.mjs',
+  synopsis: '--workflow FILE [--command /perfgate] [--label run-bench]',
+  summary: 'The trusted trigger of a self-hosted benchmark (docs/self-hosted-runner.md). Exit 0 dispatched, refused\n(with a reply) or not a request; 1 API failure; 2 bad command line or context.',
+  options: {
+    workflow: { type: 'string', value: 'FILE', help: 'the self-hosted workflow to dispatch, a file of .github/workflows', required: true },
+    command: { type: 'string', value: 'WORD', help: 'the comment that asks for a benchmark', default: DEFAULT_COMMAND },
+    label: { type: 'string', value: 'NAME', help: 'the label that asks for a benchmark', default: DEFAULT_LABEL },
+  },
+  check: (values) => (values.workflow && !/^[\w.-]+\.ya?ml$/.test(values.workflow) ? [`--workflow must name a workflow file, e.g. bench-pr.yml (got "${values.workflow}")`] : []),
+};
 
-function parseCommand(argv) {
-  try {
-    const { values } = parseArgs({ args: argv, options: { workflow: { type: 'string' }, command: { type: 'string', default: DEFAULT_COMMAND }, label: { type: 'string', default: DEFAULT_LABEL } } });
-    if (!/^[\w.-]+\.ya?ml$/.test(values.workflow ?? '')) throw new Error(`--workflow must name a workflow file of .github/workflows, e.g. bench-pr.yml (got "${values.workflow ?? ''}")`);
-    return values;
-  } catch (error) {
-    throw githubErrors.badArgs([error.message], USAGE);
-  }
-}
-
-async function main() {
-  const options = parseCommand(process.argv.slice(2));
+await runCommand(BENCH_REQUEST_COMMAND, async ({ values: options }) => {
   const event = readEvent();
   const request = requestOfEvent(requireEnv(process.env, 'GITHUB_EVENT_NAME'), event, options);
   if (!request) {
@@ -59,13 +57,4 @@ async function main() {
     // A label approves once: it comes off whatever the outcome, so the next commit needs a new one.
     if (request.via === 'label') await removeLabel({ api, repository: context.repository, number: request.number, label: options.label });
   }
-}
-
-try {
-  await main();
-} catch (error) {
-  const known = error instanceof PerfgateError || error?.name === 'TimeoutError' || error?.message === 'fetch failed';
-  if (!known) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = ['PG_BAD_ARGS', 'PG_GITHUB_CONTEXT', 'PG_GITHUB_EVENT'].includes(error.code) ? 2 : 1;
-}
+});

@@ -2,22 +2,18 @@
 // `npm run bench`: runs a suite, prints its table and writes the run's outputs
 // (result.json, github-action-benchmark inputs, table.md) plus the local history.
 import { fileURLToPath } from 'node:url';
-import { minimist } from 'zx';
+import { BENCH_COMMAND, parseBenchArgs } from '../bench/cli/bench-command.js';
+import { runCommand } from '../bench/cli/run.js';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { PerfgateError } from '../bench/errors.js';
+import { EXIT } from '../bench/errors.js';
 import { runSuite } from '../bench/run.js';
 import { defaultHistoryPath } from '../bench/history/index.js';
 import { appendToHistory, writeOutputs } from '../bench/results/write.js';
-import { parseBenchArgs, BENCH_USAGE } from './lib/bench-args.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-try {
-  const request = parseBenchArgs(minimist(process.argv.slice(2), { string: ['suite', 'config', 'out', 'history'], boolean: ['help'] }));
-  if (request.help) {
-    console.log(BENCH_USAGE);
-    process.exit(0);
-  }
+await runCommand(BENCH_COMMAND, async ({ values }) => {
+  const request = parseBenchArgs(values);
   const { config, variants } = await resolveSuite(request);
   const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-${config.name}`;
   const result = await runSuite({ config, variants, outDir });
@@ -29,9 +25,6 @@ try {
     appendToHistory(outputs, historyFile, { commitDir: projectRoot });
     console.log(`history: ${historyFile} (npm run site shows it)`);
   }
-  process.exitCode = result.benchmarks.some((benchmark) => benchmark.status === 'failed') ? 1 : 0;
-} catch (error) {
-  if (!(error instanceof PerfgateError)) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = 2;
-}
+  // 1: a benchmark failed (its reason is in result.json and the table).
+  return result.benchmarks.some((benchmark) => benchmark.status === 'failed') ? EXIT.failed : EXIT.ok;
+});

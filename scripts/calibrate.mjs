@@ -7,24 +7,34 @@
 // calibration.md and calibration.json. A benchmark script: it asserts nothing.
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { minimist } from 'zx';
 import { writeFileAtomicSync } from '../bench/atomic-file.js';
 import { calibrationMarkdown, loopsForSlowdown, measureLoopSeconds, summarizeTrials, trialOutcome } from '../bench/calibration/index.js';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { errors, PerfgateError } from '../bench/errors.js';
+import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
+import { runCommand } from '../bench/cli/run.js';
+import { errors } from '../bench/errors.js';
 import { runComparison } from '../bench/compare/run-comparison.js';
 import { mean } from '../bench/stats/index.js';
-import { COMPARISON_FLAGS, comparisonRequest, positive } from './lib/compare-args.js';
 
-const USAGE = `usage: npm run calibrate -- [options]
-  --runs K            comparisons of each kind, A/A and injected (default 10)
-  --slowdown PCT      the injected slowdown (default 5)
-  --variant, --scenario, --connections   the benchmark (default express json c=100)
-  and compare's measurement and verdict options (--duration, --budget, --threshold, ...: npm run compare -- --help)`;
+const CALIBRATE_COMMAND = {
+  name: 'calibrate',
+  invocation: 'npm run calibrate --',
+  synopsis: '[options]',
+  summary: "How trustworthy are compare's verdicts on this machine? K A/A comparisons and K with a known injected slowdown,\nwith compare's measurement and verdict options; writes calibration.md and calibration.json.",
+  options: {
+    runs: { type: 'count', value: 'K', help: 'comparisons of each kind, A/A and injected', default: 10 },
+    slowdown: { type: 'positive', value: 'PCT', help: 'the injected slowdown', default: 5 },
+    ...COMPARISON_OPTIONS,
+    // One benchmark, a typical one unless told otherwise.
+    variant: { ...COMPARISON_OPTIONS.variant, default: ['express'] },
+    scenario: { ...COMPARISON_OPTIONS.scenario, default: ['json'] },
+    connections: { ...COMPARISON_OPTIONS.connections, default: ['100'] },
+    out: { ...COMPARISON_OPTIONS.out, defaultText: 'results/<time>-calibrate' },
+  },
+};
 
 // The issue's targets, printed beside what this machine reaches.
 const TARGETS = { falseAlarmRate: 0.05, detectionRate: 0.9, seconds: 180 };
-const BENCHMARK_DEFAULTS = { variant: 'express', scenario: 'json', connections: '100' };
 // Fixed-length runs that size the slowdown and check its size; not part of the statistics.
 const PROBE_ROUNDS = 3;
 const CHECK_ROUNDS = 6;
@@ -32,32 +42,20 @@ const CHECK_ROUNDS = 6;
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const thisCheckout = (label, env) => ({ label, root: projectRoot, description: env ? `this checkout, ${env.PERFGATE_INJECT_LOOPS} loops injected` : 'this checkout', serversDir: pathToFileURL(join(projectRoot, 'servers/')), env });
 
-function parseArgs(argv) {
-  const parsed = minimist(argv, { string: ['suite', 'config', 'out'], boolean: ['help'] });
-  const unknown = Object.keys(parsed).filter((flag) => ![...COMPARISON_FLAGS, 'runs', 'slowdown'].includes(flag));
-  if (unknown.length) throw errors.badConfig('command line', unknown.map((flag) => `unknown option --${flag}: see npm run calibrate -- --help`));
-  const request = comparisonRequest({ ...BENCHMARK_DEFAULTS, ...parsed });
-  return { ...request, help: parsed.help, runs: Math.round(positive('runs', parsed.runs ?? 10)), slowdown: positive('slowdown', parsed.slowdown ?? 5) / 100 };
-}
-
 async function compareOnce({ config, settings, outDir, injectLoops, label }) {
   const sides = { base: thisCheckout('base'), head: thisCheckout('head', injectLoops ? { PERFGATE_INJECT_LOOPS: String(injectLoops) } : undefined) };
   const comparison = await runComparison({ config, sides, settings, outDir: join(outDir, label) });
   // Every trial's rounds and samples stay on disk, so a rate can be checked against its data.
   writeFileAtomicSync(join(outDir, label, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
   const [benchmark] = comparison.benchmarks;
-  if (benchmark.status !== 'ok') throw new PerfgateError('PG_CALIBRATION_FAILED', `calibration stopped: ${benchmark.id} ${benchmark.status}: ${benchmark.reason}`);
+  if (benchmark.status !== 'ok') throw errors.calibrationFailed(benchmark.id, benchmark.status, benchmark.reason);
   return { comparison, benchmark };
 }
 
 const fixedRounds = (settings, rounds) => ({ ...settings, minRounds: rounds, maxRounds: rounds, budgetSeconds: 24 * 3600 });
 
-try {
-  const request = parseArgs(process.argv.slice(2));
-  if (request.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
+  const request = { ...comparisonRequest(values), runs: values.runs, slowdown: values.slowdown / 100 };
   const { config } = await resolveSuite(request);
   if (config.variants.length * config.scenarios.length * config.connections.length !== 1) {
     throw errors.badConfig('command line', ['calibrate one benchmark: give one --variant, one --scenario and one --connections']);
@@ -91,8 +89,4 @@ try {
   writeFileAtomicSync(join(outDir, 'calibration.md'), markdown);
   console.log(markdown);
   console.log(`results: ${outDir}`);
-} catch (error) {
-  if (!(error instanceof PerfgateError)) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = 2;
-}
+});

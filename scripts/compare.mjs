@@ -7,15 +7,15 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { minimist } from 'zx';
 import { writeFileAtomicSync } from '../bench/atomic-file.js';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { errors, PerfgateError } from '../bench/errors.js';
+import { COMPARE_COMMAND, parseCompareArgs } from '../bench/cli/compare-command.js';
+import { runCommand } from '../bench/cli/run.js';
+import { errors, EXIT } from '../bench/errors.js';
 import { comparisonMarkdown } from '../bench/compare/report.js';
 import { runComparison } from '../bench/compare/run-comparison.js';
 import { checkGitSides, createWorkRoot, parsePackageSpec, prepareDependencySide, prepareGitSide } from '../bench/compare/sides.js';
 import { builtInVariantNames, loadVariants } from '../bench/variants.js';
-import { COMPARE_USAGE, parseCompareArgs } from './lib/compare-args.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -47,30 +47,23 @@ async function resolveComparedSuite(request) {
   return resolveSuite({ ...request, overrides: { ...request.overrides, variants } });
 }
 
-let work;
-try {
-  const request = parseCompareArgs(minimist(process.argv.slice(2), { string: ['base', 'head', 'dep', 'vs', 'repo', 'suite', 'config', 'out'], boolean: ['help'] }));
-  if (request.help) {
-    console.log(COMPARE_USAGE);
-    process.exit(0);
-  }
+await runCommand(COMPARE_COMMAND, async ({ values }) => {
+  const request = parseCompareArgs(values);
   const { config } = await resolveComparedSuite(request);
-  work = createWorkRoot();
-  const sides = prepareSides(request, work);
-  const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-compare`;
-  const comparison = await runComparison({ config, sides, settings: request.settings, outDir, onProgress: (line) => console.error(line) });
-  const markdown = comparisonMarkdown(comparison);
-  writeFileAtomicSync(join(outDir, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
-  writeFileAtomicSync(join(outDir, 'comparison.md'), markdown);
-  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
-  if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `regression=${comparison.gate.failed}\nreport-dir=${outDir}\n`);
-  console.log(markdown);
-  console.log(`results: ${outDir}`);
-  process.exitCode = comparison.gate.failed ? 1 : 0;
-} catch (error) {
-  if (!(error instanceof PerfgateError)) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = 2;
-} finally {
-  work?.remove();
-}
+  const work = createWorkRoot();
+  try {
+    const sides = prepareSides(request, work);
+    const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-compare`;
+    const comparison = await runComparison({ config, sides, settings: request.settings, outDir, onProgress: (line) => console.error(line) });
+    const markdown = comparisonMarkdown(comparison);
+    writeFileAtomicSync(join(outDir, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
+    writeFileAtomicSync(join(outDir, 'comparison.md'), markdown);
+    if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);
+    if (process.env.GITHUB_OUTPUT) appendFileSync(process.env.GITHUB_OUTPUT, `regression=${comparison.gate.failed}\nreport-dir=${outDir}\n`);
+    console.log(markdown);
+    console.log(`results: ${outDir}`);
+    return comparison.gate.failed ? EXIT.failed : EXIT.ok;
+  } finally {
+    work.remove();
+  }
+});

@@ -5,70 +5,43 @@
 // points not reported before are reported, and --record adds them to that file; with --comment
 // each commit that brought new ones gets a commit comment (bench-main does both, docs/github-actions.md).
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { CHANGE_POINT_DEFAULTS } from '../docs/lib/change-points.js';
 import { writeFileAtomicSync } from '../bench/atomic-file.js';
 import { findChangePoints } from '../bench/detect/find.js';
 import { describeMethod, renderChangePoints } from '../bench/detect/markdown.js';
 import { readState, unreported, withReported, writeState } from '../bench/detect/reported.js';
-import { PerfgateError } from '../bench/errors.js';
+import { runCommand } from '../bench/cli/run.js';
 import { githubApi } from '../bench/github/api.js';
 import { commentOnCommit } from '../bench/github/comment.js';
 import { apiContext, appendSummary } from '../bench/github/context.js';
-import { historyErrors } from '../bench/history/errors.js';
 import { emptyBenchmarkData, parseBenchmarkData } from '../bench/history/format.js';
 import { defaultHistoryPath, readHistoryFile } from '../bench/history/history-file.js';
 import { readBranchFile } from '../bench/history/publish-branch.js';
 
-const USAGE = `usage: npm run detect -- [--data FILE | --repo REPO [--branch NAME] [--dir PATH]] [options]
-  --data FILE          a data.js (default: the local history, ${defaultHistoryPath('.').replace(`${resolve('.')}/`, '')})
-  --repo REPO          read DIR/data.js from the pages branch of this repository (path or URL)
-  --branch NAME        that branch (default: gh-pages)
-  --dir PATH           the data directory in it (default: dev/bench)
-  --json FILE          write the change points as JSON
-  --markdown FILE      write the markdown report
-  --state FILE         report only change points this file does not hold (created if missing)
-  --record             add the reported points to --state
-  --comment            post a commit comment on each commit with new points (GITHUB_TOKEN,
-                       GITHUB_REPOSITORY; GITHUB_API_URL on GitHub Enterprise)
-  --max-p P            significance level (default: ${CHANGE_POINT_DEFAULTS.maxPValue})
-  --window N           window of the split step, in runs (default: ${CHANGE_POINT_DEFAULTS.windowLength})
-  --min-magnitude M    ignore changes smaller than M (0.05 = 5 %; default: ${CHANGE_POINT_DEFAULTS.minMagnitude})
-When GITHUB_STEP_SUMMARY is set, the report is added to the job summary.`;
-
-const OPTIONS = {
-  data: { type: 'string' }, repo: { type: 'string' }, branch: { type: 'string', default: 'gh-pages' }, dir: { type: 'string', default: 'dev/bench' },
-  json: { type: 'string' }, markdown: { type: 'string' }, state: { type: 'string' }, record: { type: 'boolean' }, comment: { type: 'boolean' },
-  'max-p': { type: 'string' }, window: { type: 'string' }, 'min-magnitude': { type: 'string' }, help: { type: 'boolean' },
+const DETECT_COMMAND = {
+  name: 'detect',
+  invocation: 'npm run detect --',
+  synopsis: '[--data FILE | --repo REPO [--branch NAME] [--dir PATH]] [options]',
+  summary: 'Change points in a benchmark history (data.js), each with its suite, bench, commit, means, change and p-value.\nWhen GITHUB_STEP_SUMMARY is set, the report is added to the job summary.',
+  options: {
+    data: { type: 'string', value: 'FILE', help: 'a data.js', defaultText: defaultHistoryPath('.').replace(`${resolve('.')}/`, '') },
+    repo: { type: 'string', value: 'REPO', help: 'read DIR/data.js from the pages branch of this repository (path or URL)' },
+    branch: { type: 'string', value: 'NAME', help: 'that branch', default: 'gh-pages' },
+    dir: { type: 'string', value: 'PATH', help: 'the data directory in it', default: 'dev/bench' },
+    json: { type: 'string', value: 'FILE', help: 'write the change points as JSON' },
+    markdown: { type: 'string', value: 'FILE', help: 'write the markdown report' },
+    state: { type: 'string', value: 'FILE', help: 'report only change points this file does not hold (created if missing)' },
+    record: { type: 'boolean', help: 'add the reported points to --state' },
+    comment: { type: 'boolean', help: 'post a commit comment on each commit with new points (GITHUB_TOKEN, GITHUB_REPOSITORY; GITHUB_API_URL on GitHub Enterprise)' },
+    'max-p': { type: 'probability', value: 'P', help: 'significance level', default: CHANGE_POINT_DEFAULTS.maxPValue },
+    window: { type: 'count', min: 2, value: 'N', help: 'window of the split step, in runs', default: CHANGE_POINT_DEFAULTS.windowLength },
+    'min-magnitude': { type: 'nonNegative', value: 'M', help: 'ignore changes smaller than M (0.05 = 5 %)', default: CHANGE_POINT_DEFAULTS.minMagnitude },
+  },
+  check: (values) => [
+    ...(values.data && values.repo ? ['pass --data or --repo, not both'] : []),
+    ...(values.record && !values.state ? ['--record needs --state FILE'] : []),
+  ],
 };
-
-function numberOption(values, flag, valid, rule, problems) {
-  if (values[flag] === undefined) return undefined;
-  const value = Number(values[flag]);
-  if (!valid(value)) problems.push(`--${flag} must be ${rule} (got "${values[flag]}")`);
-  return value;
-}
-
-function parseCommand(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false });
-  } catch (error) {
-    throw historyErrors.badArgs([error.message], 'see npm run detect -- --help');
-  }
-  const { values } = parsed;
-  if (values.help) return { help: true };
-  const problems = [];
-  if (values.data && values.repo) problems.push('pass --data or --repo, not both');
-  if (values.record && !values.state) problems.push('--record needs --state FILE');
-  const detection = {
-    maxPValue: numberOption(values, 'max-p', (p) => p > 0 && p <= 1, 'a number in (0, 1]', problems),
-    windowLength: numberOption(values, 'window', (n) => Number.isInteger(n) && n >= 2, 'a whole number of at least 2', problems),
-    minMagnitude: numberOption(values, 'min-magnitude', (m) => m >= 0, 'a number of at least 0', problems),
-  };
-  if (problems.length) throw historyErrors.badArgs(problems, 'see npm run detect -- --help');
-  return { ...values, detection: { ...CHANGE_POINT_DEFAULTS, ...Object.fromEntries(Object.entries(detection).filter(([, v]) => v !== undefined)) } };
-}
 
 async function loadData(options) {
   if (!options.repo) {
@@ -93,9 +66,8 @@ async function comment(points, method) {
   }
 }
 
-async function main() {
-  const options = parseCommand(process.argv.slice(2));
-  if (options.help) return console.log(USAGE);
+await runCommand(DETECT_COMMAND, async ({ values }) => {
+  const options = { ...values, detection: { ...CHANGE_POINT_DEFAULTS, maxPValue: values['max-p'], windowLength: values.window, minMagnitude: values['min-magnitude'] } };
   const { data, source } = await loadData(options);
   const all = findChangePoints(data, options.detection);
   const state = options.state ? readState(resolve(options.state)) : null;
@@ -110,12 +82,4 @@ async function main() {
   if (options.comment && points.length) await comment(points, method);
   // Recorded after the comments: a failed comment is retried by the next run instead of lost.
   if (options.record) writeState(resolve(options.state), withReported(state, points));
-}
-
-try {
-  await main();
-} catch (error) {
-  if (!(error instanceof PerfgateError)) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = error.code === 'PG_BAD_ARGS' ? 2 : 1;
-}
+});

@@ -9,42 +9,44 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { runCommand } from '../bench/cli/run.js';
+import { errors, EXIT } from '../bench/errors.js';
 import { isInstalled, workflowLinters } from './lib/workflow-linters.js';
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PERSONAS = ['pedantic', 'regular', 'auditor'];
 
-let options;
-try {
-  options = parseArgs({ options: { root: { type: 'string' }, persona: { type: 'string', default: 'pedantic' } } }).values;
-  if (!PERSONAS.includes(options.persona)) throw new Error(`--persona must be one of ${PERSONAS.join(', ')}`);
-} catch (error) {
-  console.error(`lint-workflows: ${error.message}\nusage: node scripts/lint-workflows.mjs [--root DIR] [--persona ${PERSONAS.join('|')}]`);
-  process.exit(2);
-}
-const root = resolve(options.root ?? PROJECT_ROOT);
-const linters = Object.fromEntries(workflowLinters(PROJECT_ROOT).map((linter) => [linter.name, linter]));
+const LINT_COMMAND = {
+  name: 'lint-workflows',
+  invocation: 'node scripts/lint-workflows.mjs',
+  synopsis: '[--root DIR] [--persona NAME]',
+  summary: 'Lints .github/ with actionlint and zizmor (offline). Exit 1 on findings, 2 when a linter is missing.',
+  options: {
+    root: { type: 'string', value: 'DIR', help: 'the checkout whose .github/ is linted', defaultText: 'this project' },
+    persona: { type: 'choice', choices: PERSONAS, help: "zizmor's persona; pedantic is the project's bar", default: 'pedantic' },
+  },
+};
 
-const missing = Object.values(linters).filter((linter) => !isInstalled(linter));
-for (const linter of missing) {
-  console.error(`lint-workflows: ${linter.name} ${linter.version} is not installed at ${linter.bin}: run \`node scripts/setup.mjs --for test\` (needs ${linter.needs.join(', ')} and the package registries)`);
-}
-if (missing.length) process.exit(2);
+await runCommand(LINT_COMMAND, ({ values: options }) => {
+  const root = resolve(options.root ?? PROJECT_ROOT);
+  const linters = Object.fromEntries(workflowLinters(PROJECT_ROOT).map((linter) => [linter.name, linter]));
+  const missing = Object.values(linters).filter((linter) => !isInstalled(linter));
+  if (missing.length) throw errors.toolsMissing(missing);
 
-// Named files and config, so that actionlint needs no git repository around them.
-const workflows = join('.github', 'workflows');
-const files = existsSync(join(root, workflows)) ? readdirSync(join(root, workflows)).filter((name) => /\.ya?ml$/.test(name)).map((name) => join(workflows, name)) : [];
-const config = join('.github', 'actionlint.yaml');
-const runs = [
-  [linters.actionlint, ['-no-color', ...(existsSync(join(root, config)) ? ['-config-file', config] : []), ...files]],
-  [linters.zizmor, ['--offline', '--quiet', '--no-progress', '--color=never', `--persona=${options.persona}`, '.github']],
-];
-let clean = true;
-for (const [linter, args] of runs) {
-  const run = spawnSync(linter.bin, args, { cwd: root, stdio: 'inherit' });
-  const ok = run.status === 0;
-  console.log(`lint-workflows: ${linter.name} ${linter.version}: ${ok ? 'no findings' : `findings (exit ${run.status ?? run.signal})`}`);
-  clean &&= ok;
-}
-process.exitCode = clean ? 0 : 1;
+  // Named files and config, so that actionlint needs no git repository around them.
+  const workflows = join('.github', 'workflows');
+  const files = existsSync(join(root, workflows)) ? readdirSync(join(root, workflows)).filter((name) => /\.ya?ml$/.test(name)).map((name) => join(workflows, name)) : [];
+  const config = join('.github', 'actionlint.yaml');
+  const runs = [
+    [linters.actionlint, ['-no-color', ...(existsSync(join(root, config)) ? ['-config-file', config] : []), ...files]],
+    [linters.zizmor, ['--offline', '--quiet', '--no-progress', '--color=never', `--persona=${options.persona}`, '.github']],
+  ];
+  let clean = true;
+  for (const [linter, args] of runs) {
+    const run = spawnSync(linter.bin, args, { cwd: root, stdio: 'inherit' });
+    const ok = run.status === 0;
+    console.log(`lint-workflows: ${linter.name} ${linter.version}: ${ok ? 'no findings' : `findings (exit ${run.status ?? run.signal})`}`);
+    clean &&= ok;
+  }
+  return clean ? EXIT.ok : EXIT.failed;
+});

@@ -8,14 +8,22 @@
 // per-run spread (bench/stats/METHOD.md: per-round cv 2-16 %; shared/measurement.md: 5.6 % SD
 // of one-after-the-other ratios, about 4 % per run), with and without bursts.
 //   node scripts/measure-detect.mjs [--trials N] [--markdown FILE]
-import { parseArgs } from 'node:util';
 import { writeFileAtomicSync } from '../bench/atomic-file.js';
 import { syntheticSeries } from '../bench/detect/synthetic.js';
 import { REPORT_TOLERANCE } from '../bench/detect/reported.js';
 import { detectChangePoints } from '../docs/lib/change-points.js';
+import { runCommand } from '../bench/cli/run.js';
 
-const { values: options } = parseArgs({ options: { trials: { type: 'string', default: '100' }, markdown: { type: 'string' } } });
-const TRIALS = Number(options.trials);
+const MEASURE_DETECT_COMMAND = {
+  name: 'measure-detect',
+  invocation: 'node scripts/measure-detect.mjs',
+  synopsis: '[--trials N] [--markdown FILE]',
+  summary: 'Measures change-point detection on synthetic histories with this machine\'s noise: detection rate, delay, false alarms.',
+  options: {
+    trials: { type: 'count', value: 'N', help: 'histories per row', default: 100 },
+    markdown: { type: 'string', value: 'FILE', help: 'also write the table to this file' },
+  },
+};
 const BEFORE = 100;
 const WATCHED = 40;
 const NOISE = [{ cv: 0.02, bursts: 0 }, { cv: 0.04, bursts: 0 }, { cv: 0.08, bursts: 0 }, { cv: 0.04, bursts: 0.03 }];
@@ -40,32 +48,34 @@ function replay(values, settings, step) {
 
 const quantile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : null);
 
-const rows = [];
-const started = process.cpuUsage();
-for (const settings of SETTINGS) {
-  for (const noise of NOISE) {
-    for (const step of STEPS) {
-      const outcomes = Array.from({ length: TRIALS }, (_, trial) => {
-        const seed = 1 + trial + 1000 * STEPS.indexOf(step) + 100_000 * NOISE.indexOf(noise);
-        const values = syntheticSeries({ length: BEFORE + WATCHED, cv: noise.cv, bursts: noise.bursts, steps: step ? [{ at: BEFORE, factor: 1 + step }] : [], seed });
-        return replay(values, settings, step);
-      });
-      const delays = outcomes.map((o) => o.flaggedAfter).filter((d) => d !== null).sort((a, b) => a - b);
-      rows.push({
-        ...settings, noise: `${100 * noise.cv} %${noise.bursts ? ` + ${100 * noise.bursts} % bursts` : ''}`, step: step ? `${100 * step} %` : 'A/A',
-        detected: step ? delays.length / TRIALS : null, median: quantile(delays, 0.5), p90: quantile(delays, 0.9),
-        falseAlarms: outcomes.filter((o) => o.falseAlarm).length / TRIALS,
-      });
+await runCommand(MEASURE_DETECT_COMMAND, ({ values: { trials: TRIALS, markdown } }) => {
+  const rows = [];
+  const started = process.cpuUsage();
+  for (const settings of SETTINGS) {
+    for (const noise of NOISE) {
+      for (const step of STEPS) {
+        const outcomes = Array.from({ length: TRIALS }, (_, trial) => {
+          const seed = 1 + trial + 1000 * STEPS.indexOf(step) + 100_000 * NOISE.indexOf(noise);
+          const values = syntheticSeries({ length: BEFORE + WATCHED, cv: noise.cv, bursts: noise.bursts, steps: step ? [{ at: BEFORE, factor: 1 + step }] : [], seed });
+          return replay(values, settings, step);
+        });
+        const delays = outcomes.map((o) => o.flaggedAfter).filter((d) => d !== null).sort((a, b) => a - b);
+        rows.push({
+          ...settings, noise: `${100 * noise.cv} %${noise.bursts ? ` + ${100 * noise.bursts} % bursts` : ''}`, step: step ? `${100 * step} %` : 'A/A',
+          detected: step ? delays.length / TRIALS : null, median: quantile(delays, 0.5), p90: quantile(delays, 0.9),
+          falseAlarms: outcomes.filter((o) => o.falseAlarm).length / TRIALS,
+        });
+      }
     }
   }
-}
-const pct = (x) => (x === null ? '' : `${(100 * x).toFixed(0)} %`);
-const lines = [
-  `| p < | min runs per side | per-run noise (cv) | step | flagged within ${WATCHED} runs | runs until flagged: median (90th pct) | histories with a false point reported (A/A), or one away from the step |`,
-  '| ---: | ---: | --- | ---: | ---: | ---: | ---: |',
-  ...rows.map((r) => `| ${r.maxPValue} | ${r.minSegment} | ${r.noise} | ${r.step} | ${pct(r.detected)} | ${r.median === null ? (r.detected === null ? '' : '-') : `${r.median} (${r.p90})`} | ${pct(r.falseAlarms)} |`),
-  '',
-  `${TRIALS} histories per row (${BEFORE} runs, then ${WATCHED} watched runs); CPU ${(process.cpuUsage(started).user / 1e6).toFixed(0)} s.`,
-];
-console.log(lines.join('\n'));
-if (options.markdown) writeFileAtomicSync(options.markdown, `${lines.join('\n')}\n`);
+  const pct = (x) => (x === null ? '' : `${(100 * x).toFixed(0)} %`);
+  const lines = [
+    `| p < | min runs per side | per-run noise (cv) | step | flagged within ${WATCHED} runs | runs until flagged: median (90th pct) | histories with a false point reported (A/A), or one away from the step |`,
+    '| ---: | ---: | --- | ---: | ---: | ---: | ---: |',
+    ...rows.map((r) => `| ${r.maxPValue} | ${r.minSegment} | ${r.noise} | ${r.step} | ${pct(r.detected)} | ${r.median === null ? (r.detected === null ? '' : '-') : `${r.median} (${r.p90})`} | ${pct(r.falseAlarms)} |`),
+    '',
+    `${TRIALS} histories per row (${BEFORE} runs, then ${WATCHED} watched runs); CPU ${(process.cpuUsage(started).user / 1e6).toFixed(0)} s.`,
+  ];
+  console.log(lines.join('\n'));
+  if (markdown) writeFileAtomicSync(markdown, `${lines.join('\n')}\n`);
+});

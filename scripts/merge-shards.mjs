@@ -4,30 +4,27 @@
 //   node scripts/merge-shards.mjs --out DIR SHARD_DIR...
 // Exit 0 merged, 2 bad input (no shard measured anything, a malformed file, a name twice).
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { writeFileAtomicSync } from '../bench/atomic-file.js';
-import { PerfgateError } from '../bench/errors.js';
-import { githubErrors } from '../bench/github/errors.js';
+import { runCommand, usageLine } from '../bench/cli/run.js';
+import { errors } from '../bench/errors.js';
 import { mergeShards } from '../bench/github/shards.js';
 import { OUTPUT_FILES } from '../bench/results/write.js';
 
-const USAGE = 'usage: node scripts/merge-shards.mjs --out DIR SHARD_DIR...';
+const MERGE_SHARDS_COMMAND = {
+  name: 'merge-shards',
+  invocation: 'node scripts/merge-shards.mjs',
+  synopsis: '--out DIR SHARD_DIR...',
+  summary: "Merges the results directories of bench-main's shards into one pair of github-action-benchmark inputs.",
+  options: {
+    out: { type: 'string', value: 'DIR', help: 'where the merged inputs are written', required: true },
+  },
+  positionals: { value: 'SHARD_DIR...', min: 1, max: Infinity, missing: 'name at least one shard directory' },
+};
 
-try {
-  const { values, positionals } = parseArgs({ options: { out: { type: 'string' } }, allowPositionals: true, strict: false });
-  const problems = [
-    ...Object.keys(values).filter((flag) => flag !== 'out').map((flag) => `unknown option --${flag}`),
-    ...(typeof values.out === 'string' ? [] : ['--out DIR is required']),
-    ...(positionals.length ? [] : ['name at least one shard directory']),
-  ];
-  if (problems.length) throw githubErrors.badArgs(problems, USAGE);
+await runCommand(MERGE_SHARDS_COMMAND, ({ values, positionals }) => {
   const merged = mergeShards(positionals);
   for (const dir of merged.missing) console.error(`merge-shards: ${dir} has no benchmark files (its shard measured nothing); left out`);
-  if (!merged.merged.length) throw githubErrors.badArgs(['no shard has benchmark files: nothing to publish'], USAGE);
+  if (!merged.merged.length) throw errors.badArgs(['no shard has benchmark files: nothing to publish'], usageLine(MERGE_SHARDS_COMMAND));
   for (const kind of ['bigger', 'smaller']) writeFileAtomicSync(join(values.out, OUTPUT_FILES[kind]), `${JSON.stringify(merged[kind], null, 2)}\n`);
   console.log(`merged ${merged.merged.length} shard(s): ${merged.bigger.length} + ${merged.smaller.length} benchmarks into ${values.out}`);
-} catch (error) {
-  if (!(error instanceof PerfgateError)) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = 2;
-}
+});

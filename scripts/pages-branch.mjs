@@ -7,26 +7,29 @@
 //     commit a second time (it compares with the newest entry of another commit, every time).
 //   node scripts/pages-branch.mjs --repo REPO --commit SHA [--branch gh-pages] [--dir dev/bench] [--suite NAME]...
 // GITHUB_TOKEN, when set, authenticates git to GITHUB_SERVER_URL through the environment.
-// Outputs (GITHUB_OUTPUT): created=true|false, alert=true|false. Exit 0, 1 git failure, 2 bad command line.
-import { parseArgs } from 'node:util';
-import { PerfgateError } from '../bench/errors.js';
+// Outputs (GITHUB_OUTPUT): created=true|false, alert=true|false.
+import { runCommand } from '../bench/cli/run.js';
 import { appendSummary, gitAuthEnv, setOutputs } from '../bench/github/context.js';
-import { historyErrors } from '../bench/history/errors.js';
 import { parseBenchmarkData } from '../bench/history/format.js';
 import { ensureBranch, readBranchFile } from '../bench/history/publish-branch.js';
 import { SUITE_NAMES } from '../bench/results/benchmark-action.js';
 
-const USAGE = 'usage: node scripts/pages-branch.mjs --repo REPO --commit SHA [--branch gh-pages] [--dir dev/bench] [--suite NAME]...';
+const PAGES_BRANCH_COMMAND = {
+  name: 'pages-branch',
+  invocation: 'node scripts/pages-branch.mjs',
+  synopsis: '--repo REPO --commit SHA [--branch gh-pages] [--dir dev/bench] [--suite NAME]...',
+  summary: 'Creates the pages branch when missing; sets the step output alert=false when the commit is already in the trend.\nExit 0, 1 git failure, 2 bad command line.',
+  options: {
+    repo: { type: 'string', value: 'REPO', help: 'the repository (path or URL)', required: true },
+    commit: { type: 'string', value: 'SHA', help: 'the commit this run measured', required: true },
+    branch: { type: 'string', value: 'NAME', help: 'the pages branch', default: 'gh-pages' },
+    dir: { type: 'string', value: 'PATH', help: 'the data directory in it', default: 'dev/bench' },
+    suite: { type: 'list', value: 'NAME', help: 'the suites this run publishes', defaultText: Object.values(SUITE_NAMES).join(',') },
+  },
+  check: (values) => (values.commit && !/^[0-9a-f]{40}$/.test(values.commit) ? ['--commit must be a full 40-hex commit id'] : []),
+};
 
-try {
-  let values;
-  try {
-    ({ values } = parseArgs({ options: { repo: { type: 'string' }, commit: { type: 'string' }, branch: { type: 'string', default: 'gh-pages' }, dir: { type: 'string', default: 'dev/bench' }, suite: { type: 'string', multiple: true } } }));
-  } catch (error) {
-    throw historyErrors.badArgs([error.message], USAGE);
-  }
-  const problems = [...(values.repo ? [] : ['--repo is required']), ...(/^[0-9a-f]{40}$/.test(values.commit ?? '') ? [] : ['--commit must be a full 40-hex commit id'])];
-  if (problems.length) throw historyErrors.badArgs(problems, USAGE);
+await runCommand(PAGES_BRANCH_COMMAND, async ({ values }) => {
   Object.assign(process.env, gitAuthEnv(process.env.GITHUB_TOKEN, process.env.GITHUB_SERVER_URL || undefined));
   const suites = values.suite ?? Object.values(SUITE_NAMES);
   const { created } = await ensureBranch({ repo: values.repo, branch: values.branch });
@@ -40,8 +43,4 @@ try {
   setOutputs({ created, alert: !measured });
   for (const line of lines) console.log(line);
   appendSummary(lines.map((line) => `- ${line}`).join('\n'));
-} catch (error) {
-  if (!(error instanceof PerfgateError)) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = error.code === 'PG_BAD_ARGS' ? 2 : 1;
-}
+});

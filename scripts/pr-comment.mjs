@@ -10,28 +10,27 @@
 // GITHUB_SERVER_URL, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY. Exit 0 done (or nothing to do),
 // 1 artifact refused or API failure, 2 bad command line or context.
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { PerfgateError } from '../bench/errors.js';
+import { runCommand } from '../bench/cli/run.js';
 import { githubApi } from '../bench/github/api.js';
-import { findArtifact, printable, readArtifact, verifyPullRequest } from '../bench/github/artifact.js';
+import { findArtifact, readArtifact, verifyPullRequest } from '../bench/github/artifact.js';
 import { renderComment, upsertComment } from '../bench/github/comment.js';
 import { apiContext, appendSummary, readEvent, setOutputs, workflowRunOfEvent } from '../bench/github/context.js';
-import { githubErrors } from '../bench/github/errors.js';
 
-const USAGE = 'usage: node scripts/pr-comment.mjs (find | post DIR)';
-const INPUT_ERRORS = new Set(['PG_BAD_ARGS', 'PG_GITHUB_CONTEXT', 'PG_GITHUB_EVENT']);
-
-function parseCommand(argv) {
-  const { positionals, values } = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: false });
-  const [command, dir, ...rest] = positionals;
-  const problems = [];
-  if (!['find', 'post'].includes(command)) problems.push(`unknown command "${command ?? ''}"`);
-  if (command === 'post' && !dir) problems.push('post needs the artifact directory');
-  if (command === 'find' ? dir !== undefined : rest.length) problems.push('too many arguments');
-  problems.push(...Object.keys(values).map((flag) => `unknown option --${flag}`));
-  if (problems.length) throw githubErrors.badArgs(problems, USAGE);
-  return { command, dir: dir && resolve(dir) };
-}
+const STEPS = ['find', 'post'];
+const PR_COMMENT_COMMAND = {
+  name: 'pr-comment',
+  invocation: 'node scripts/pr-comment.mjs',
+  synopsis: '(find | post DIR)',
+  summary: 'The pull-request comment of the benchmark workflows (docs/github-actions.md). Exit 1 when the artifact\nis refused or the API fails, 2 on a bad command line or context.',
+  options: {},
+  positionals: { value: 'STEP [DIR]', min: 1, max: 2, missing: `name the step: ${STEPS.join(', ')}` },
+  check: (values, [step, dir]) => {
+    if (step === undefined) return [];
+    if (!STEPS.includes(step)) return [`unknown step "${step}": choose ${STEPS.join(', ')}`];
+    if (step === 'find') return dir === undefined ? [] : ['find takes no directory'];
+    return dir ? [] : [`${step} needs the artifact directory`];
+  },
+};
 
 async function post(dir) {
   const event = readEvent();
@@ -49,23 +48,15 @@ async function post(dir) {
   appendSummary(line);
 }
 
-async function main() {
-  const { command, dir } = parseCommand(process.argv.slice(2));
-  if (command === 'post') return post(dir);
-  const context = apiContext();
-  const run = workflowRunOfEvent(readEvent());
-  const artifact = await findArtifact({ api: githubApi(context), repository: context.repository, runId: run.id });
-  setOutputs({ found: Boolean(artifact), 'artifact-id': artifact?.id ?? '' });
-  console.log(artifact ? `run ${run.id} has benchmark artifact ${artifact.id} (${artifact.size_in_bytes} bytes)` : `run ${run.id} has no benchmark artifact: nothing to post`);
-}
-
-try {
-  await main();
-} catch (error) {
-  // Messages may quote the artifact: one printable line each, never a workflow command.
-  const message = error instanceof PerfgateError || error?.name === 'TimeoutError' || error?.message === 'fetch failed'
-    ? error.message : null;
-  if (message === null) throw error;
-  for (const line of message.split('\n')) console.error(`perfgate: ${printable(line, 500)}`);
-  process.exitCode = INPUT_ERRORS.has(error.code) ? 2 : 1;
-}
+await runCommand(PR_COMMENT_COMMAND, async ({ positionals: [step, dirArg] }) => {
+  const dir = dirArg && resolve(dirArg);
+  if (step === 'find') {
+    const context = apiContext();
+    const run = workflowRunOfEvent(readEvent());
+    const artifact = await findArtifact({ api: githubApi(context), repository: context.repository, runId: run.id });
+    setOutputs({ found: Boolean(artifact), 'artifact-id': artifact?.id ?? '' });
+    console.log(artifact ? `run ${run.id} has benchmark artifact ${artifact.id} (${artifact.size_in_bytes} bytes)` : `run ${run.id} has no benchmark artifact: nothing to post`);
+  } else {
+    await post(dir);
+  }
+});

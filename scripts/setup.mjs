@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { runCommand } from '../bench/cli/run.js';
 import { isInstalled, workflowLinters } from './lib/workflow-linters.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,11 +22,15 @@ const DEBIAN_PACKAGES = {
   test: ['wrk', 'nginx', 'postgresql', 'chromium', 'shellcheck'],
 };
 
-const profile = process.argv.includes('--for') ? process.argv[process.argv.indexOf('--for') + 1] : 'bench';
-if (!DEBIAN_PACKAGES[profile]) {
-  console.error(`setup: unknown profile "${profile}"; use --for bench or --for test`);
-  process.exit(2);
-}
+const SETUP_COMMAND = {
+  name: 'setup',
+  invocation: 'node scripts/setup.mjs',
+  synopsis: '[--for bench|test]',
+  summary: 'Installs what perfgate needs on a Debian machine, idempotently: npm packages, Debian packages, the\nworkflow linters (test), and builds the Go and Java servers.',
+  options: {
+    for: { type: 'choice', choices: Object.keys(DEBIAN_PACKAGES), help: 'bench: what the benchmark job uses; test: also the test tools', default: 'bench' },
+  },
+};
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 const say = (msg) => console.log(`setup: ${msg}`);
@@ -92,16 +97,18 @@ function build({ name, tools, sources, output, command, cwd, env }) {
 const goServer = join(root, 'servers', 'go-nethttp');
 const tomcatServer = join(root, 'servers', 'tomcat');
 
-installNodeModules();
-installDebianPackages(DEBIAN_PACKAGES[profile]);
-if (profile === 'test') installWorkflowLinters();
-build({
-  name: 'go-nethttp', tools: ['go'], sources: [goServer], output: join(BUILD_DIR, 'go-nethttp'), cwd: goServer,
-  command: ['go', 'build', '-o', join(BUILD_DIR, 'go-nethttp'), '.'],
-  env: { GOTOOLCHAIN: 'local' }, // the installed Go, never a download of another
-});
-build({
-  name: 'tomcat', tools: ['java', 'mvn'], sources: [join(tomcatServer, 'pom.xml'), join(tomcatServer, 'src')],
-  output: join(BUILD_DIR, 'tomcat', 'perfgate-tomcat.jar'), cwd: tomcatServer,
-  command: ['mvn', '-q', '-B', 'package'], // into .perfgate/build/tomcat (pom.xml), dependencies from Maven Central
+await runCommand(SETUP_COMMAND, ({ values: { for: profile } }) => {
+  installNodeModules();
+  installDebianPackages(DEBIAN_PACKAGES[profile]);
+  if (profile === 'test') installWorkflowLinters();
+  build({
+    name: 'go-nethttp', tools: ['go'], sources: [goServer], output: join(BUILD_DIR, 'go-nethttp'), cwd: goServer,
+    command: ['go', 'build', '-o', join(BUILD_DIR, 'go-nethttp'), '.'],
+    env: { GOTOOLCHAIN: 'local' }, // the installed Go, never a download of another
+  });
+  build({
+    name: 'tomcat', tools: ['java', 'mvn'], sources: [join(tomcatServer, 'pom.xml'), join(tomcatServer, 'src')],
+    output: join(BUILD_DIR, 'tomcat', 'perfgate-tomcat.jar'), cwd: tomcatServer,
+    command: ['mvn', '-q', '-B', 'package'], // into .perfgate/build/tomcat (pom.xml), dependencies from Maven Central
+  });
 });

@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { runCommand } from '../bench/cli/run.js';
 import { defaultHistoryPath } from '../bench/history/history-file.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -73,13 +73,17 @@ export async function startSiteServer({ historyFile = defaultHistoryPath(root), 
   };
 }
 
-async function main() {
-  const { values } = parseArgs({ options: { port: { type: 'string', default: '0' } } });
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`site: --port must be a port number, got "${values.port}"`);
-    process.exit(2);
-  }
+const SITE_COMMAND = {
+  name: 'site',
+  invocation: 'npm run site --',
+  synopsis: '[--port N]',
+  summary: "Serves the trend site (docs/) over perfgate's local history, at /dev/bench/data.js as on gh-pages; loopback only.\nPERFGATE_HISTORY names the history file (default .perfgate/history/data.js), PERFGATE_VERDICTS an optional verdicts.js.",
+  options: {
+    port: { type: 'port', value: 'N', help: 'the port on 127.0.0.1; the URL is printed', default: 0 },
+  },
+};
+
+async function main({ values: { port } }) {
   // The same file `npm run bench` appends to (PERFGATE_HISTORY or .perfgate/history/data.js).
   const historyFile = defaultHistoryPath(root);
   const verdictsFile = process.env.PERFGATE_VERDICTS ? resolve(root, process.env.PERFGATE_VERDICTS) : undefined;
@@ -91,4 +95,4 @@ async function main() {
   }
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await runCommand(SITE_COMMAND, main);

@@ -1,45 +1,36 @@
 #!/usr/bin/env node
 // The upgrade gate of dependabot's framework pull requests (.github/workflows/upgrade-gate.yml):
-// every framework package whose locked version differs between --base and --head (default: the
-// working tree) is
+// every framework package whose locked version differs between --base and the working tree is
 // compared old vs new with `npm run compare -- --dep PKG@OLD --vs PKG@NEW`, which measures the
 // variants that use it. Each comparison is kept as DIR/comparison-<package>.json and .md for
 // the pull-request comment.
-//   node scripts/upgrade-gate.mjs --base REF [--head REF] --out DIR [-- compare options, e.g. --duration 5]
-// The harness and servers are this checkout's; only the framework versions differ (installed
-// in isolation with install scripts off, bench/compare/sides.js).
+//   node scripts/upgrade-gate.mjs --base REF --out DIR [-- compare options, e.g. --duration 5]
 // Exit 0 no regression (or no framework changed), 1 a regression beyond compare's
 // --fail-threshold, 2 bad input or a comparison that could not run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { PerfgateError } from '../bench/errors.js';
+import { runCommand } from '../bench/cli/run.js';
+import { EXIT, githubErrors } from '../bench/errors.js';
 import { appendSummary } from '../bench/github/context.js';
-import { githubErrors } from '../bench/github/errors.js';
 import { changedFrameworks, comparisonRuns } from '../bench/github/packages.js';
 
-const USAGE = 'usage: node scripts/upgrade-gate.mjs --base REF [--head REF] --out DIR [-- compare options]';
+const UPGRADE_GATE_COMMAND = {
+  name: 'upgrade-gate',
+  invocation: 'node scripts/upgrade-gate.mjs',
+  synopsis: '--base REF [--head REF] --out DIR [-- compare options]',
+  summary: "Compares old vs new every framework package whose locked version differs between --base and --head (default: the\nworking tree) (npm run compare -- --dep PKG@OLD --vs PKG@NEW). Exit 1 on a regression beyond compare's --fail-threshold.",
+  options: {
+    base: { type: 'string', value: 'REF', help: 'the commit whose package-lock.json is the old side', required: true },
+    head: { type: 'string', value: 'REF', help: 'the commit whose package-lock.json is the new side', defaultText: 'the working tree' },
+    out: { type: 'string', value: 'DIR', help: 'where comparison-<package>.json and .md are kept', required: true },
+  },
+  passThrough: 'options of npm run compare, e.g. --duration 5',
+  unknownHint: 'compare options go after --',
+};
 const COMPARE = fileURLToPath(new URL('compare.mjs', import.meta.url));
-const OUTCOMES = { 0: 'no regression', 1: 'REGRESSION' };
-
-function parseCommand(argv) {
-  const split = argv.indexOf('--');
-  const own = split === -1 ? argv : argv.slice(0, split);
-  const { values, positionals } = parseArgs({ args: own, options: { base: { type: 'string' }, head: { type: 'string' }, out: { type: 'string' } }, allowPositionals: true, strict: false });
-  const problems = [
-    ...Object.keys(values).filter((flag) => !['base', 'head', 'out'].includes(flag)).map((flag) => `unknown option --${flag} (compare options go after --)`),
-    ...positionals.map((word) => `unexpected argument "${word}"`),
-    ...['base', 'out'].filter((flag) => typeof values[flag] !== 'string').map((flag) => `--${flag} is required`),
-  ];
-  if (problems.length) throw githubErrors.badArgs(problems, USAGE);
-  if (values.head !== undefined && typeof values.head !== 'string') throw githubErrors.badArgs(['--head needs a REF'], USAGE);
-  return { base: values.base, head: values.head, out: resolve(values.out), compareArgs: split === -1 ? [] : argv.slice(split + 1) };
-}
-
-// `--end-of-options`: a ref starting with a dash is never an option of git.
-const lockfileOfRef = (ref) => execFileSync('git', ['show', '--end-of-options', `${ref}:package-lock.json`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+const OUTCOMES = { [EXIT.ok]: 'no regression', [EXIT.failed]: 'REGRESSION' };
 
 function lockfile(read, what) {
   let text;
@@ -55,8 +46,11 @@ function lockfile(read, what) {
   }
 }
 
-try {
-  const { base, head, out, compareArgs } = parseCommand(process.argv.slice(2));
+// `--end-of-options`: a ref starting with a dash is never an option of git.
+const lockfileOfRef = (ref) => execFileSync('git', ['show', '--end-of-options', `${ref}:package-lock.json`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+
+await runCommand(UPGRADE_GATE_COMMAND, ({ values: { base, head, out: outArg }, rest: compareArgs }) => {
+  const out = resolve(outArg);
   const baseLock = lockfile(() => lockfileOfRef(base), `package-lock.json at ${base}`);
   const headLock = head === undefined
     ? lockfile(() => readFileSync('package-lock.json', 'utf8'), 'package-lock.json of the working tree')
@@ -68,25 +62,21 @@ try {
     appendSummary(line);
   }
   const lines = [];
-  let exitCode = 0;
+  let exitCode = EXIT.ok;
   for (const run of runs) {
     console.log(`upgrade gate: ${run.name} ${run.from} -> ${run.to}`);
     const compared = spawnSync(process.execPath, [COMPARE, ...run.args], { stdio: 'inherit' });
-    const code = compared.status ?? 2;
+    const code = compared.status ?? EXIT.badInput;
     for (const extension of ['json', 'md']) {
       const file = join(run.outDir, `comparison.${extension}`);
       if (existsSync(file)) copyFileSync(file, join(out, `comparison-${run.slug}.${extension}`));
     }
     lines.push(`- ${run.name} ${run.from} → ${run.to}: ${OUTCOMES[code] ?? 'comparison failed (see the log)'}`);
-    exitCode = Math.max(exitCode, code in OUTCOMES ? code : 2);
+    exitCode = Math.max(exitCode, code in OUTCOMES ? code : EXIT.badInput);
   }
   if (lines.length) {
     console.log(lines.join('\n'));
     appendSummary(['### perfgate upgrade gate', '', ...lines].join('\n'));
   }
-  process.exitCode = exitCode;
-} catch (error) {
-  if (!(error instanceof PerfgateError)) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = 2;
-}
+  return exitCode;
+});

@@ -7,20 +7,24 @@
 //   node scripts/upgrade-request.mjs --workflow FILE
 // Context: GITHUB_EVENT_PATH (pull_request_target), GITHUB_REPOSITORY, GITHUB_TOKEN,
 // GITHUB_API_URL, GITHUB_OUTPUT (dispatched, pr, sha), GITHUB_STEP_SUMMARY.
-// Exit 0 dispatched or nothing to measure; 1 API failure; 2 bad command line, context or lockfile.
-import { parseArgs } from 'node:util';
-import { PerfgateError } from '../bench/errors.js';
+import { runCommand } from '../bench/cli/run.js';
+import { githubErrors } from '../bench/errors.js';
 import { githubApi } from '../bench/github/api.js';
 import { apiContext, appendSummary, pullRequestOfEvent, readEvent, setOutputs } from '../bench/github/context.js';
-import { githubErrors } from '../bench/github/errors.js';
 import { changedFrameworks, lockfileAt } from '../bench/github/packages.js';
 import { dispatch } from '../bench/github/trusted-trigger.js';
 
 const DEPENDABOT = 'dependabot[bot]';
+const UPGRADE_REQUEST_COMMAND = {
+  name: 'upgrade-request',
+  invocation: 'node scripts/upgrade-request.mjs',
+  synopsis: '--workflow FILE',
+  summary: 'Dispatches the self-hosted upgrade gate of a dependabot pull request only when a measured framework changed.\nExit 0 dispatched or nothing to measure; 1 API failure; 2 bad command line, context or lockfile.',
+  options: { workflow: { type: 'string', value: 'FILE', help: 'the self-hosted workflow to dispatch, e.g. upgrade-gate.yml', required: true } },
+  check: (values) => (values.workflow && !/^[\w.-]+\.ya?ml$/.test(values.workflow) ? [`--workflow must name a workflow file, e.g. upgrade-gate.yml (got "${values.workflow}")`] : []),
+};
 
-async function main() {
-  const { values } = parseArgs({ options: { workflow: { type: 'string' } } });
-  if (!/^[\w.-]+\.ya?ml$/.test(values.workflow ?? '')) throw githubErrors.badArgs([`--workflow must name a workflow file, e.g. upgrade-gate.yml (got "${values.workflow ?? ''}")`], 'usage: node scripts/upgrade-request.mjs --workflow FILE');
+await runCommand(UPGRADE_REQUEST_COMMAND, async ({ values }) => {
   const event = readEvent();
   const { number, headSha } = pullRequestOfEvent(event);
   const defaultBranch = event.repository?.default_branch;
@@ -45,13 +49,4 @@ async function main() {
   if (!changes.length) return finish(`#${number} at ${headSha}: no measured framework changed version; the self-hosted gate does not run`, { dispatched: false });
   await dispatch({ api, repository: context.repository, workflow: values.workflow, ref: defaultBranch, number, sha: headSha });
   finish(`#${number} at ${headSha}: ${changes.map((change) => `${change.name} ${change.from} → ${change.to}`).join(', ')}; dispatched ${values.workflow} on ${defaultBranch}`, { dispatched: true, pr: number, sha: headSha });
-}
-
-try {
-  await main();
-} catch (error) {
-  const known = error instanceof PerfgateError || error?.name === 'TimeoutError' || error?.message === 'fetch failed';
-  if (!known) throw error;
-  console.error(`perfgate: ${error.message}`);
-  process.exitCode = error.code === 'PG_GITHUB_API' || !(error instanceof PerfgateError) ? 1 : 2;
-}
+});

@@ -1,6 +1,7 @@
 // The server contract every built-in variant follows, so that a variant file only maps
 // the scenarios onto its framework:
-//   - options arrive in PERFGATE_* environment variables (see readOptions);
+//   - every scenario option arrives in its PERFGATE_* environment variable (servers/options.js),
+//     none has a default here: a missing one stops the server with an error naming it;
 //   - it listens on PORT (0 = any free port) at HOST and reports the real port by writing
 //     {"port":N,"pid":P} to the file named by PERFGATE_READY_FILE (atomically);
 //   - it stops cleanly on SIGTERM/SIGINT;
@@ -12,25 +13,26 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createForwarder } from './forward.js';
+import { readScenarioOptions } from './options.js';
 import { divisionLoop, parseCpuWork } from './scenarios.js';
 
 export function readOptions(env = process.env) {
   return {
+    ...readScenarioOptions(env),
     port: Number(env.PORT ?? 0),
     host: env.HOST ?? '127.0.0.1',
     readyFile: env.PERFGATE_READY_FILE,
-    ioDelayMs: Number(env.PERFGATE_IO_DELAY_MS ?? 100),
-    cpuWork: env.PERFGATE_CPU_WORK ?? 'loop:180000',
     backendUrl: env.PERFGATE_BACKEND_URL,
-    backendDelayMs: Number(env.PERFGATE_BACKEND_DELAY_MS ?? 0),
-    logging: env.PERFGATE_LOG === '1',
-    // Calibration only: extra division-loop iterations per request, to inject a known slowdown.
+    // Calibration only (not a scenario option): extra division-loop iterations per request,
+    // to inject a known slowdown; absent means none.
     injectedLoops: Number(env.PERFGATE_INJECT_LOOPS ?? 0),
   };
 }
 
 export function createContext(options) {
   const cpuWork = parseCpuWork(options.cpuWork);
+  let forwarder; // created on the first proxied request: only the proxy scenario has a backend
   return {
     options,
     // Called once per request by every variant: the logging switch and the injected slowdown.
@@ -41,15 +43,12 @@ export function createContext(options) {
     cpuWork,
     ioWait: () => sleep(options.ioDelayMs),
     backendWait: () => sleep(options.backendDelayMs),
-    // POSTs the body to the mock backend and returns its answer unchanged.
-    async forward(body) {
+    // POSTs the body to the mock backend with the proxyClient option's client and returns
+    // its answer unchanged.
+    forward(body) {
       if (!options.backendUrl) throw new Error('PERFGATE_BACKEND_URL is not set: the harness starts the backend for the proxy scenario');
-      const answer = await fetch(options.backendUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
-      return { status: answer.status, type: answer.headers.get('content-type'), body: await answer.text() };
+      forwarder ??= createForwarder(options.proxyClient, options.backendUrl);
+      return forwarder(body);
     },
   };
 }
@@ -87,11 +86,11 @@ function reportReady(readyFile, port) {
 }
 
 export async function runServer(start) {
-  const options = readOptions();
-  const ctx = createContext(options);
+  let options;
   let server;
   try {
-    server = await start(ctx, { port: options.port, host: options.host });
+    options = readOptions();
+    server = await start(createContext(options), { port: options.port, host: options.host });
   } catch (error) {
     const reason = error.code === 'EADDRINUSE' ? `port ${options.port} is in use` : error.message;
     console.error(`perfgate server failed to start: ${reason}`);

@@ -1,6 +1,6 @@
 // The scenarios on Express's API, for every variant that offers that API under another
 // engine or version (Express 4, ultimate-express): the same app, only `express` differs.
-import { HELLO_TEXT, JSON_BODY, JSON_TYPE, TEXT_TYPE } from './scenarios.js';
+import { HELLO_TEXT, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from './scenarios.js';
 
 export function expressApp(express, ctx) {
   const app = express();
@@ -16,5 +16,7 @@ export function expressApp(express, ctx) {
   });
   app.get('/io', async (_request, response) => { await ctx.ioWait(); response.type(JSON_TYPE).send(JSON_BODY); });
   app.get('/cpu', (_request, response) => { ctx.cpuWork(); response.type(JSON_TYPE).send(JSON_BODY); });
+  app.get('/users/:id', (request, response) => response.type(JSON_TYPE).send(userAnswer(request.params.id, request.query.fields)));
+  app.use('/static', express.static(STATIC_DIR));
   return app;
 }

@@ -1,6 +1,8 @@
 // The common scenarios: what each route receives and must answer, byte for byte.
 // Servers import the payloads and the work from here; the harness imports the same
 // definitions to build requests and to verify answers, so the two cannot drift apart.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 export const HELLO_TEXT = 'Hello World';
 export const JSON_BODY = JSON.stringify({ message: 'Hello, World!' });
@@ -21,6 +23,24 @@ export const COMPLETION_BODY = JSON.stringify({
 export const DB_QUERY = 'SELECT count(*)::int AS items, sum(price)::int AS total FROM items';
 export const DB_BODY = JSON.stringify({ items: 10000, total: 495000 });
 
+// The query scenario (frameworks study): the framework's router takes the user id from the
+// path, its query parser the fields; the answer is the id and the asked fields of that user,
+// in the order asked (unknown fields ignored).
+export const QUERY_PATH = '/users/42?fields=name,email';
+
+export function userAnswer(id, fields) {
+  const user = { name: `user-${id}`, email: `user-${id}@example.com` };
+  const answer = { id };
+  for (const field of String(fields ?? '').split(',')) if (Object.hasOwn(user, field)) answer[field] = user[field];
+  return JSON.stringify(answer);
+}
+
+// The static scenario: a 10 KB page served by the framework's static-file middleware (or its
+// idiomatic equivalent) from STATIC_DIR, under /static/.
+export const STATIC_DIR = fileURLToPath(new URL('static/', import.meta.url));
+export const STATIC_PAGE = 'page.html';
+export const HTML_TYPE = 'text/html; charset=utf-8';
+
 // `optIn`: served only by variants that list it (the db scenario needs a database driver).
 export const SCENARIOS = {
   hello: { method: 'GET', path: '/hello', respond: () => ({ type: TEXT_TYPE, body: HELLO_TEXT }) },
@@ -30,6 +50,11 @@ export const SCENARIOS = {
   io: { method: 'GET', path: '/io', respond: () => ({ type: JSON_TYPE, body: JSON_BODY }) },
   cpu: { method: 'GET', path: '/cpu', respond: () => ({ type: JSON_TYPE, body: JSON_BODY }) },
   db: { method: 'GET', path: '/db', optIn: true, respond: () => ({ type: JSON_TYPE, body: DB_BODY }) },
+  query: { method: 'GET', path: QUERY_PATH, respond: () => ({ type: JSON_TYPE, body: userAnswer('42', 'name,email') }) },
+  // Static servers choose their own headers: the answer is checked for its length (the whole
+  // file, its size known up front, no chunking) and for its media type and charset as a client
+  // reads them (Express 4 writes "charset=UTF-8", Tomcat drops the space), not byte for byte.
+  static: { method: 'GET', path: `/static/${STATIC_PAGE}`, staticFile: true, respond: () => ({ type: HTML_TYPE, body: readFileSync(`${STATIC_DIR}${STATIC_PAGE}`, 'utf8') }) },
 };
 
 export const SCENARIO_NAMES = Object.keys(SCENARIOS);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { parseBenchArgs } from '../scripts/lib/bench-args.js';
+import { parseBenchArgs } from '../bench/cli/bench-command.js';
 import { tempDir, writeConfig, misbehavingCommand } from './helpers/harness.js';
 
 const rejects = (request, pattern) => assert.rejects(resolveSuite(request), (error) => {
@@ -28,7 +28,7 @@ test('an unknown variant lists the allowed ones', () =>
   rejects({ overrides: { variants: ['expres'] } }, /variants\.0: "expres" is not allowed \(allowed: .*express.*fastify.*node-http/));
 
 test('an unknown scenario lists the allowed ones', () =>
-  rejects({ overrides: { scenarios: ['helo'] } }, /scenarios\.0: "helo" is not allowed \(allowed: hello, json, echo, proxy, io, cpu, db\)/));
+  rejects({ overrides: { scenarios: ['helo'] } }, /scenarios\.0: "helo" is not allowed \(allowed: hello, json, echo, proxy, io, cpu, db, query, static\)/));
 
 test('a negative duration names the field', () => rejects({ overrides: { duration: -1 } }, /duration: must be > 0/));
 

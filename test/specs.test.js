@@ -37,3 +37,16 @@ test("node-vs-java runs each scenario at its own tiers: the db at c=30, 60, the 
     'tomcat db c=30', 'tomcat db c=60', 'tomcat io[wait=2000ms] c=300', 'tomcat io[wait=2000ms] c=600', 'tomcat io[wait=2000ms] c=1000']);
   assert.equal(ids.length, 2 * 5);
 });
+
+test('proxy-clients names each client but the default, so proxy-baseline names stay as they were', () => {
+  const ids = expandSpecs(suite('proxy-clients')).map((spec) => spec.id);
+  assert.deepEqual(ids.filter((id) => id.startsWith('express')),
+    ['express proxy c=1', 'express proxy c=50', 'express proxy[client=undici] c=1', 'express proxy[client=undici] c=50', 'express proxy[client=fetch] c=1', 'express proxy[client=fetch] c=50']);
+  assert.equal(expandSpecs(suite('proxy-clients'))[2].options.proxyClient, 'undici');
+  assert.ok(!expandSpecs(suite('proxy-baseline')).some((spec) => spec.id.includes('client=')));
+});
+
+test('proxyClient changes only the proxy scenario', () => {
+  assert.equal(optionSettings({ ...DEFAULTS.options, proxyClient: ['http', 'fetch'] }, 'json').length, 1);
+  assert.equal(optionSettings({ ...DEFAULTS.options, proxyClient: ['http', 'fetch'] }, 'proxy').length, 2);
+});

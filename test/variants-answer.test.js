@@ -1,12 +1,14 @@
 // Every built-in variant answers every scenario it serves exactly as the scenario says
-// (status, content-type, body): the same work is measured everywhere.
+// (status, content-type, body): the same work is measured everywhere. The proxy answers the
+// same with each outgoing client it can use (proxyClient).
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { DEFAULTS } from '../bench/config/suites.js';
 import { planPinning } from '../bench/pinning.js';
 import { requestFor } from '../bench/requests.js';
 import { startBenchmarkServer } from '../bench/run.js';
-import { builtInVariantNames, loadBuiltInVariant } from '../bench/variants.js';
+import { builtInVariantNames, loadBuiltInVariant, skipReason } from '../bench/variants.js';
+import { PROXY_CLIENTS } from '../servers/options.js';
 import { verifyServer } from '../bench/verify.js';
 import { leftoverServers, tempDir } from './helpers/harness.js';
 
@@ -22,11 +24,12 @@ describe('every variant answers every scenario identically', () => {
       const variant = await loadBuiltInVariant(name);
       const reason = await variant.unavailable();
       if (reason) return t.skip(reason); // e.g. a native addon or runtime that cannot run on this machine
-      for (const scenario of variant.scenarios) {
-        const spec = { id: `${name} ${scenario}`, scenario, options };
-        const { server, stop } = await startBenchmarkServer({ spec, variant, backend, plan, readyTimeout: 15, logFile: `${logDir}/${name}-${scenario}.log` });
+      const specs = variant.scenarios.flatMap((scenario) => (scenario === 'proxy' ? PROXY_CLIENTS : [options.proxyClient])
+        .map((proxyClient) => ({ id: `${name} ${scenario} ${proxyClient}`, scenario, options: { ...options, proxyClient } })));
+      for (const spec of specs.filter((each) => !skipReason(variant, each))) {
+        const { server, stop } = await startBenchmarkServer({ spec, variant, backend, plan, readyTimeout: 15, logFile: `${logDir}/${spec.id.replaceAll(' ', '-')}.log` });
         try {
-          await verifyServer({ port: server.port, request: requestFor(variant, spec), variant: name, scenario, timeout: 5 });
+          await verifyServer({ port: server.port, request: requestFor(variant, spec), variant: spec.id, scenario: spec.scenario, timeout: 5 });
         } finally {
           await stop();
         }

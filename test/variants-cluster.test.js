@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { planPinning } from '../bench/pinning.js';
 import { startServer } from '../bench/process/server.js';
 import { loadBuiltInVariant } from '../bench/variants.js';
+import { OPTION_DEFAULTS, optionsEnv } from '../servers/options.js';
 import { leftoverServers, tempDir } from './helpers/harness.js';
 
 const plan = planPinning([0], {}); // unpinned: the primary is the child itself
@@ -32,7 +33,7 @@ after(() => assert.deepEqual(leftoverServers(), []));
 
 test('node-cluster forks the configured workers, then its workers die with the primary', async () => {
   const variant = await loadBuiltInVariant('node-cluster');
-  const server = await startServer(variant, { plan, readyTimeout: 15, logFile: `${tempDir()}/cluster.log`, env: { PERFGATE_SERVER_WORKERS: '3' } });
+  const server = await startServer(variant, { plan, readyTimeout: 15, logFile: `${tempDir()}/cluster.log`, env: { ...optionsEnv(OPTION_DEFAULTS), PERFGATE_SERVER_WORKERS: '3' } });
   try {
     const workers = childPids(server.pid);
     assert.equal(workers.length, 3);

@@ -3,6 +3,7 @@
 // what exists (the built-in variants plus the config's own commands), so a typo is caught
 // here with the list of valid names.
 import Ajv from 'ajv';
+import { SCENARIO_OPTIONS } from '../../servers/options.js';
 
 const oneOrMany = (schema) => ({ anyOf: [schema, { type: 'array', items: schema, minItems: 1 }] });
 
@@ -71,13 +72,9 @@ export function suiteSchema({ variantNames, scenarioNames }) {
       options: {
         type: 'object',
         additionalProperties: false,
-        properties: {
-          echoBytes: { type: 'integer', minimum: 2, maximum: 10485760 },
-          ioDelayMs: oneOrMany({ type: 'number', minimum: 0, maximum: 600000 }),
-          cpuWork: oneOrMany({ type: 'string', pattern: '^(loop|fib):[0-9]+$' }),
-          backendDelayMs: oneOrMany({ type: 'number', minimum: 0, maximum: 600000 }),
-          logging: oneOrMany({ type: 'boolean' }),
-        },
+        // servers/options.js; a list of values runs each, but for a single-valued option
+        properties: Object.fromEntries(Object.entries(SCENARIO_OPTIONS)
+          .map(([name, option]) => [name, option.single ? option.schema : oneOrMany(option.schema)])),
       },
     },
   };

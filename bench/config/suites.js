@@ -1,6 +1,7 @@
 // The named suites (`npm run bench -- --suite <name>`). The reference studies are in
 // shared/reference-studies.md; each suite keeps the study's tiers and settings.
 import os from 'node:os';
+import { OPTION_DEFAULTS } from '../../servers/options.js';
 
 const PROXY_BASELINE_TIERS = [50, 100, 150, 200, 500, 1000, 2000, 5000, 10000, 20000];
 
@@ -36,6 +37,17 @@ export const SUITES = {
     timeout: 5,
     options: { backendDelayMs: [0, 500], logging: [false, true] },
   },
+  // Study 1's question for Node users, "is fetch slow for a proxy?": the same proxies with each
+  // outgoing client of the proxyClient option (servers/forward.js), at one connection (the
+  // per-request floor) and at the study's first tier. proxy-baseline runs the default, http.
+  'proxy-clients': {
+    variants: ['express', 'node-http'],
+    scenarios: ['proxy'],
+    connections: [1, 50],
+    duration: 5,
+    warmup: 1,
+    options: { proxyClient: ['http', 'undici', 'fetch'] },
+  },
   // Study 3: one process vs cluster vs worker_threads, on CPU-bound work (fibonacci) and on
   // IO-bound work (waiting on the mock backend through the proxy route, and on a timer).
   // The multi-core variants start one worker per CPU the server is pinned to
@@ -48,13 +60,14 @@ export const SUITES = {
     warmup: 2,
     options: { cpuWork: 'fib:30', backendDelayMs: 100 },
   },
-  // Study 4: the frameworks table (ping, query and body scenarios here: hello, json, echo),
-  // the study's order first, then Express 4, Express on Bun and the node:http baseline.
+  // Study 4: the frameworks table: its ping, query and body scenarios (hello and json, query,
+  // echo) and the static-file scenario of its Express comparison; the study's order first,
+  // then Express 4, Express on Bun and the node:http baseline.
   // The fastest servers can saturate one autocannon core (CLIENT_WORKERS); rows where the
   // client was saturated say so.
   frameworks: {
     variants: ['uws', 'hyper-express', 'ultimate-express', 'h3', 'fastify', 'hono', 'koa', 'express', 'express4', 'express-bun', 'node-http'],
-    scenarios: ['hello', 'json', 'echo'],
+    scenarios: ['hello', 'json', 'query', 'echo', 'static'],
     connections: [100],
     duration: 5,
     warmup: 1,
@@ -95,6 +108,6 @@ export const DEFAULTS = {
   repetitions: 1,
   workers: 0,
   readyTimeout: 15,
-  options: { echoBytes: 1024, ioDelayMs: 100, cpuWork: 'loop:180000', backendDelayMs: 0, logging: false },
+  options: OPTION_DEFAULTS, // servers/options.js: the one home of the scenario options' defaults
   commands: {},
 };

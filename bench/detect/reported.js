@@ -5,7 +5,7 @@
 // `tolerance` runs of it.
 import { readFileSync } from 'node:fs';
 import { writeFileAtomicSync } from '../atomic-file.js';
-import { historyErrors } from '../history/errors.js';
+import { historyErrors } from '../errors.js';
 import { seriesOf } from './series.js';
 
 export const STATE_FILE = 'change-points.json';

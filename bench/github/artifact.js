@@ -11,7 +11,8 @@ import { writeFileAtomicSync } from '../atomic-file.js';
 import { METRICS } from '../compare/rounds.js';
 import { VERDICT_SYMBOLS } from '../compare/report.js';
 import { INTERVAL_KINDS } from '../stats/index.js';
-import { githubErrors } from './errors.js';
+import { githubErrors } from '../errors.js';
+import { printable } from '../text.js';
 
 export const ARTIFACT_NAME = 'perfgate-bench';
 export const PR_FILE = 'pr.json';
@@ -93,7 +94,6 @@ const ajv = new Ajv({ strict: true, strictRequired: false });
 const validators = { pr: ajv.compile(schemas.pr), comparison: ajv.compile(schemas.comparison) };
 
 // Text from the artifact may reach the log, where a line starting "::" is a workflow command.
-export const printable = (value, max = 200) => String(value).replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, max);
 
 function validated(kind, value, file) {
   if (validators[kind](value)) return value;

@@ -2,7 +2,7 @@
 // GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_REPOSITORY, ...), never from `${{ }}` text, so
 // that every script runs the same under a test that provides them.
 import { appendFileSync, readFileSync } from 'node:fs';
-import { githubErrors } from './errors.js';
+import { githubErrors } from '../errors.js';
 
 export function requireEnv(env, name) {
   if (!env[name]) throw githubErrors.missingContext(name);

@@ -1,7 +1,7 @@
 // What the upgrade gate compares: the framework packages whose installed version differs
 // between the base's package-lock.json and the pull request's. .github/dependabot.yml groups
 // the same packages, so one dependabot pull request bumps them together.
-import { githubErrors } from './errors.js';
+import { githubErrors } from '../errors.js';
 
 export const FRAMEWORK_PACKAGES = ['express', 'fastify', 'koa', '@koa/router', 'hono', '@hono/node-server', 'h3', 'ultimate-express', 'hyper-express'];
 

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBenchmarkInput } from '../history/input-file.js';
 import { OUTPUT_FILES } from '../results/write.js';
-import { githubErrors } from './errors.js';
+import { githubErrors } from '../errors.js';
 
 const KINDS = ['bigger', 'smaller'];
 

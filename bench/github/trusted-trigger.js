@@ -5,7 +5,7 @@
 // request approves at that moment, and dispatches the self-hosted workflow on the default branch
 // with that pull request and commit as inputs: whatever is pushed later, that commit is measured.
 import { code } from './comment.js';
-import { githubErrors } from './errors.js';
+import { errors, githubErrors } from '../errors.js';
 
 export const DEFAULT_COMMAND = '/perfgate';
 export const DEFAULT_LABEL = 'run-bench';
@@ -78,6 +78,6 @@ export function checkedInputs({ pr, sha }) {
   const problems = [];
   if (!/^[1-9]\d{0,9}$/.test(pr ?? '')) problems.push(`the pr input must be a pull request number (got "${pr ?? ''}")`);
   if (!SHA.test(sha ?? '')) problems.push(`the sha input must be a full 40-hex commit id (got "${sha ?? ''}")`);
-  if (problems.length) throw githubErrors.badArgs(problems, 'the self-hosted benchmark workflows are started by the request workflow (docs/self-hosted-runner.md)');
+  if (problems.length) throw errors.badArgs(problems, 'the self-hosted benchmark workflows are started by the request workflow (docs/self-hosted-runner.md)');
   return { number: Number(pr), sha };
 }

@@ -1,7 +1,7 @@
 // Adds one perfgate run to benchmark data the way github-action-benchmark does: one entry
 // per suite (a chart group such as "perfgate throughput"), oldest first, each suite cut to
 // its `maxItems` newest entries (the action's max-items-in-chart).
-import { historyErrors } from './errors.js';
+import { historyErrors } from '../errors.js';
 import { validateRun } from './schema.js';
 
 function checkMaxItems(maxItems) {

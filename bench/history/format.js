@@ -1,7 +1,7 @@
 // The text form of github-action-benchmark's gh-pages data file: `window.BENCHMARK_DATA = `
 // followed by JSON. Serialization matches the action byte for byte, so a file written by
 // perfgate and one written by the action diff cleanly in the pages branch.
-import { historyErrors } from './errors.js';
+import { historyErrors } from '../errors.js';
 import { validateBenchmarkData } from './schema.js';
 
 export const SCRIPT_PREFIX = 'window.BENCHMARK_DATA = ';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { $ } from 'zx';
-import { historyErrors } from './errors.js';
+import { historyErrors } from '../errors.js';
 import { appendRunToFile } from './history-file.js';
 
 // Rejections that mean "the branch moved since we fetched it", as `git push --porcelain`

@@ -1,7 +1,10 @@
 // The go-nethttp variant: Go's net/http with the common scenarios of servers/scenarios.js
 // (the proxy-baseline study's authors compared Go next). Standard library only, so the
-// build needs no module downloads. It follows servers/contract.js itself: options in
-// PERFGATE_* variables, PORT/HOST, the ready file written atomically, stop on SIGTERM.
+// build needs no module downloads. It follows servers/contract.js itself: every scenario
+// option in its PERFGATE_* variable (servers/options.js holds the defaults; a missing one
+// stops the server), PORT/HOST, the ready file written atomically, stop on SIGTERM.
+// The proxy forwards with Go's own net/http client (keep-alive, idle connections kept
+// without a per-host cap), so it serves proxyClient=http only: the Node clients do not apply.
 package main
 
 import (
@@ -17,6 +20,7 @@ import (
 	"os/signal"
 	"regexp"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -35,8 +39,17 @@ func env(name, fallback string) string {
 	return fallback
 }
 
-func envInt(name string, fallback int) int {
-	value, err := strconv.Atoi(env(name, strconv.Itoa(fallback)))
+// A scenario option: the harness always passes it, so a missing one is an error.
+func option(name string) string {
+	value, ok := os.LookupEnv(name)
+	if !ok {
+		log.Fatalf("perfgate server failed to start: %s is not set: perfgate passes every scenario option to its servers (servers/options.js)", name)
+	}
+	return value
+}
+
+func optionInt(name string) int {
+	value, err := strconv.Atoi(option(name))
 	if err != nil {
 		log.Fatalf("perfgate server failed to start: %s is not a number", name)
 	}
@@ -81,12 +94,39 @@ func send(w http.ResponseWriter, status int, contentType string, body []byte) {
 	w.Write(body)
 }
 
-func routes() http.Handler {
-	ioDelay := time.Duration(envInt("PERFGATE_IO_DELAY_MS", 100)) * time.Millisecond
-	cpuWork := parseCPUWork(env("PERFGATE_CPU_WORK", "loop:180000"))
-	injectedLoops := envInt("PERFGATE_INJECT_LOOPS", 0)
-	logging := env("PERFGATE_LOG", "0") == "1"
+// The query scenario's answer: the id and the asked fields of that user, in the order asked.
+func userAnswer(id string, fields string) []byte {
+	user := map[string]string{"name": "user-" + id, "email": "user-" + id + "@example.com"}
+	quote := func(text string) string { encoded, _ := json.Marshal(text); return string(encoded) }
+	answer := `{"id":` + quote(id)
+	for _, field := range strings.Split(fields, ",") {
+		if value, ok := user[field]; ok {
+			answer += `,"` + field + `":` + quote(value)
+		}
+	}
+	return []byte(answer + "}")
+}
+
+// staticDir: the static scenario's files (servers/static/, given as the first argument).
+func routes(staticDir string) http.Handler {
+	ioDelay := time.Duration(optionInt("PERFGATE_IO_DELAY_MS")) * time.Millisecond
+	cpuWork := parseCPUWork(option("PERFGATE_CPU_WORK"))
+	logging := option("PERFGATE_LOG") == "1"
+	optionInt("PERFGATE_BACKEND_DELAY_MS") // the mock backend's option: checked, not used here
+	if client := option("PERFGATE_PROXY_CLIENT"); client != "http" {
+		log.Fatalf(`perfgate server failed to start: PERFGATE_PROXY_CLIENT="%s": go-nethttp forwards with Go's net/http client (proxyClient=http only)`, client)
+	}
+	// Calibration only, not a scenario option: absent means no injected work.
+	injectedLoops, err := strconv.Atoi(env("PERFGATE_INJECT_LOOPS", "0"))
+	if err != nil {
+		log.Fatal("perfgate server failed to start: PERFGATE_INJECT_LOOPS is not a number")
+	}
 	backendURL := os.Getenv("PERFGATE_BACKEND_URL")
+	// DefaultTransport keeps only 2 idle connections per host, which would reconnect under load.
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.MaxIdleConnsPerHost = 100000
+	transport.MaxIdleConns = 0
+	backend := &http.Client{Transport: transport}
 
 	handlers := map[string]func(*http.Request) (int, string, []byte){
 		"GET /hello": func(*http.Request) (int, string, []byte) { return 200, textType, []byte(helloText) },
@@ -103,7 +143,7 @@ func routes() http.Handler {
 			if backendURL == "" {
 				return 500, textType, []byte("PERFGATE_BACKEND_URL is not set")
 			}
-			answer, err := http.Post(backendURL, "application/json", r.Body)
+			answer, err := backend.Post(backendURL, "application/json", r.Body)
 			if err != nil {
 				return 502, textType, []byte(err.Error())
 			}
@@ -114,6 +154,19 @@ func routes() http.Handler {
 		"GET /io":  func(*http.Request) (int, string, []byte) { time.Sleep(ioDelay); return 200, jsonType, []byte(jsonBody) },
 		"GET /cpu": func(*http.Request) (int, string, []byte) { cpuWork(); return 200, jsonType, []byte(jsonBody) },
 	}
+	// net/http's own router: exact routes, the user id as a path value, files under /static/.
+	mux := http.NewServeMux()
+	for pattern, handler := range handlers {
+		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			status, contentType, body := handler(r)
+			send(w, status, contentType, body)
+		})
+	}
+	mux.HandleFunc("GET /users/{id}", func(w http.ResponseWriter, r *http.Request) {
+		send(w, 200, jsonType, userAnswer(r.PathValue("id"), r.URL.Query().Get("fields")))
+	})
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServer(http.Dir(staticDir))))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { send(w, 404, textType, []byte("Not Found")) })
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if logging {
 			fmt.Printf("%s %s %s\n", time.Now().UTC().Format(time.RFC3339Nano), r.Method, r.URL.RequestURI())
@@ -121,13 +174,7 @@ func routes() http.Handler {
 		if injectedLoops > 0 {
 			divisionLoop(injectedLoops)
 		}
-		handler, ok := handlers[r.Method+" "+r.URL.Path]
-		if !ok {
-			send(w, 404, textType, []byte("Not Found"))
-			return
-		}
-		status, contentType, body := handler(r)
-		send(w, status, contentType, body)
+		mux.ServeHTTP(w, r)
 	})
 }
 
@@ -152,7 +199,10 @@ func main() {
 	if err != nil {
 		log.Fatalf("perfgate server failed to start: %v", err)
 	}
-	server := &http.Server{Handler: routes()}
+	if len(os.Args) != 2 {
+		log.Fatal("perfgate server failed to start: usage: go-nethttp <static files directory>")
+	}
+	server := &http.Server{Handler: routes(os.Args[1])}
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
 	go func() {

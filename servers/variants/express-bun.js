@@ -7,6 +7,9 @@ import { commandProblem } from '../probe.js';
 export { start } from './express.js';
 
 export const packages = ['express', 'bun'];
+// On Bun, http is Bun's node:http and fetch Bun's own fetch.
+export const proxyClients = ['http', 'fetch'];
+export const proxyClientNote = 'Bun replaces the undici package with a built-in stub whose Pool cannot send requests';
 
 const require = createRequire(import.meta.url);
 

@@ -1,8 +1,9 @@
 // Fastify 5.
+import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
-import { HELLO_TEXT, JSON_BODY, JSON_TYPE, TEXT_TYPE } from '../scenarios.js';
+import { HELLO_TEXT, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from '../scenarios.js';
 
-export const packages = ['fastify'];
+export const packages = ['fastify', '@fastify/static'];
 
 export async function start(ctx, { port, host }) {
   const app = Fastify({ logger: false, bodyLimit: 10 * 1024 * 1024 });
@@ -16,6 +17,8 @@ export async function start(ctx, { port, host }) {
   });
   app.get('/io', async (_request, reply) => { await ctx.ioWait(); return reply.type(JSON_TYPE).send(JSON_BODY); });
   app.get('/cpu', async (_request, reply) => { ctx.cpuWork(); return reply.type(JSON_TYPE).send(JSON_BODY); });
+  app.get('/users/:id', async (request, reply) => reply.type(JSON_TYPE).send(userAnswer(request.params.id, request.query.fields)));
+  await app.register(fastifyStatic, { root: STATIC_DIR, prefix: '/static/' });
   await app.listen({ port, host });
   return { port: app.server.address().port, close: () => app.close() };
 }

@@ -1,8 +1,11 @@
 // Hono 4 on Node through @hono/node-server's request listener.
+// Its serveStatic resolves `root` from the working directory, hence the relative path.
+import { relative } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { listenHandler } from '../contract.js';
-import { HELLO_TEXT, JSON_BODY, JSON_TYPE, TEXT_TYPE } from '../scenarios.js';
+import { HELLO_TEXT, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from '../scenarios.js';
 
 export const packages = ['hono', '@hono/node-server'];
 
@@ -19,5 +22,7 @@ export function start(ctx, { port, host }) {
   });
   app.get('/io', async (c) => { await ctx.ioWait(); return answer(c, JSON_TYPE, JSON_BODY); });
   app.get('/cpu', (c) => { ctx.cpuWork(); return answer(c, JSON_TYPE, JSON_BODY); });
+  app.get('/users/:id', (c) => answer(c, JSON_TYPE, userAnswer(c.req.param('id'), c.req.query('fields'))));
+  app.use('/static/*', serveStatic({ root: relative(process.cwd(), STATIC_DIR), rewriteRequestPath: (path) => path.slice('/static'.length) }));
   return listenHandler(getRequestListener(app.fetch), port, host);
 }

@@ -1,7 +1,8 @@
 // hyper-express 6 on uWebSockets.js (the npm mirror in package.json's overrides). Pinned to
 // 6.18.0: 7.x needs Node >= 22 and uWS APIs the mirror's build lacks (getRemotePort).
 import { uwsUnavailable } from '../uws-binary.js';
-import { HELLO_TEXT, JSON_BODY, JSON_TYPE, TEXT_TYPE } from '../scenarios.js';
+import { join } from 'node:path';
+import { HELLO_TEXT, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from '../scenarios.js';
 
 export const packages = ['hyper-express', 'uWebSockets.js'];
 export const unavailable = uwsUnavailable;
@@ -23,6 +24,9 @@ export async function start(ctx, { port, host }) {
   });
   server.get('/io', async (_request, response) => { await ctx.ioWait(); answer(response, JSON_TYPE, JSON_BODY); });
   server.get('/cpu', (_request, response) => { ctx.cpuWork(); answer(response, JSON_TYPE, JSON_BODY); });
+  server.get('/users/:id', (request, response) => answer(response, JSON_TYPE, userAnswer(request.path_parameters.id, request.query_parameters.fields)));
+  // hyper-express has no static middleware: Response.file() is its way, with the file cached in memory.
+  server.get('/static/:file', (request, response) => response.file(join(STATIC_DIR, request.path_parameters.file)));
   await server.listen(port, host);
   return { port: server.port, close: async () => server.close() };
 }

@@ -3,6 +3,7 @@
 // PERFGATE_TOMCAT_MAX_CONNECTIONS in the harness's environment raise Tomcat's limits.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SCENARIO_NAMES } from '../scenarios.js';
 
@@ -15,4 +16,8 @@ export async function unavailable() {
   return existsSync(JAR) ? null : 'not built: run npm run setup (needs Maven)';
 }
 
-export const command = () => ['java', '-jar', JAR];
+// The static scenario's directory, from the servers/ of the checkout being run.
+export const command = ({ launchScript }) => ['java', '-jar', JAR, join(dirname(launchScript), 'static')];
+
+export const proxyClients = ['http'];
+export const proxyClientNote = "it forwards with Java's HttpClient, not a Node one";

@@ -1,8 +1,10 @@
 // Raw uWebSockets.js with no framework: the ceiling of the frameworks table. The npm mirror
 // that provides it is named in package.json's overrides (README, "Variants").
+import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
+import { extname, join } from 'node:path';
 import { uwsUnavailable } from '../uws-binary.js';
-import { HELLO_TEXT, JSON_BODY, JSON_TYPE, TEXT_TYPE } from '../scenarios.js';
+import { HELLO_TEXT, HTML_TYPE, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from '../scenarios.js';
 
 export const packages = ['uWebSockets.js'];
 export const unavailable = uwsUnavailable;
@@ -28,11 +30,23 @@ function send(res, [type, body, status = 200]) {
 function route(ctx, method, handler) {
   return (res, req) => {
     ctx.onRequest(method, req.getUrl());
-    const answer = handler(res);
+    const answer = handler(res, req); // req is valid only until this returns
     if (!(answer instanceof Promise)) return send(res, answer);
     res.onAborted(() => { res.aborted = true; });
     answer.then((ready) => send(res, ready), (error) => send(res, [TEXT_TYPE, error.message, 500]));
   };
+}
+
+// uWS has no static-file server; its idiom (and hyper-express's Response.file on top of it)
+// is to keep small files in memory: each is read once, on its first request.
+const FILE_TYPES = { '.html': HTML_TYPE };
+const files = new Map();
+
+function staticFile(name) {
+  const type = FILE_TYPES[extname(name)];
+  if (!type || name.includes('/')) return [TEXT_TYPE, 'Not Found', 404];
+  if (!files.has(name)) files.set(name, readFile(join(STATIC_DIR, name)).then((body) => [type, body], () => [TEXT_TYPE, 'Not Found', 404]));
+  return files.get(name);
 }
 
 export async function start(ctx, { port, host }) {
@@ -47,6 +61,8 @@ export async function start(ctx, { port, host }) {
     }))
     .get('/io', route(ctx, 'GET', async () => { await ctx.ioWait(); return [JSON_TYPE, JSON_BODY]; }))
     .get('/cpu', route(ctx, 'GET', () => { ctx.cpuWork(); return [JSON_TYPE, JSON_BODY]; }))
+    .get('/users/:id', route(ctx, 'GET', (_res, req) => [JSON_TYPE, userAnswer(req.getParameter(0), req.getQuery('fields'))]))
+    .get('/static/:file', route(ctx, 'GET', (_res, req) => staticFile(req.getParameter(0))))
     .any('/*', route(ctx, 'ANY', () => [TEXT_TYPE, 'Not Found', 404]));
   return new Promise((resolve, reject) => {
     app.listen(host, port, (token) => {

@@ -1,6 +1,6 @@
 // The tomcat variant: one servlet on embedded Tomcat with the common scenarios of
 // servers/scenarios.js, and the db scenario through a Tomcat JDBC pool (node-vs-java study).
-// It follows servers/contract.js itself: options in PERFGATE_* variables, PORT/HOST, the
+// It follows servers/contract.js itself: scenario options in PERFGATE_* variables, PORT/HOST, the
 // ready file written atomically, stop on SIGTERM. Tomcat's thread and connection limits come
 // from PERFGATE_TOMCAT_MAX_THREADS / PERFGATE_TOMCAT_MAX_CONNECTIONS (Tomcat's defaults otherwise).
 package perfgate;
@@ -34,10 +34,28 @@ public final class Main {
         connector.setProperty("maxConnections", env("PERFGATE_TOMCAT_MAX_CONNECTIONS", "8192"));
         tomcat.setConnector(connector);
 
-        Context context = tomcat.addContext("", null);
-        Scenarios scenarios = new Scenarios(System.getenv());
+        if (args.length != 1) {
+            System.err.println("perfgate server failed to start: usage: perfgate-tomcat.jar <static files directory>");
+            System.exit(1);
+        }
+        // The static scenario: Tomcat's DefaultServlet serves servers/static/ under /static/.
+        Path staticDir = Path.of(args[0]).toAbsolutePath();
+        Context context = tomcat.addContext("", staticDir.getParent().toString());
+        Scenarios scenarios;
+        try {
+            scenarios = new Scenarios(System.getenv());
+        } catch (IllegalStateException | IllegalArgumentException error) {
+            System.err.println("perfgate server failed to start: " + error.getMessage());
+            System.exit(1);
+            return;
+        }
         Tomcat.addServlet(context, "scenarios", new ScenarioServlet(scenarios));
         context.addServletMappingDecoded("/*", "scenarios");
+        Tomcat.addServlet(context, "users", new UserServlet(scenarios));
+        context.addServletMappingDecoded("/users/*", "users");
+        Tomcat.addServlet(context, "static", "org.apache.catalina.servlets.DefaultServlet");
+        context.addServletMappingDecoded("/static/*", "static");
+        context.addMimeMapping("html", "text/html;charset=utf-8");
         context.getPipeline().addValve(new ExactContentType());
 
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

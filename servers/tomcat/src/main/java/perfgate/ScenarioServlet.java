@@ -24,6 +24,10 @@ final class ScenarioServlet extends HttpServlet {
         } catch (Exception error) {
             answer = new Scenarios.Answer(500, Scenarios.TEXT_TYPE, String.valueOf(error.getMessage()));
         }
+        send(request, response, answer);
+    }
+
+    static void send(HttpServletRequest request, HttpServletResponse response, Scenarios.Answer answer) throws IOException {
         byte[] body = answer.body().getBytes(java.nio.charset.StandardCharsets.UTF_8);
         response.setStatus(answer.status());
         request.setAttribute(ExactContentType.ATTRIBUTE, answer.type());

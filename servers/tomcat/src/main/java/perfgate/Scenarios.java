@@ -15,7 +15,10 @@ import java.util.regex.Pattern;
 import org.apache.tomcat.jdbc.pool.DataSource;
 import org.apache.tomcat.jdbc.pool.PoolProperties;
 
-// The scenarios' work and answers, byte for byte as servers/scenarios.js defines them.
+// The scenarios' work and answers, byte for byte as servers/scenarios.js defines them. Every
+// scenario option arrives in its PERFGATE_* variable (servers/options.js holds the defaults);
+// a missing one stops the server. The proxy forwards with Java's HttpClient (HTTP/1.1,
+// keep-alive pool), so it serves proxyClient=http only: the Node clients do not apply.
 final class Scenarios implements AutoCloseable {
     static final String HELLO_TEXT = "Hello World";
     static final String JSON_BODY = "{\"message\":\"Hello, World!\"}";
@@ -32,13 +35,24 @@ final class Scenarios implements AutoCloseable {
     private final String backendUrl;
     private final DataSource database;
     private final ObjectMapper json = new ObjectMapper();
-    private final HttpClient http = HttpClient.newHttpClient();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     static volatile double sink; // keeps the cpu work from being optimised away
 
+    // A scenario option: the harness always passes it, so a missing one is an error.
+    static String option(Map<String, String> env, String name) {
+        String value = env.get(name);
+        if (value == null) throw new IllegalStateException(name + " is not set: perfgate passes every scenario option to its servers (servers/options.js)");
+        return value;
+    }
+
     Scenarios(Map<String, String> env) {
-        logging = "1".equals(env.get("PERFGATE_LOG"));
-        ioDelayMs = Long.parseLong(env.getOrDefault("PERFGATE_IO_DELAY_MS", "100"));
-        cpuWork = parseCpuWork(env.getOrDefault("PERFGATE_CPU_WORK", "loop:180000"));
+        logging = "1".equals(option(env, "PERFGATE_LOG"));
+        ioDelayMs = Long.parseLong(option(env, "PERFGATE_IO_DELAY_MS"));
+        cpuWork = parseCpuWork(option(env, "PERFGATE_CPU_WORK"));
+        Long.parseLong(option(env, "PERFGATE_BACKEND_DELAY_MS")); // the mock backend's option: checked, not used here
+        String client = option(env, "PERFGATE_PROXY_CLIENT");
+        if (!client.equals("http")) throw new IllegalStateException("PERFGATE_PROXY_CLIENT=\"" + client + "\": tomcat forwards with Java's HttpClient (proxyClient=http only)");
+        // Calibration only, not a scenario option: absent means no injected work.
         injectedLoops = Integer.parseInt(env.getOrDefault("PERFGATE_INJECT_LOOPS", "0"));
         backendUrl = env.get("PERFGATE_BACKEND_URL");
         String databaseUrl = env.get("PERFGATE_DATABASE_URL");
@@ -92,6 +106,17 @@ final class Scenarios implements AutoCloseable {
             case "GET /db": return query();
             default: return new Answer(404, TEXT_TYPE, "Not Found");
         }
+    }
+
+    // The query scenario's answer: the id and the asked fields of that user, in the order asked.
+    Answer user(String id, String fields) throws java.io.IOException {
+        if (injectedLoops > 0) sink = divisionLoop(injectedLoops);
+        Map<String, String> user = Map.of("name", "user-" + id, "email", "user-" + id + "@example.com");
+        var answer = json.createObjectNode().put("id", id);
+        for (String field : (fields == null ? "" : fields).split(",")) {
+            if (user.containsKey(field)) answer.put(field, user.get(field));
+        }
+        return new Answer(200, JSON_TYPE, json.writeValueAsString(answer));
     }
 
     private Answer forward(byte[] body) throws Exception {

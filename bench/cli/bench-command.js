@@ -1,0 +1,23 @@
+// `npm run bench`: its option table and the turning of its values into a run request.
+import { SUITE_OPTIONS, suiteRequest } from './suite-options.js';
+
+export const BENCH_COMMAND = {
+  name: 'bench',
+  invocation: 'npm run bench --',
+  synopsis: '[options]',
+  summary: 'Runs a suite, prints its table and writes result.json, the github-action-benchmark inputs and table.md,\nand appends the run to the local history that `npm run site` shows.',
+  options: {
+    ...SUITE_OPTIONS,
+    out: { type: 'string', value: 'DIR', help: 'results directory', defaultText: 'results/<time>-<suite>' },
+    history: { type: 'string', value: 'FILE', negatable: true, help: 'local history file; --no-history: do not append this run', defaultText: '.perfgate/history/data.js' },
+  },
+};
+
+// history: undefined (the default file), null (--no-history) or the file given.
+export function parseBenchArgs(values) {
+  return {
+    ...suiteRequest(values),
+    outDir: values.out,
+    historyFile: values.history === false ? null : values.history,
+  };
+}

@@ -1,0 +1,41 @@
+// The options that choose and shape a suite (`npm run bench`, `compare`, `calibrate`, `dev`),
+// as one option table, and their turning into the overrides of a suite config. Ranges are
+// checked by the suite schema (bench/config/schema.js), which names the field.
+import { SUITES } from '../config/suites.js';
+
+export const SUITE_OPTIONS = {
+  suite: { type: 'string', value: 'NAME', help: `a named suite: ${Object.keys(SUITES).join(', ')}`, defaultText: 'default, or none with --config' },
+  config: { type: 'string', value: 'FILE', help: 'a suite config file (JSON), e.g. to benchmark your own server' },
+  variant: { type: 'list', value: 'A,B', help: 'only these variants' },
+  scenario: { type: 'list', value: 'A,B', help: 'only these scenarios' },
+  connections: { type: 'list', value: 'N,M', help: 'connection tiers' },
+  duration: { type: 'number', value: 'S', help: 'seconds measured per benchmark' },
+  warmup: { type: 'number', value: 'S', help: 'seconds of discarded warm-up per benchmark' },
+  repetitions: { type: 'number', value: 'N', help: 'runs per benchmark (round-robin over the suite)' },
+  workers: { type: 'number', value: 'N', help: 'autocannon worker threads (0: the main thread)' },
+  pipelining: { type: 'number', value: 'N', help: 'requests in flight per connection' },
+  timeout: { type: 'number', value: 'S', help: 'request timeout in seconds' },
+};
+
+const LISTS = { variant: 'variants', scenario: 'scenarios', connections: 'connections' };
+const NUMBERS = ['duration', 'warmup', 'repetitions', 'workers', 'pipelining', 'timeout'];
+
+// Keeps non-numbers as they are, so the schema reports them with the field's name.
+const toNumber = (text) => (String(text).trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text);
+
+// The option values that choose and shape a suite, as overrides of its config.
+export function suiteOverrides(values) {
+  const overrides = {};
+  for (const [flag, field] of Object.entries(LISTS)) {
+    if (values[flag] === undefined) continue;
+    const items = [values[flag]].flat().flatMap((value) => String(value).split(',')).filter(Boolean);
+    overrides[field] = flag === 'connections' ? items.map(toNumber) : items;
+  }
+  // --connections asks for exactly these tiers, also where the suite gives a scenario its own.
+  if (overrides.connections) overrides.scenarioConnections = {};
+  for (const flag of NUMBERS) if (values[flag] !== undefined) overrides[flag] = toNumber(values[flag]);
+  return overrides;
+}
+
+// The suite request of resolveSuite (bench/config/resolve.js).
+export const suiteRequest = (values) => ({ suite: values.suite, configFile: values.config, overrides: suiteOverrides(values) });
