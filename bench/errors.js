@@ -55,7 +55,15 @@ export const errors = {
   installFailed: define('PG_INSTALL_FAILED', (what, detail) => `could not install ${what}: ${detail}`),
   noAffectedVariant: define('PG_NO_AFFECTED_VARIANT', (pkg, known) =>
     `no variant uses the package "${pkg}": variants and their packages are ${known}`),
+  notProfilable: define('PG_NOT_PROFILABLE', (variant, reason) =>
+    `variant "${variant}" cannot be CPU-profiled: ${reason}; its comparison stands without a profile`),
+  profileFailed: define('PG_PROFILE_FAILED', (detail) => `CPU profiling failed: ${detail}; the comparison's verdicts stand without a profile`),
+  notAncestor: define('PG_NOT_ANCESTOR', (good, bad) =>
+    `--good ${good} is not an ancestor of --bad ${bad}: bisect searches the first-parent history from good to bad; swap them or pick an older good commit`),
+  noBenchmarkMatch: define('PG_NO_BENCHMARK_MATCH', (name, known) =>
+    `no benchmark is named "${name}": the suite has ${known.join(', ')}`),
   interrupted: define('PG_INTERRUPTED', (signal) => `interrupted by ${signal}: servers stopped, results written so far are kept`),
+  bisectStepFailed: define('PG_BISECT_STEP_FAILED', (sha, status, reason) => `bisect stopped at ${sha.slice(0, 12)}: ${status}: ${reason}`, EXIT.failed),
   calibrationFailed: define('PG_CALIBRATION_FAILED', (id, status, reason) => `calibration stopped: ${id} ${status}: ${reason}`, EXIT.failed),
   toolsMissing: define('PG_TOOL_MISSING', (tools) => tools.map(({ name, version, bin, needs }) =>
     `${name} ${version} is not installed at ${bin}: run \`node scripts/setup.mjs --for test\` (needs ${needs.join(', ')} and the package registries)`).join('\n')),

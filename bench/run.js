@@ -34,7 +34,7 @@ export function serverEnv(options, backendUrl, databaseUrl) {
   };
 }
 
-const fileSafe = (text) => text.replace(/[^a-zA-Z0-9._=-]+/g, '_');
+export const fileSafe = (text) => text.replace(/[^a-zA-Z0-9._=-]+/g, '_');
 
 // Starts the server of one benchmark, and first the mock backend when it forwards to one,
 // or the database when it queries one. Resolves to the server and a stop() that ends all.

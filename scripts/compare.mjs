@@ -55,7 +55,7 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
     const sides = prepareSides(request, work);
     const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-compare`;
     const comparison = await runComparison({ config, sides, settings: request.settings, outDir, onProgress: (line) => console.error(line) });
-    const markdown = comparisonMarkdown(comparison);
+    const markdown = comparisonMarkdown(comparison, { linkFrom: outDir });
     writeFileAtomicSync(join(outDir, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
     writeFileAtomicSync(join(outDir, 'comparison.md'), markdown);
     if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, `${markdown}\n`);

@@ -114,8 +114,9 @@ function optionLine(name, spec) {
   const value = spec.type === 'boolean' ? '' : ` ${spec.value ?? (spec.type === 'choice' ? spec.choices.join('|') : 'VALUE')}`;
   const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.negatable ? `, --no-${name}` : ''}${value}`;
   const shown = spec.defaultText ?? spec.default;
-  const help = [spec.help, NUMBER_TYPES[spec.type] ? `(${rule(spec)})` : '', shown === undefined ? '' : `(default ${shown})`, spec.required ? '(required)' : '']
-    .filter(Boolean).join(' ');
+  const notes = [spec.type !== 'number' && NUMBER_TYPES[spec.type] ? rule(spec) : '', shown === undefined ? '' : `default ${shown}`, spec.required ? 'required' : '']
+    .filter(Boolean);
+  const help = `${spec.help}${notes.length ? ` (${notes.join('; ')})` : ''}`;
   return { flag, help };
 }
 

@@ -7,16 +7,17 @@ import { join } from 'node:path';
 import { PerfgateError } from '../errors.js';
 import { gitInfo, machineInfo } from '../machine.js';
 import { currentPinning, pinSelf } from '../pinning.js';
-import { measureOnce } from '../run.js';
+import { fileSafe, measureOnce } from '../run.js';
 import { failsGate } from '../stats/index.js';
 import { expandSpecs } from '../specs.js';
 import { loadBuiltInVariant } from '../variants.js';
+import { profileBenchmark } from '../profile/index.js';
 import { compareInterleaved, METRICS, roundSample } from './rounds.js';
 
 export const COMPARISON_FORMAT = { format: 'perfgate-comparison', version: 1 };
 
 // A side may carry environment for its servers (calibration injects a slowdown this way).
-async function sideVariant(name, side) {
+export async function sideVariant(name, side) {
   const variant = await loadBuiltInVariant(name, side.serversDir);
   return side.env ? { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, ...side.env } } } : variant;
 }
@@ -28,6 +29,9 @@ async function sideVariants(sides, names) {
   }
   return loaded;
 }
+
+// 'auto' profiles a benchmark only when some metric regressed; 'always' and 'never' as they say.
+const wantsProfile = (mode = 'auto', verdicts) => mode === 'always' || (mode === 'auto' && Object.values(verdicts).some((each) => each.verdict === 'regression'));
 
 /**
  * @param {{config: object, sides: {base: object, head: object}, settings: object, outDir: string, onProgress?: Function}} comparison
@@ -57,6 +61,9 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
         measure: async (side, round) => roundSample(await measureOnce({ spec, variant: variants[side][spec.variant], backend, config, plan, logDir, repetition: `${side}${round}` })),
       });
       const saturated = [...measured.samples.base, ...measured.samples.head].some((sample) => sample.clientSaturated);
+      const profile = wantsProfile(settings.profile, measured.verdicts)
+        ? await profileBenchmark({ spec, variants: { base: variants.base[spec.variant], head: variants.head[spec.variant] }, roots: { base: sides.base.root, head: sides.head.root }, config, plan, outDir: join(outDir, fileSafe(spec.id)) })
+        : undefined;
       benchmarks.push({
         ...entry,
         status: 'ok',
@@ -66,6 +73,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
         verdicts: measured.verdicts,
         samples: measured.samples,
         warnings: saturated ? ['client saturated in some rounds: numbers are a lower bound'] : [],
+        ...(profile ? { profile } : {}),
       });
     } catch (error) {
       if (!(error instanceof PerfgateError)) throw error;
