@@ -89,7 +89,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     harness: gitInfo(),
     pinning: plan,
     sides: Object.fromEntries(Object.entries(sides).map(([key, side]) => [key, { description: side.description, ref: side.ref, sha: side.sha, spec: side.spec }])),
-    settings: { ...settings, roundSeconds: config.duration, warmupSeconds: config.warmup, metrics: Object.keys(METRICS) },
+    settings: { ...settings, roundSeconds: config.duration, warmupSeconds: config.warmup, server: config.server, metrics: Object.keys(METRICS) },
     benchmarks,
     gate: { metric: 'req/s', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id) },
   };

@@ -5,6 +5,7 @@ import { SCENARIO_NAMES } from '../../servers/scenarios.js';
 import { errors } from '../errors.js';
 import { builtInVariantNames, loadVariants } from '../variants.js';
 import { validateSuite } from './schema.js';
+import { SERVER_DEFAULTS, settingsInEnvironment } from './server-settings.js';
 import { DEFAULTS, SUITES } from './suites.js';
 
 function readConfigFile(path) {
@@ -49,15 +50,16 @@ export async function resolveSuite({ suite, configFile, overrides = {} }) {
     ...fromFile,
     ...overrides,
     options: { ...DEFAULTS.options, ...base.options, ...fromFile.options, ...overrides.options },
+    server: { ...SERVER_DEFAULTS, ...base.server, ...fromFile.server, ...overrides.server },
     commands: { ...fromFile.commands },
   };
   merged.name = overrides.name ?? fromFile.name ?? suiteName ?? 'custom';
   const commandNames = Object.keys(merged.commands);
   const customScenarios = Object.values(merged.commands).flatMap((command) => Object.keys(command.scenarios ?? {}));
-  const problems = validateSuite(merged, {
+  const problems = [...validateSuite(merged, {
     variantNames: [...builtInVariantNames(), ...commandNames],
     scenarioNames: [...new Set([...SCENARIO_NAMES, ...customScenarios])],
-  });
+  }), ...settingsInEnvironment()];
   if (problems.length) throw errors.badConfig(configFile ?? `suite "${merged.name}"`, problems);
   const variants = await loadVariants(merged.variants, merged.commands);
   checkPairs(variants, merged.scenarios);

@@ -3,6 +3,7 @@
 // what exists (the built-in variants plus the config's own commands), so a typo is caught
 // here with the list of valid names.
 import Ajv from 'ajv';
+import { serverSettingsSchema } from './server-settings.js';
 import { SCENARIO_OPTIONS } from '../../servers/options.js';
 
 const oneOrMany = (schema) => ({ anyOf: [schema, { type: 'array', items: schema, minItems: 1 }] });
@@ -68,6 +69,7 @@ export function suiteSchema({ variantNames, scenarioNames }) {
       repetitions: { type: 'integer', minimum: 1, maximum: 1000 },
       workers: { type: 'integer', minimum: 0, maximum: 64 },
       readyTimeout: { type: 'number', exclusiveMinimum: 0, maximum: 600 },
+      server: serverSettingsSchema,
       commands: { type: 'object', additionalProperties: commandSchema },
       options: {
         type: 'object',

@@ -50,7 +50,7 @@ export async function profileSides({ spec, variants, roots, backend, config, pla
   try {
     for (const side of SIDES) {
       const variant = profiledVariant(variants[side], dirs[side]);
-      started[side] = await startBenchmarkServer({ spec, variant, backend, plan, readyTimeout: config.readyTimeout, logFile: join(dirs[side], 'server.log') });
+      started[side] = await startBenchmarkServer({ spec, variant, backend, plan, readyTimeout: config.readyTimeout, logFile: join(dirs[side], 'server.log'), server: config.server });
       if (!pidsWith(dirs[side], '.agent').length) throw errors.notProfilable(variants[side].name, 'it runs no Node.js process that loads the profiling agent (another runtime: Go, Java, Bun, nginx)');
     }
     const load = (side, duration) => {
