@@ -37,3 +37,16 @@ export function comparisonRuns(changes, workDir, compareArgs = []) {
     return { ...change, slug, outDir, args: ['--dep', `${change.name}@${change.from}`, '--vs', `${change.name}@${change.to}`, '--out', outDir, ...compareArgs] };
   });
 }
+
+// A lockfile of a commit read through the REST API, without checking anything out or installing:
+// its blob id from the contents API, then the blob (the contents API leaves files over 1 MB empty).
+export async function lockfileAt({ api, repository, sha, what }) {
+  const entry = await api.request('GET', `/repos/${repository}/contents/package-lock.json?ref=${sha}`, undefined, { allow: [404] });
+  if (!entry?.sha) throw githubErrors.badLockfile(what, `does not exist at ${sha}`);
+  const blob = await api.request('GET', `/repos/${repository}/git/blobs/${entry.sha}`);
+  try {
+    return JSON.parse(Buffer.from(blob.content, 'base64').toString('utf8'));
+  } catch {
+    throw githubErrors.badLockfile(what, 'is not JSON');
+  }
+}
