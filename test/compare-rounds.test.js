@@ -121,3 +121,15 @@ test('duet falls back to sequential, with a one-line reason, where two sides can
   assert.match(benchmarkMode('duet', { scenario: 'db' }, { base: builtin, head: builtin }).fallback, /^sequential, not duet: the db scenario starts a PostgreSQL server per side/);
   assert.deepEqual(benchmarkMode('sequential', { scenario: 'json' }, { base: builtin, head: builtin }), { mode: 'sequential' });
 });
+
+test('a reference that moved (the same code on both sides) warns that the machine was not steady', async () => {
+  const { measureRound } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
+  const measured = await compareInterleaved({ measureRound, thresholds, budgetMs: 1e9, minRounds: 3, maxRounds: 3 });
+  const report = (referencesMoved) => reportOf(measured, {
+    sides: { base: { description: 'main' }, head: { description: 'branch' } },
+    settings: { thresholds, minRounds: 3, maxRounds: 3, budgetSeconds: 1, roundSeconds: 1, warmupSeconds: 0 },
+    gate: { failed: false, failThreshold: 0.1, regressions: [], referencesMoved },
+  });
+  assert.match(report(['node-http hello c=1']), /⚠️ The reference node-http hello c=1 moved although its code is the same on both sides/);
+  assert.doesNotMatch(report([]), /⚠️/);
+});
