@@ -7,9 +7,10 @@ import { markedPoints, trendSections } from './lib/trend.js';
 import { tierCurves } from './lib/tiers.js';
 import { readState, writeState, FILTER_KEYS, DEFAULT_THRESHOLD } from './lib/url-state.js';
 import { barSeries, cellValue, nextSort, sortRows, variantTable } from './lib/variants-table.js';
-import { barChartConfig, changePointDatasets, isWorse, tierChartConfig, trendChartConfig } from './lib/chart-configs.js';
+import { addChangePointOverlay, barChartConfig, changePointOverlay, isWorse, tierChartConfig, trendChartConfig } from './lib/chart-configs.js';
 import { DEFAULT_DATA_PATH } from './lib/sources.js';
 import { pointDetails } from './lib/point-details.js';
+import { unpackSamples } from './lib/sample-transfer.js';
 import { repoTitle } from './lib/repo.js';
 
 const LISTED_ROWS = 50;
@@ -98,7 +99,7 @@ function showTooltip({ chart, tooltip }, group) {
   const label = item.dataset.overlayOf ?? item.dataset.label;
   const details = pointDetails(item.raw, { label, unit: group.unit, commits: page.data.commits });
   const box = $('#tooltip');
-  box.replaceChildren(
+  box.replaceChildren(...[
     el('strong', {}, details.title),
     el('p', { class: 'message' }, details.message),
     el('p', { class: 'muted' }, details.people),
@@ -107,7 +108,7 @@ function showTooltip({ chart, tooltip }, group) {
     details.mark ? el('p', { class: 'bad' }, details.mark) : null,
     details.changePoint ? el('p', { class: 'change-point' }, details.changePoint) : null,
     details.extra ? el('pre', {}, details.extra) : null,
-    el('p', { class: 'muted' }, details.link));
+    el('p', { class: 'muted' }, details.link)].filter(Boolean));
   box.hidden = false;
   // Beside the point, flipped and clamped so the whole box stays on the screen.
   const canvas = chart.canvas.getBoundingClientRect();
@@ -139,7 +140,9 @@ function addChangePoints(drawn) {
     const changePoints = page.changePoints.get(series.key);
     if (!changePoints || drawn.withChangePoints.has(series.key)) continue;
     drawn.withChangePoints.add(series.key);
-    drawn.chart.data.datasets.push(...changePointDatasets(series, changePoints, { colour: page.colours.get(series.label), biggerIsBetter: drawn.group.biggerIsBetter }));
+    const overlay = changePointOverlay(series, changePoints, { colour: page.colours.get(series.label), biggerIsBetter: drawn.group.biggerIsBetter });
+    if (!overlay) continue;
+    addChangePointOverlay(drawn.chart, overlay);
     added = true;
   }
   if (added) drawn.chart.update('none');
@@ -308,6 +311,9 @@ function renderFilters() {
     fieldset.disabled = !APPLIES[state.view].includes(key);
   }
   for (const control of ['commit', 'threshold', 'search']) $(`[data-control="${control}"]`).classList.toggle('inactive', !APPLIES[state.view].includes(control));
+  // Only perfgate's views pick a commit; thousands of options are built only when they are used.
+  $('[data-control="commit"]').hidden = !page.perfgateViews;
+  if (APPLIES[state.view].includes('commit')) fillCommits();
   $('#commit').value = String(selectedCommit());
   $('#marks').checked = state.threshold !== null;
   $('#threshold').value = String(Math.round(100 * (state.threshold ?? DEFAULT_THRESHOLD)));
@@ -315,6 +321,13 @@ function renderFilters() {
   if (document.activeElement !== $('#search')) $('#search').value = state.search;
   for (const tab of document.querySelectorAll('.tabs button')) tab.setAttribute('aria-current', String(tab.dataset.view === state.view));
   for (const panel of document.querySelectorAll('[data-view-panel]')) panel.hidden = panel.dataset.viewPanel !== state.view;
+}
+
+function fillCommits() {
+  const select = $('#commit');
+  if (select.options.length) return;
+  select.replaceChildren(...page.data.commits.map((commit, index) => el('option', { value: String(index) },
+    `${commit.short} · ${formatDate(commit.date)} · ${commit.message.split('\n')[0]}`.slice(0, 90))).reverse());
 }
 
 function toggleFilter(key, value) {
@@ -346,8 +359,6 @@ function wireControls() {
   for (const tab of document.querySelectorAll('.tabs button')) tab.addEventListener('click', () => update({ view: tab.dataset.view }));
   const commitSelect = $('#commit');
   const { commits } = page.data;
-  commitSelect.replaceChildren(...commits.map((commit, index) => el('option', { value: String(index) },
-    `${commit.short} · ${formatDate(commit.date)} · ${commit.message.split('\n')[0]}`.slice(0, 90))).reverse());
   commitSelect.addEventListener('change', () => {
     const index = Number(commitSelect.value);
     update({ commit: index === commits.length - 1 ? null : commits[index].short });
@@ -408,6 +419,7 @@ function open(data, choices, paths) {
   // perfgate's views need perfgate's names (variant, scenario, connections).
   $('.tabs button[data-view="tiers"]').hidden = page.choices.tier.length === 0;
   $('.tabs button[data-view="variants"]').hidden = page.choices.variant.length === 0;
+  page.perfgateViews = page.choices.variant.length > 0;
   if ($(`.tabs button[data-view="${page.state.view}"]`).hidden) page.state.view = 'trend';
   showWarnings(data.skipped ? [`${data.skipped} malformed runs or benches in ${paths.join(', ')} were skipped.`] : []);
   describeSource(data, paths);
@@ -431,14 +443,19 @@ function start() {
   page.worker = worker;
   let paths = [DEFAULT_DATA_PATH];
   const samples = [];
+  let tables = null;
+  let total = 0;
   const handlers = {
     paths: (message) => {
       ({ paths } = message);
     },
     progress: showProgress,
-    samples: (message) => {
-      samples.push(...message.samples);
-      showStatus(`Reading ${paths.join(', ')}: ${samples.length.toLocaleString('en-US')} of ${message.total.toLocaleString('en-US')} results…`, 'loading');
+    tables: (message) => {
+      ({ tables, total } = message);
+    },
+    samples: ({ columns }) => {
+      for (const sample of unpackSamples(tables, columns)) samples.push(sample);
+      showStatus(`Reading ${paths.join(', ')}: ${samples.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} results…`, 'loading');
     },
     data: ({ data, choices }) => open({ ...data, samples }, choices, paths),
     missing: ({ message }) => showStatus(paths.length === 1 && paths[0] === DEFAULT_DATA_PATH
