@@ -310,9 +310,9 @@ function renderFilters() {
     fieldset.hidden = choices[key].length < (key === 'metric' ? 1 : 2);
     fieldset.disabled = !APPLIES[state.view].includes(key);
   }
-  for (const control of ['commit', 'threshold', 'search']) $(`[data-control="${control}"]`).classList.toggle('inactive', !APPLIES[state.view].includes(control));
+  // A control that means nothing in this view is not shown.
+  for (const control of ['commit', 'threshold', 'search']) $(`[data-control="${control}"]`).hidden = !APPLIES[state.view].includes(control);
   // Only perfgate's views pick a commit; thousands of options are built only when they are used.
-  $('[data-control="commit"]').hidden = !page.perfgateViews;
   if (APPLIES[state.view].includes('commit')) fillCommits();
   $('#commit').value = String(selectedCommit());
   $('#marks').checked = state.threshold !== null;
@@ -419,7 +419,6 @@ function open(data, choices, paths) {
   // perfgate's views need perfgate's names (variant, scenario, connections).
   $('.tabs button[data-view="tiers"]').hidden = page.choices.tier.length === 0;
   $('.tabs button[data-view="variants"]').hidden = page.choices.variant.length === 0;
-  page.perfgateViews = page.choices.variant.length > 0;
   if ($(`.tabs button[data-view="${page.state.view}"]`).hidden) page.state.view = 'trend';
   showWarnings(data.skipped ? [`${data.skipped} malformed runs or benches in ${paths.join(', ')} were skipped.`] : []);
   describeSource(data, paths);
