@@ -48,7 +48,7 @@ window.addEventListener('unhandledrejection', (event) => showProblem(`The page f
 // The page's whole state: loaded once, then re-rendered from the URL state on every change.
 const page = {
   worker: null, data: null, choices: null, colours: null, state: null,
-  charts: [], observer: null, toDraw: [], drawn: new Map(), changePoints: new Map(), changePointsFailed: null, shownKeys: [],
+  charts: [], observer: null, toDraw: [], drawn: new Map(), changePointsWanted: null, changePoints: new Map(), changePointsFailed: null, shownKeys: [],
 };
 
 function theme() {
@@ -158,6 +158,13 @@ function drawNext() {
   const card = page.toDraw.shift();
   if (card?.isConnected && !page.drawn.has(card)) drawTrend(card, card.group);
   if (page.toDraw.length) setTimeout(drawNext, 0);
+  else askForChangePoints();
+}
+
+function askForChangePoints() {
+  if (!page.changePointsWanted) return;
+  page.worker.postMessage({ type: 'changePoints', keys: page.changePointsWanted });
+  page.changePointsWanted = null;
 }
 
 function renderTrend() {
@@ -187,8 +194,18 @@ function renderTrend() {
   }
   page.shownKeys = sections.flatMap((section) => section.groups.flatMap((group) => group.series.map((series) => ({ series, group }))));
   page.marked = markedPoints(sections);
-  // Change points of what is shown, in page order: the charts at the top get theirs first.
-  page.worker.postMessage({ type: 'changePoints', keys: page.shownKeys.map(({ series }) => series.key) });
+  // Change points of what is shown, in page order (the charts at the top get theirs first),
+  // asked for once the first screenful is drawn, so the detection does not slow that down.
+  page.changePointsWanted = page.shownKeys.map(({ series }) => series.key);
+  // What is on the screen now is drawn now (the first chart before the page is first painted),
+  // without waiting for the observer's first report.
+  for (const card of holder.querySelectorAll('figure[data-chart]')) {
+    if (card.getBoundingClientRect().top > window.innerHeight) break;
+    page.observer.unobserve(card);
+    if (page.drawn.size === 0) drawTrend(card, card.group);
+    else queueDraw(card);
+  }
+  if (page.toDraw.length === 0) askForChangePoints();
   renderListed();
 }
 
