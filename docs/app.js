@@ -11,6 +11,7 @@ import { addChangePointOverlay, barChartConfig, changePointOverlay, isWorse, tie
 import { DEFAULT_DATA_PATH } from './lib/sources.js';
 import { pointDetails } from './lib/point-details.js';
 import { unpackSamples } from './lib/sample-transfer.js';
+import { seriesByKey } from './lib/series.js';
 import { repoTitle } from './lib/repo.js';
 
 const LISTED_ROWS = 50;
@@ -168,7 +169,7 @@ function askForChangePoints() {
 }
 
 function renderTrend() {
-  const sections = trendSections(page.data, page.state, page.choices);
+  const sections = trendSections(page.data, page.state, page.choices, page.series);
   const holder = $('#trend-charts');
   page.observer?.disconnect();
   page.observer = new IntersectionObserver((seen) => {
@@ -195,15 +196,13 @@ function renderTrend() {
   page.shownKeys = sections.flatMap((section) => section.groups.flatMap((group) => group.series.map((series) => ({ series, group }))));
   page.marked = markedPoints(sections);
   // Change points of what is shown, in page order (the charts at the top get theirs first),
-  // asked for once the first screenful is drawn, so the detection does not slow that down.
+  // asked for once the first screenful is drawn (drawNext), so the detection does not slow that down.
   page.changePointsWanted = page.shownKeys.map(({ series }) => series.key);
-  // What is on the screen now is drawn now (the first chart before the page is first painted),
-  // without waiting for the observer's first report.
+  // What is on the screen now is queued now, without waiting for the observer's first report.
   for (const card of holder.querySelectorAll('figure[data-chart]')) {
     if (card.getBoundingClientRect().top > window.innerHeight) break;
     page.observer.unobserve(card);
-    if (page.drawn.size === 0) drawTrend(card, card.group);
-    else queueDraw(card);
+    queueDraw(card);
   }
   if (page.toDraw.length === 0) askForChangePoints();
   renderListed();
@@ -431,6 +430,7 @@ function open(data, choices, paths) {
   performance.mark('perfgate:data');
   if (data.samples.length === 0) return showStatus(`No data yet: ${paths.join(', ')} has no runs (npm run bench adds one).`, 'empty');
   page.data = data;
+  page.series = seriesByKey(data.samples);
   page.choices = choices;
   page.colours = paletteFor(data.samples.map((sample) => sample.variant ?? sample.name));
   // perfgate's views need perfgate's names (variant, scenario, connections).
