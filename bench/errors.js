@@ -22,7 +22,7 @@ const bullets = (problems) => problems.map((problem) => `  - ${problem}`).join('
 
 export const errors = {
   badArgs: define('PG_BAD_ARGS', (problems, usage) => `invalid command line:\n${bullets(problems)}\n${usage}`),
-  badConfig: define('PG_BAD_CONFIG', (where, problems) => `invalid suite config (${where}):\n${bullets(problems)}`),
+  badConfig: define('PG_BAD_CONFIG', (where, problems) => `invalid config (${where}):\n${bullets(problems)}`),
   unknownSuite: define('PG_UNKNOWN_SUITE', (name, known) =>
     `unknown suite "${name}": choose one of ${known.join(', ')}, or pass a config file with --config`),
   unknownVariant: define('PG_UNKNOWN_VARIANT', (name, known) =>
@@ -55,7 +55,21 @@ export const errors = {
   installFailed: define('PG_INSTALL_FAILED', (what, detail) => `could not install ${what}: ${detail}`),
   noAffectedVariant: define('PG_NO_AFFECTED_VARIANT', (pkg, known) =>
     `no variant uses the package "${pkg}": variants and their packages are ${known}`),
+  noProjectConfig: define('PG_NO_PROJECT_CONFIG', (root) =>
+    `no perfgate.config.json (or .mjs/.js) at ${root}: create one there that names your server and the requests to measure, e.g.\n`
+    + '  { "servers": { "app": { "module": "app.js" } },\n'
+    + '    "scenarios": { "home": { "path": "/", "expect": { "status": 200 } } } }\n'
+    + 'where app.js exports a request handler (an Express app, or (req, res) => ...), or "command": ["node", "server.js"] that listens on $PORT; '
+    + 'see perfgate\'s docs/getting-started.md. Or name a built-in suite with --suite, or a suite file with --config.'),
+  notProfilable: define('PG_NOT_PROFILABLE', (variant, reason) =>
+    `variant "${variant}" cannot be CPU-profiled: ${reason}; its comparison stands without a profile`),
+  profileFailed: define('PG_PROFILE_FAILED', (detail) => `CPU profiling failed: ${detail}; the comparison's verdicts stand without a profile`),
+  notAncestor: define('PG_NOT_ANCESTOR', (good, bad) =>
+    `--good ${good} is not an ancestor of --bad ${bad}: bisect searches the first-parent history from good to bad; swap them or pick an older good commit`),
+  noBenchmarkMatch: define('PG_NO_BENCHMARK_MATCH', (name, known) =>
+    `no benchmark is named "${name}": the suite has ${known.join(', ')}`),
   interrupted: define('PG_INTERRUPTED', (signal) => `interrupted by ${signal}: servers stopped, results written so far are kept`),
+  bisectStepFailed: define('PG_BISECT_STEP_FAILED', (sha, status, reason) => `bisect stopped at ${sha.slice(0, 12)}: ${status}: ${reason}`, EXIT.failed),
   calibrationFailed: define('PG_CALIBRATION_FAILED', (id, status, reason) => `calibration stopped: ${id} ${status}: ${reason}`, EXIT.failed),
   toolsMissing: define('PG_TOOL_MISSING', (tools) => tools.map(({ name, version, bin, needs }) =>
     `${name} ${version} is not installed at ${bin}: run \`node scripts/setup.mjs --for test\` (needs ${needs.join(', ')} and the package registries)`).join('\n')),

@@ -10,6 +10,7 @@ import { errors, PerfgateError } from './errors.js';
 import { ensureFileLimit, runLoad } from './load.js';
 import { gitInfo, machineInfo, packageVersions } from './machine.js';
 import { optionsEnv } from '../servers/options.js';
+import { serverSettingsEnv } from './config/server-settings.js';
 import { currentPinning, pinSelf } from './pinning.js';
 import { onInterrupt } from './process/children.js';
 import { startServer } from './process/server.js';
@@ -25,27 +26,29 @@ export const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
 const STARTUP_ALLOWANCE_SECONDS = 1;
 
 // The environment that carries a benchmark's options to the server: every scenario option
-// (servers/options.js), and where the backend and the database are.
-export function serverEnv(options, backendUrl, databaseUrl) {
+// (servers/options.js), every server setting (config/server-settings.js), and where the
+// backend and the database are.
+export function serverEnv(options, backendUrl, databaseUrl, server) {
   return {
     ...optionsEnv(options),
+    ...serverSettingsEnv(server),
     ...(backendUrl ? { PERFGATE_BACKEND_URL: backendUrl } : {}),
     ...(databaseUrl ? { PERFGATE_DATABASE_URL: databaseUrl } : {}),
   };
 }
 
-const fileSafe = (text) => text.replace(/[^a-zA-Z0-9._=-]+/g, '_');
+export const fileSafe = (text) => text.replace(/[^a-zA-Z0-9._=-]+/g, '_');
 
 // Starts the server of one benchmark, and first the mock backend when it forwards to one,
 // or the database when it queries one. Resolves to the server and a stop() that ends all.
-export async function startBenchmarkServer({ spec, variant, backend, plan, readyTimeout, logFile }) {
+export async function startBenchmarkServer({ spec, variant, backend, plan, readyTimeout, logFile, server: settings }) {
   const needsBackend = spec.scenario === 'proxy' && variant.kind === 'builtin' && variant.role !== 'backend';
   const started = [];
   const stop = () => Promise.all(started.reverse().map((server) => server.stop()));
   try {
     let backendUrl;
     if (needsBackend) {
-      const backendServer = await startServer(backend, { plan, readyTimeout, env: serverEnv(spec.options), logFile: `${logFile}.backend` });
+      const backendServer = await startServer(backend, { plan, readyTimeout, env: serverEnv(spec.options, undefined, undefined, settings), logFile: `${logFile}.backend` });
       started.push(backendServer);
       backendUrl = `http://127.0.0.1:${backendServer.port}/proxy`;
     }
@@ -55,7 +58,7 @@ export async function startBenchmarkServer({ spec, variant, backend, plan, ready
       started.push(database);
       databaseUrl = database.url;
     }
-    const server = await startServer(variant, { plan, readyTimeout, logFile, env: serverEnv(spec.options, backendUrl, databaseUrl) });
+    const server = await startServer(variant, { plan, readyTimeout, logFile, env: serverEnv(spec.options, backendUrl, databaseUrl, settings) });
     started.push(server);
     return { server, stop };
   } catch (error) {
@@ -67,7 +70,7 @@ export async function startBenchmarkServer({ spec, variant, backend, plan, ready
 // One measured run of one benchmark: fresh server, verification, warm-up, load, stop.
 export async function measureOnce({ spec, variant, backend, config, plan, logDir, repetition }) {
   const logFile = join(logDir, `${fileSafe(spec.id)}-run${repetition}.log`);
-  const { server, stop } = await startBenchmarkServer({ spec, variant, backend, plan, readyTimeout: config.readyTimeout, logFile });
+  const { server, stop } = await startBenchmarkServer({ spec, variant, backend, plan, readyTimeout: config.readyTimeout, logFile, server: config.server });
   try {
     let exit;
     server.exited.then((result) => { exit = result; });

@@ -1,20 +1,22 @@
-// The trend site's page: loads dev/bench/data.js (and the optional verdicts.js), keeps the
-// view in the URL, and draws the three views with Chart.js. Data shaping lives in lib/.
-import { MalformedDataError, readBenchmarkData } from './lib/benchmark-data.js';
-import { chosenMetrics, filterChoices } from './lib/filters.js';
+// The trend site's page: reads the data.js files through a worker (docs/data-worker.js),
+// keeps the view in the URL, and draws the three views with Chart.js. Data shaping lives in lib/.
+import { chosenMetrics } from './lib/filters.js';
 import { formatChange, formatDate, formatNumber, formatShare, formatValue } from './lib/format.js';
 import { paletteFor } from './lib/palette.js';
-import { markedPoints, trendGroups } from './lib/trend.js';
+import { markedPoints, trendSections } from './lib/trend.js';
 import { tierCurves } from './lib/tiers.js';
-import { readState, writeState, FILTER_KEYS } from './lib/url-state.js';
+import { readState, writeState, FILTER_KEYS, DEFAULT_THRESHOLD } from './lib/url-state.js';
 import { barSeries, cellValue, nextSort, sortRows, variantTable } from './lib/variants-table.js';
-import { readVerdicts } from './lib/verdicts.js';
-import { barChartConfig, tierChartConfig, trendChartConfig } from './lib/chart-configs.js';
+import { addChangePointOverlay, barChartConfig, changePointOverlay, isWorse, tierChartConfig, trendChartConfig } from './lib/chart-configs.js';
+import { DEFAULT_DATA_PATH } from './lib/sources.js';
+import { pointDetails } from './lib/point-details.js';
+import { unpackSamples } from './lib/sample-transfer.js';
+import { repoTitle } from './lib/repo.js';
 
-const DATA_SCRIPT = 'dev/bench/data.js';
-const VERDICTS_SCRIPT = 'dev/bench/verdicts.js';
-const MARKED_ROWS = 50;
-const NO_DATA = 'No data yet: run npm run bench';
+const LISTED_ROWS = 50;
+const SEARCH_DELAY_MS = 200;
+// Charts are drawn when they come near the screen: a history with hundreds of benches opens as fast as one with ten.
+const DRAW_MARGIN = '600px 0px';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -26,7 +28,7 @@ function el(tag, attributes = {}, ...children) {
     if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
     else node.setAttribute(name, value === true ? '' : value);
   }
-  node.append(...children.filter((child) => child !== null && child !== undefined));
+  node.append(...children.filter((child) => child !== null && child !== undefined && child !== ''));
   return node;
 }
 
@@ -39,53 +41,15 @@ function showStatus(message, kind) {
 
 const showProblem = (message) => showStatus(message, 'problem');
 
-// A script the page cannot do without must not fail silently: anything thrown ends up on the page.
-window.addEventListener('error', (event) => {
-  if (!event.filename?.includes('/dev/bench/')) showProblem(`The page failed: ${event.message}`);
-});
+// Anything thrown ends up on the page, never in a silent console.
+window.addEventListener('error', (event) => showProblem(`The page failed: ${event.message}`));
 window.addEventListener('unhandledrejection', (event) => showProblem(`The page failed: ${event.reason?.message ?? event.reason}`));
 
-// Loads a classic script and tells apart "not there" (404) from "there but broken" (a syntax
-// error, reported through window's error event before the script's load event).
-function loadScript(src) {
-  return new Promise((resolve) => {
-    let syntaxError = null;
-    const onError = (event) => {
-      if (event.filename?.endsWith(src)) syntaxError = `${event.message.replace(/^Uncaught /, '')} (line ${event.lineno})`;
-    };
-    window.addEventListener('error', onError);
-    const script = el('script', { src });
-    const settle = (found) => () => {
-      window.removeEventListener('error', onError);
-      resolve({ found, syntaxError });
-    };
-    script.addEventListener('load', settle(true));
-    script.addEventListener('error', settle(false));
-    document.head.append(script);
-  });
-}
-
-async function loadData() {
-  const script = await loadScript(DATA_SCRIPT);
-  if (!script.found) return { empty: `${NO_DATA} (${DATA_SCRIPT} was not found).` };
-  if (script.syntaxError) return { problem: `${DATA_SCRIPT} is malformed and cannot be read: ${script.syntaxError}.` };
-  try {
-    const data = readBenchmarkData(window.BENCHMARK_DATA);
-    return data.commits.length === 0 ? { empty: `${NO_DATA} (${DATA_SCRIPT} has no runs).` } : { data };
-  } catch (error) {
-    if (error instanceof MalformedDataError) return { problem: `${DATA_SCRIPT} is malformed: ${error.message}.` };
-    throw error;
-  }
-}
-
-async function loadVerdicts() {
-  const script = await loadScript(VERDICTS_SCRIPT);
-  if (script.syntaxError) return { byCommit: {}, problem: `${VERDICTS_SCRIPT} is malformed (${script.syntaxError}); verdicts are not shown` };
-  return readVerdicts(window.PERFGATE_VERDICTS);
-}
-
 // The page's whole state: loaded once, then re-rendered from the URL state on every change.
-const page = { data: null, verdicts: null, choices: null, colours: null, state: null, charts: [] };
+const page = {
+  worker: null, data: null, choices: null, colours: null, state: null,
+  charts: [], observer: null, toDraw: [], drawn: new Map(), changePoints: new Map(), changePointsFailed: null, shownKeys: [],
+};
 
 function theme() {
   const style = getComputedStyle(document.documentElement);
@@ -94,12 +58,14 @@ function theme() {
 }
 
 function draw(canvas, config) {
-  page.charts.push(new window.Chart(canvas, config));
+  const chart = new window.Chart(canvas, config);
+  page.charts.push(chart);
+  return chart;
 }
 
-function chartCard(title) {
+function chartCard(title, attributes = {}) {
   const canvas = el('canvas', { role: 'img', 'aria-label': title });
-  const card = el('figure', { class: 'chart-card', 'data-chart': title }, el('figcaption', {}, title), el('div', { class: 'chart-box' }, canvas));
+  const card = el('figure', { class: 'chart-card', 'data-chart': title, ...attributes }, el('figcaption', {}, title), el('div', { class: 'chart-box' }, canvas));
   return { card, canvas };
 }
 
@@ -120,44 +86,158 @@ function commitLink(commit) {
   return commit.url ? el('a', { href: commit.url, target: '_blank', rel: 'noopener' }, commit.short) : el('span', {}, commit.short);
 }
 
-function nothingMatches() {
-  const noVariants = page.state.view !== 'trend' && page.choices.variant.length === 0;
-  return el('p', { class: 'empty' }, noVariants
-    ? 'These benchmarks name no variants (their names are not in perfgate\'s form): only the Trend view applies.'
-    : 'Nothing matches these filters at this point.');
+const nothingMatches = () => el('p', { class: 'empty' }, 'Nothing matches these filters.');
+
+// ---- tooltip: HTML over the page, so long messages and extras wrap instead of being cut.
+function hideTooltip() {
+  $('#tooltip').hidden = true;
+}
+
+function showTooltip({ chart, tooltip }, group) {
+  const item = tooltip.dataPoints?.[0];
+  if (tooltip.opacity === 0 || !item?.raw?.point) return hideTooltip();
+  const label = item.dataset.overlayOf ?? item.dataset.label;
+  const details = pointDetails(item.raw, { label, unit: group.unit, commits: page.data.commits });
+  const box = $('#tooltip');
+  box.replaceChildren(...[
+    el('strong', {}, details.title),
+    el('p', { class: 'message' }, details.message),
+    el('p', { class: 'muted' }, details.people),
+    el('p', { class: 'value' }, details.value),
+    el('p', {}, details.change),
+    details.mark ? el('p', { class: 'bad' }, details.mark) : null,
+    details.changePoint ? el('p', { class: 'change-point' }, details.changePoint) : null,
+    details.extra ? el('pre', {}, details.extra) : null,
+    el('p', { class: 'muted' }, details.link)].filter(Boolean));
+  box.hidden = false;
+  // Beside the point, flipped and clamped so the whole box stays on the screen.
+  const canvas = chart.canvas.getBoundingClientRect();
+  const x = canvas.left + tooltip.caretX;
+  const y = canvas.top + tooltip.caretY;
+  const { width, height } = box.getBoundingClientRect();
+  const gap = 12;
+  const left = x + gap + width <= window.innerWidth ? x + gap : Math.max(4, x - gap - width);
+  const top = Math.min(Math.max(4, y - height / 2), Math.max(4, window.innerHeight - height - 4));
+  box.style.left = `${left}px`;
+  box.style.top = `${top}px`;
+}
+
+// ---- trend view
+function drawTrend(card, group) {
+  const chart = draw(card.querySelector('canvas'), trendChartConfig(group, {
+    commits: page.data.commits, colours: page.colours, theme: theme(), onPointClick: openCommit,
+    tooltip: (context) => showTooltip(context, group),
+  }));
+  page.drawn.set(card, { chart, group, withChangePoints: new Set() });
+  // Marks for the render timings in the browser tests and the README.
+  if (performance.getEntriesByName('perfgate:first-chart').length === 0) performance.mark('perfgate:first-chart');
+  addChangePoints(page.drawn.get(card));
+}
+
+function addChangePoints(drawn) {
+  let added = false;
+  for (const series of drawn.group.series) {
+    const changePoints = page.changePoints.get(series.key);
+    if (!changePoints || drawn.withChangePoints.has(series.key)) continue;
+    drawn.withChangePoints.add(series.key);
+    const overlay = changePointOverlay(series, changePoints, { colour: page.colours.get(series.label), biggerIsBetter: drawn.group.biggerIsBetter });
+    if (!overlay) continue;
+    addChangePointOverlay(drawn.chart, overlay);
+    added = true;
+  }
+  if (added) drawn.chart.update('none');
+}
+
+// One chart per task: a screenful of long histories is drawn chart by chart, never in one long freeze.
+function queueDraw(card) {
+  page.toDraw.push(card);
+  if (page.toDraw.length === 1) setTimeout(drawNext, 0);
+}
+
+function drawNext() {
+  const card = page.toDraw.shift();
+  if (card?.isConnected && !page.drawn.has(card)) drawTrend(card, card.group);
+  if (page.toDraw.length) setTimeout(drawNext, 0);
 }
 
 function renderTrend() {
-  const groups = trendGroups(page.data, page.state, page.choices, page.verdicts);
+  const sections = trendSections(page.data, page.state, page.choices);
   const holder = $('#trend-charts');
-  holder.replaceChildren(...(groups.length ? [] : [nothingMatches()]));
-  for (const group of groups) {
-    const { card, canvas } = chartCard(group.title);
-    holder.append(card);
-    draw(canvas, trendChartConfig(group, { commits: page.data.commits, colours: page.colours, theme: theme(), onPointClick: openCommit }));
+  page.observer?.disconnect();
+  page.observer = new IntersectionObserver((seen) => {
+    for (const { isIntersecting, target } of seen) {
+      if (!isIntersecting) continue;
+      page.observer.unobserve(target);
+      queueDraw(target);
+    }
+  }, { rootMargin: DRAW_MARGIN });
+  const charts = sections.reduce((count, section) => count + section.groups.length, 0);
+  $('#trend-count').textContent = `${charts} chart${charts === 1 ? '' : 's'} in ${sections.length} suite${sections.length === 1 ? '' : 's'}`;
+  holder.replaceChildren(...(sections.length ? [] : [nothingMatches()]));
+  for (const section of sections) {
+    const cards = section.groups.map((group) => {
+      const { card } = chartCard(group.title, { 'data-suite': section.suite });
+      card.group = group;
+      page.observer.observe(card);
+      return card;
+    });
+    holder.append(el('section', { class: 'suite', 'data-suite': section.suite },
+      el('h2', {}, section.suite, el('span', { class: 'muted' }, ` · ${cards.length} chart${cards.length === 1 ? '' : 's'}`)),
+      el('div', { class: 'charts' }, ...cards)));
   }
-  renderMarked(markedPoints(groups));
+  page.shownKeys = sections.flatMap((section) => section.groups.flatMap((group) => group.series.map((series) => ({ series, group }))));
+  page.marked = markedPoints(sections);
+  // Change points of what is shown, in page order: the charts at the top get theirs first.
+  page.worker.postMessage({ type: 'changePoints', keys: page.shownKeys.map(({ series }) => series.key) });
+  renderListed();
 }
 
-const reasonOf = (point) => [point.regression ? '▲ over the alert threshold' : '', point.verdict ? `verdict: ${point.verdict}` : ''].filter(Boolean).join(', ');
-
-function renderMarked(marked) {
-  const rows = marked.slice(0, MARKED_ROWS).map((point) => {
-    const commit = page.data.commits[point.commit];
+// The change points (and the opt-in threshold marks) of the shown series, newest first.
+function renderListed() {
+  const rows = [];
+  let pending = 0;
+  for (const { series, group } of page.shownKeys) {
+    const changePoints = page.changePoints.get(series.key);
+    if (!changePoints) pending += 1;
+    for (const changePoint of changePoints ?? []) {
+      const { sample } = series.points[changePoint.index];
+      rows.push({ sample, name: series.name, unit: group.unit, why: `change point: ${formatValue(changePoint.before.mean, group.unit)} → ${formatValue(changePoint.after.mean, group.unit)}`, change: changePoint.change, worse: isWorse(changePoint, group.biggerIsBetter) });
+    }
+  }
+  for (const point of page.marked) {
+    rows.push({ sample: point.sample, name: point.name, unit: point.unit, why: `▲ over the ${formatShare(page.state.threshold)} alert threshold`, change: point.change, worse: true });
+  }
+  rows.sort((a, b) => b.sample.date - a.sample.date || a.name.localeCompare(b.name));
+  const status = page.changePointsFailed ? `change points could not be computed: ${page.changePointsFailed}`
+    : pending ? `finding change points… ${page.shownKeys.length - pending} of ${page.shownKeys.length} series done` : '';
+  $('#listed-status').textContent = status;
+  const body = rows.slice(0, LISTED_ROWS).map((row) => {
+    const commit = page.data.commits[row.sample.commit];
     return el('tr', {},
       el('td', {}, commitLink(commit)),
-      el('td', {}, formatDate(commit.timestamp)),
-      el('td', {}, point.name),
-      el('td', { class: 'number' }, formatValue(point.value, point.unit)),
-      el('td', { class: 'number' }, formatChange(point.change)),
-      el('td', { class: point.verdict === 'improvement' ? 'good' : 'bad' }, reasonOf(point)));
+      el('td', {}, formatDate(row.sample.date)),
+      el('td', {}, row.sample.suite),
+      el('td', {}, row.name),
+      el('td', { class: 'number' }, formatValue(row.sample.value, row.unit)),
+      el('td', { class: `number ${row.worse ? 'bad' : 'good'}` }, formatChange(row.change)),
+      el('td', {}, row.why));
   });
-  const more = marked.length > MARKED_ROWS ? el('caption', { class: 'muted' }, `${marked.length - MARKED_ROWS} older marked points not listed`) : null;
-  const head = el('thead', {}, el('tr', {}, ...['commit', 'date', 'benchmark', 'value', 'change', 'why'].map((label) => el('th', {}, label))));
-  const body = el('tbody', {}, ...(rows.length ? rows : [el('tr', {}, el('td', { colspan: 6, class: 'empty' }, 'No marked points in this view.'))]));
-  $('#marked').replaceChildren(...[more, head, body].filter(Boolean));
+  const more = rows.length > LISTED_ROWS ? el('caption', { class: 'muted' }, `${rows.length - LISTED_ROWS} older rows not listed`) : null;
+  const head = el('thead', {}, el('tr', {}, ...['commit', 'run', 'suite', 'benchmark', 'value', 'change', 'why'].map((label) => el('th', {}, label))));
+  const empty = el('tr', {}, el('td', { colspan: 7, class: 'empty' }, pending ? 'Finding change points…' : 'No change points in this view.'));
+  $('#listed').replaceChildren(...[more, head, el('tbody', {}, ...(body.length ? body : [empty]))].filter(Boolean));
 }
 
+let listedTimer = null;
+function receiveChangePoints(results) {
+  for (const [key, changePoints] of results) page.changePoints.set(key, changePoints);
+  for (const drawn of page.drawn.values()) addChangePoints(drawn);
+  // The table follows in batches, not once per message.
+  clearTimeout(listedTimer);
+  listedTimer = setTimeout(() => page.state.view === 'trend' && renderListed(), 150);
+}
+
+// ---- tier curve and variants views (perfgate's own names only)
 function renderTiers() {
   const curves = tierCurves(page.data, selectedCommit(), page.state);
   const holder = $('#tier-charts');
@@ -174,13 +254,13 @@ function renderTiers() {
 }
 
 function renderVariants() {
-  const { columns, rows, machines } = variantTable(page.data, selectedCommit(), page.state);
-  const metric = chosenMetrics(page.state, page.choices).find((candidate) => columns.some((column) => column.key === candidate)) ?? 'req/s';
+  const { columns, rows, machines } = variantTable(page.data, selectedCommit(), page.state, page.choices);
+  const metric = chosenMetrics(page.state, page.choices).find((candidate) => columns.some((column) => column.key === candidate));
   const unit = columns.find((column) => column.key === metric)?.unit ?? '';
   const card = $('#variant-bars').closest('figure');
-  card.hidden = rows.length === 0;
+  card.hidden = rows.length === 0 || !metric;
   $('#bars-title').textContent = `${metric} by variant`;
-  if (rows.length) draw($('#variant-bars'), barChartConfig(barSeries(rows, metric), { metric, unit, colours: page.colours, theme: theme() }));
+  if (!card.hidden) draw($('#variant-bars'), barChartConfig(barSeries(rows, metric), { metric, unit, colours: page.colours, theme: theme() }));
   renderVariantTable(columns, sortRows(rows, page.state.sort));
   $('#machines').textContent = machines.length ? `Measured on ${machines.join('; ')}.` : '';
 }
@@ -206,15 +286,17 @@ function renderVariantTable(columns, rows) {
 const RENDERERS = { trend: renderTrend, tiers: renderTiers, variants: renderVariants };
 // Which filters and controls mean something in each view.
 const APPLIES = {
-  trend: ['variant', 'scenario', 'tier', 'metric', 'threshold'],
-  tiers: ['variant', 'scenario', 'commit'],
-  variants: ['variant', 'scenario', 'tier', 'metric', 'commit'],
+  trend: ['suite', 'variant', 'scenario', 'tier', 'metric', 'search', 'threshold'],
+  tiers: ['suite', 'variant', 'scenario', 'commit'],
+  variants: ['suite', 'variant', 'scenario', 'tier', 'metric', 'commit'],
 };
+
+const chosenFor = (key) => (key === 'metric' ? chosenMetrics(page.state, page.choices) : page.state[key] ?? page.choices[key]);
 
 function renderFilters() {
   const { state, choices } = page;
   for (const key of FILTER_KEYS) {
-    const chosen = key === 'metric' ? chosenMetrics(state, choices) : state[key] ?? choices[key];
+    const chosen = chosenFor(key);
     const chips = choices[key].map((value) => el('button', {
       type: 'button',
       class: 'chip',
@@ -224,19 +306,33 @@ function renderFilters() {
     }, key === 'tier' ? `c=${value}` : value));
     const fieldset = $(`fieldset[data-filter="${key}"]`);
     fieldset.querySelector('.chips').replaceChildren(...chips);
-    fieldset.hidden = choices[key].length === 0;
+    // A filter with one choice filters nothing.
+    fieldset.hidden = choices[key].length < (key === 'metric' ? 1 : 2);
     fieldset.disabled = !APPLIES[state.view].includes(key);
   }
-  for (const control of ['commit', 'threshold']) $(`[data-control="${control}"]`).classList.toggle('inactive', !APPLIES[state.view].includes(control));
+  for (const control of ['commit', 'threshold', 'search']) $(`[data-control="${control}"]`).classList.toggle('inactive', !APPLIES[state.view].includes(control));
+  // Only perfgate's views pick a commit; thousands of options are built only when they are used.
+  $('[data-control="commit"]').hidden = !page.perfgateViews;
+  if (APPLIES[state.view].includes('commit')) fillCommits();
   $('#commit').value = String(selectedCommit());
-  $('#threshold').value = String(state.threshold);
+  $('#marks').checked = state.threshold !== null;
+  $('#threshold').value = String(Math.round(100 * (state.threshold ?? DEFAULT_THRESHOLD)));
+  $('#threshold').disabled = state.threshold === null;
+  if (document.activeElement !== $('#search')) $('#search').value = state.search;
   for (const tab of document.querySelectorAll('.tabs button')) tab.setAttribute('aria-current', String(tab.dataset.view === state.view));
   for (const panel of document.querySelectorAll('[data-view-panel]')) panel.hidden = panel.dataset.viewPanel !== state.view;
 }
 
+function fillCommits() {
+  const select = $('#commit');
+  if (select.options.length) return;
+  select.replaceChildren(...page.data.commits.map((commit, index) => el('option', { value: String(index) },
+    `${commit.short} · ${formatDate(commit.date)} · ${commit.message.split('\n')[0]}`.slice(0, 90))).reverse());
+}
+
 function toggleFilter(key, value) {
-  const { state, choices } = page;
-  const current = key === 'metric' ? chosenMetrics(state, choices) : state[key] ?? choices[key];
+  const { choices } = page;
+  const current = chosenFor(key);
   const next = current.includes(value) ? current.filter((item) => item !== value) : [...current, value];
   // Everything chosen is the same as no filter, and keeps the shared URL short.
   const everything = key !== 'metric' && choices[key].every((item) => next.includes(item));
@@ -244,8 +340,11 @@ function toggleFilter(key, value) {
 }
 
 function render() {
+  hideTooltip();
   for (const chart of page.charts) chart.destroy();
   page.charts = [];
+  page.drawn.clear();
+  page.toDraw = [];
   renderFilters();
   RENDERERS[page.state.view]();
 }
@@ -260,25 +359,41 @@ function wireControls() {
   for (const tab of document.querySelectorAll('.tabs button')) tab.addEventListener('click', () => update({ view: tab.dataset.view }));
   const commitSelect = $('#commit');
   const { commits } = page.data;
-  commitSelect.replaceChildren(...commits.map((commit, index) => el('option', { value: String(index) },
-    `${commit.short} · ${formatDate(commit.timestamp)} · ${commit.message}`.slice(0, 90))).reverse());
   commitSelect.addEventListener('change', () => {
     const index = Number(commitSelect.value);
     update({ commit: index === commits.length - 1 ? null : commits[index].short });
   });
+  $('#marks').addEventListener('change', (event) => update({ threshold: event.target.checked ? DEFAULT_THRESHOLD : null }));
   $('#threshold').addEventListener('change', (event) => {
-    const value = Number(event.target.value);
+    const value = Number(event.target.value) / 100;
     if (Number.isFinite(value) && value > 1) update({ threshold: value });
   });
-  $('#reset').addEventListener('click', () => update(Object.fromEntries(FILTER_KEYS.map((key) => [key, null]))));
+  let typing = null;
+  $('#search').addEventListener('input', (event) => {
+    clearTimeout(typing);
+    typing = setTimeout(() => update({ search: event.target.value.trim() }), SEARCH_DELAY_MS);
+  });
+  $('#reset').addEventListener('click', () => update({ ...Object.fromEntries(FILTER_KEYS.map((key) => [key, null])), search: '' }));
+  $('#download').addEventListener('click', () => page.worker.postMessage({ type: 'download' }));
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', render);
+  window.addEventListener('scroll', hideTooltip, { passive: true });
 }
 
-function describeSource(data) {
-  const source = $('#source');
+function saveDownload(blob) {
+  const link = el('a', { href: URL.createObjectURL(blob), download: 'benchmark_data.json' });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
+function describeSource(data, paths) {
+  const title = repoTitle(data.repoUrl);
+  document.title = `${title ?? 'perfgate'} · benchmarks`;
+  $('#title').replaceChildren(title ?? 'perfgate', el('span', {}, ' benchmarks'));
   const last = data.lastUpdate ? ` · updated ${formatDate(data.lastUpdate)} UTC` : '';
-  const repo = data.repoUrl ? el('a', { href: data.repoUrl }, data.repoUrl.replace(/^https?:\/\/(www\.)?github\.com\//, '')) : 'local history';
-  source.replaceChildren(repo, ` · ${data.commits.length} commit${data.commits.length === 1 ? '' : 's'}${last}`);
+  const repo = data.repoUrl ? el('a', { href: data.repoUrl, rel: 'noopener' }, data.repoUrl) : 'local history';
+  $('#source').replaceChildren(repo, ` · ${data.commits.length} commit${data.commits.length === 1 ? '' : 's'}${last} · from ${paths.join(', ')}`);
 }
 
 function showWarnings(messages) {
@@ -287,30 +402,79 @@ function showWarnings(messages) {
   list.hidden = messages.length === 0;
 }
 
-async function start() {
-  if (typeof window.Chart !== 'function') {
-    showProblem('Chart.js did not load (vendor/chart.umd.js is missing), so no chart can be drawn.');
-    return;
-  }
-  const loaded = await loadData();
-  if (loaded.problem) return showProblem(loaded.problem);
-  if (loaded.empty) return showStatus(loaded.empty, 'empty');
-  page.data = loaded.data;
-  page.verdicts = await loadVerdicts();
-  page.choices = filterChoices(page.data.samples);
-  page.colours = paletteFor(page.data.samples.map((sample) => sample.variant ?? sample.name));
-  page.state = readState(location.search);
-  showWarnings([
-    page.data.skipped ? `${page.data.skipped} malformed runs or benches in ${DATA_SCRIPT} were skipped.` : '',
-    page.verdicts.problem ?? '',
-  ].filter(Boolean));
-  describeSource(page.data);
+const megabytes = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+function showProgress({ path, loaded, total, reading }) {
+  if (reading) return showStatus(`Reading ${path} (${megabytes(loaded)})…`, 'loading');
+  const of = total && total >= loaded ? ` of ${megabytes(total)}` : '';
+  return showStatus(`Loading ${path}: ${megabytes(loaded)}${of}…`, 'loading');
+}
+
+function open(data, choices, paths) {
+  performance.mark('perfgate:data');
+  if (data.samples.length === 0) return showStatus(`No data yet: ${paths.join(', ')} has no runs (npm run bench adds one).`, 'empty');
+  page.data = data;
+  page.choices = choices;
+  page.colours = paletteFor(data.samples.map((sample) => sample.variant ?? sample.name));
+  // perfgate's views need perfgate's names (variant, scenario, connections).
+  $('.tabs button[data-view="tiers"]').hidden = page.choices.tier.length === 0;
+  $('.tabs button[data-view="variants"]').hidden = page.choices.variant.length === 0;
+  page.perfgateViews = page.choices.variant.length > 0;
+  if ($(`.tabs button[data-view="${page.state.view}"]`).hidden) page.state.view = 'trend';
+  showWarnings(data.skipped ? [`${data.skipped} malformed runs or benches in ${paths.join(', ')} were skipped.`] : []);
+  describeSource(data, paths);
   wireControls();
   // On a phone the charts come first; the filters fold away behind their summary.
   if (window.matchMedia('(max-width: 600px)').matches) $('#filters').open = false;
   $('#status').hidden = true;
   $('#app').hidden = false;
+  performance.mark('perfgate:open');
   render();
+  performance.mark('perfgate:rendered');
+  return undefined;
 }
 
-start().catch((error) => showProblem(`The page failed: ${error.message}`));
+function start() {
+  performance.mark('perfgate:start');
+  if (typeof window.Chart !== 'function') return showProblem('Chart.js did not load (vendor/chart.umd.js is missing), so no chart can be drawn.');
+  page.state = readState(location.search);
+  // index.html started the worker and kept what it said so far.
+  const { worker, messages } = window.perfgateData;
+  page.worker = worker;
+  let paths = [DEFAULT_DATA_PATH];
+  const samples = [];
+  let tables = null;
+  let total = 0;
+  const handlers = {
+    paths: (message) => {
+      ({ paths } = message);
+    },
+    progress: showProgress,
+    tables: (message) => {
+      ({ tables, total } = message);
+    },
+    samples: ({ columns }) => {
+      for (const sample of unpackSamples(tables, columns)) samples.push(sample);
+      showStatus(`Reading ${paths.join(', ')}: ${samples.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} results…`, 'loading');
+    },
+    data: ({ data, choices }) => open({ ...data, samples }, choices, paths),
+    missing: ({ message }) => showStatus(paths.length === 1 && paths[0] === DEFAULT_DATA_PATH
+      ? `No data yet: ${message.replace(/\.$/, '')} (npm run bench writes it locally; on gh-pages the benchmark workflow does, or give ?data=path/to/data.js).`
+      : message, 'empty'),
+    problem: ({ message }) => showProblem(message),
+    workerFailed: ({ message }) => showProblem(`The data reader (data-worker.js) failed: ${message ?? 'it could not load'}`),
+    changePoints: ({ results }) => receiveChangePoints(results),
+    changePointsFailed: ({ message }) => {
+      page.changePointsFailed = message;
+      if (page.state.view === 'trend') renderListed();
+    },
+    download: ({ blob }) => saveDownload(blob),
+  };
+  const handle = (message) => handlers[message.type](message);
+  worker.addEventListener('message', (event) => handle(event.data));
+  worker.addEventListener('error', (event) => handle({ type: 'workerFailed', message: event.message }));
+  for (const message of messages.splice(0)) handle(message);
+  return undefined;
+}
+
+start();

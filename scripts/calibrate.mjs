@@ -16,6 +16,9 @@ import { errors } from '../bench/errors.js';
 import { runComparison } from '../bench/compare/run-comparison.js';
 import { mean } from '../bench/stats/index.js';
 
+// Rates are the point of calibrate: a profile after each injected trial would only cost time.
+const { profile, ...measurementOptions } = COMPARISON_OPTIONS;
+
 const CALIBRATE_COMMAND = {
   name: 'calibrate',
   invocation: 'npm run calibrate --',
@@ -24,7 +27,7 @@ const CALIBRATE_COMMAND = {
   options: {
     runs: { type: 'count', value: 'K', help: 'comparisons of each kind, A/A and injected', default: 10 },
     slowdown: { type: 'positive', value: 'PCT', help: 'the injected slowdown', default: 5 },
-    ...COMPARISON_OPTIONS,
+    ...measurementOptions,
     // One benchmark, a typical one unless told otherwise.
     variant: { ...COMPARISON_OPTIONS.variant, default: ['express'] },
     scenario: { ...COMPARISON_OPTIONS.scenario, default: ['json'] },
@@ -61,7 +64,7 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
     throw errors.badConfig('command line', ['calibrate one benchmark: give one --variant, one --scenario and one --connections']);
   }
   const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-calibrate`;
-  const { settings } = request;
+  const settings = { ...request.settings, profile: 'never' };
 
   console.error('sizing the slowdown: base throughput and loop speed');
   const probe = await compareOnce({ config, settings: fixedRounds(settings, PROBE_ROUNDS), outDir, label: 'probe' });

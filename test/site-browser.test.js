@@ -1,31 +1,21 @@
-// The trend site in Debian's chromium over fixture data: the charts draw the expected
-// series and points, filters land in the URL, and broken or missing data gives a message.
-// Screenshots go to test-output/ for a person to look at.
+// The trend site in Debian's chromium over perfgate's own history (the fixture): charts per
+// suite, scenario and tier, filters in the URL, the tier curve, the variants table, the phone
+// layout, and a clear message for broken or missing data. Screenshots go to test-output/.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { startSiteServer } from '../scripts/site.mjs';
 import { chromiumMissing, launchChromium } from './helpers/browser.js';
+import { chartsOnPage, datasetSummary, drawAll, openPage, outputDir, waitForCharts } from './helpers/site-page.js';
 import { fixturePath } from './fixtures/site/load.js';
 
-const outputDir = fileURLToPath(new URL('../test-output/', import.meta.url));
 const skip = chromiumMissing;
 const sites = {};
 let browser;
 
 before(async () => {
   if (skip) return;
-  mkdirSync(outputDir, { recursive: true });
-  const histories = {
-    history: ['history-data.js.txt', 'history-verdicts.js.txt'],
-    malformed: ['malformed-data.js.txt'],
-    empty: ['empty-data.js.txt'],
-    missing: ['no-such-data.js'],
-  };
-  for (const [name, [history, verdicts = 'no-such-verdicts.js']] of Object.entries(histories)) {
-    sites[name] = await startSiteServer({ historyFile: fixturePath(history), verdictsFile: fixturePath(verdicts) });
-  }
+  const histories = { history: 'history-data.js.txt', malformed: 'malformed-data.js.txt', empty: 'empty-data.js.txt', missing: 'no-such-data.js' };
+  for (const [name, file] of Object.entries(histories)) sites[name] = await startSiteServer({ dataFiles: [fixturePath(file)] });
   browser = await launchChromium();
 });
 
@@ -34,59 +24,34 @@ after(async () => {
   await Promise.all(Object.values(sites).map((site) => site.close()));
 });
 
-// A page that fails the test on any script error it reports, but those it is meant to show.
-async function openPage(t, url, { expectedError, ...options } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-  t.after(() => context.close());
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (error) => {
-    if (!expectedError?.test(error.message)) errors.push(error.message);
-  });
-  t.after(() => assert.deepEqual(errors, [], 'errors in the page'));
-  await page.goto(url);
-  return page;
-}
+const open = (t, url, options) => openPage(t, browser, url, options);
 
-// What each drawn chart holds: its caption, and per dataset its label and non-null points.
-function chartsOnPage(page) {
-  return page.evaluate(() => [...document.querySelectorAll('figure[data-chart]')].filter((figure) => !figure.closest('[hidden]')).map((figure) => {
-    const chart = window.Chart.getChart(figure.querySelector('canvas'));
-    return {
-      title: figure.querySelector('figcaption').textContent,
-      datasets: chart.data.datasets.map((dataset) => ({
-        label: dataset.label,
-        points: dataset.data.filter((point) => point !== null && (typeof point !== 'object' || point.y !== null)).length,
-      })),
-    };
-  }));
-}
-
-const datasetSummary = (charts, title) => charts.find((chart) => chart.title === title)?.datasets.map(({ label, points }) => `${label}:${points}`);
-
-test('trend view: a chart per scenario, tier and metric, a line per variant, regressions marked', { skip }, async (t) => {
-  const page = await openPage(t, sites.history.url);
-  await page.waitForSelector('figure[data-chart] canvas');
+test('trend view: suite headings, a chart per scenario and tier, a line per variant; no marks unless asked', { skip }, async (t) => {
+  const page = await open(t, sites.history.url);
+  await waitForCharts(page);
+  assert.deepEqual(await page.locator('section.suite h2').allTextContents(), ['perfgate throughput · 6 charts', 'perfgate latency · 6 charts']);
+  assert.equal(await page.title(), 'perfgate/perfgate · benchmarks');
+  await page.screenshot({ path: `${outputDir}site-trend.png` });
+  await drawAll(page);
   const charts = await chartsOnPage(page);
   assert.equal(charts.length, 12);
-  assert.deepEqual(datasetSummary(charts, 'json c=100 · req/s'), ['express:4', 'express marks:1', 'fastify:3', 'node-http:4']);
+  assert.deepEqual(datasetSummary(charts, 'json c=100 · req/s'), ['express:4', 'fastify:3', 'node-http:4']);
   assert.deepEqual(datasetSummary(charts, 'proxy[delay=500ms,log=on] c=10 · p99 latency'), ['express:4', 'fastify:3', 'node-http:3']);
+  assert.ok(charts.every((chart) => chart.yMin >= 0), 'no negative axis for values that are never negative');
 
-  // As drawn: the express point of the 3rd commit is a red diamond (threshold + verdict).
-  const marked = await page.evaluate(() => {
-    const chart = window.Chart.getChart(document.querySelector('figure[data-chart="json c=100 · req/s"] canvas'));
-    const marks = chart.data.datasets[1];
-    return chart.getDatasetMeta(1).data.map((element, index) => [marks.data[index].x, element.options.pointStyle, element.options.backgroundColor]);
-  });
-  assert.deepEqual(marked, [[2, 'rectRot', '#d62728']]);
-  assert.equal(await page.locator('#marked tbody tr').count(), 5);
-  assert.match(await page.locator('#marked tbody tr').nth(2).textContent(), /express json c=100 - req\/s.*verdict: regression/);
-  await page.screenshot({ path: `${outputDir}site-trend.png` });
+  // The action's neighbour ratio, opt-in at its 200 % default: a 20 % drop is no mark; at 110 % it is.
+  await page.check('#marks');
+  assert.match(page.url(), /threshold=200%25/);
+  await page.fill('#threshold', '110');
+  await page.press('#threshold', 'Enter');
+  await page.waitForFunction(() => location.search.includes('threshold=110'));
+  assert.deepEqual(datasetSummary(await chartsOnPage(page), 'json c=100 · req/s'), ['express:4', 'express marks:1', 'fastify:3', 'node-http:4']);
+  assert.match(await page.locator('#listed tbody').textContent(), /express json c=100 - req\/s.*▲ over the 110 % alert threshold/);
 });
 
 test('a point opens its commit', { skip }, async (t) => {
-  const page = await openPage(t, sites.history.url);
-  await page.waitForSelector('figure[data-chart] canvas');
+  const page = await open(t, sites.history.url);
+  await waitForCharts(page);
   await page.evaluate(() => {
     window.opened = [];
     window.open = (url) => window.opened.push(url);
@@ -103,27 +68,29 @@ test('a point opens its commit', { skip }, async (t) => {
 });
 
 test('a filter click changes the charts and the URL, and the URL brings the view back', { skip }, async (t) => {
-  const page = await openPage(t, sites.history.url);
-  await page.waitForSelector('figure[data-chart] canvas');
+  const page = await open(t, sites.history.url);
+  await waitForCharts(page);
   await page.click('fieldset[data-filter="variant"] button[data-value="fastify"]');
   assert.equal(new URL(page.url()).search, '?variant=express&variant=node-http');
-  assert.deepEqual(datasetSummary(await chartsOnPage(page), 'json c=100 · req/s'), ['express:4', 'express marks:1', 'node-http:4']);
+  await waitForCharts(page);
+  assert.deepEqual(datasetSummary(await chartsOnPage(page), 'json c=100 · req/s'), ['express:4', 'node-http:4']);
 
   await page.click('fieldset[data-filter="tier"] button[data-value="10"]');
   await page.click('fieldset[data-filter="tier"] button[data-value="1000"]');
+  await page.click('fieldset[data-filter="suite"] button[data-value="perfgate latency"]');
   const shared = page.url();
-  assert.match(shared, /\?variant=express&variant=node-http&tier=100$/);
+  assert.match(shared, /\?suite=perfgate\+throughput&variant=express&variant=node-http&tier=100$/);
 
-  const again = await openPage(t, shared);
-  await again.waitForSelector('figure[data-chart] canvas');
+  const again = await open(t, shared);
+  await waitForCharts(again);
   const charts = await chartsOnPage(again);
-  assert.deepEqual(charts.map((chart) => chart.title), [
-    'json c=100 · req/s', 'proxy[delay=500ms,log=on] c=100 · req/s', 'json c=100 · p99 latency', 'proxy[delay=500ms,log=on] c=100 · p99 latency']);
+  assert.deepEqual(charts.map((chart) => chart.title), ['json c=100 · req/s', 'proxy[delay=500ms,log=on] c=100 · req/s']);
   assert.equal(await again.getAttribute('fieldset[data-filter="variant"] button[data-value="fastify"]', 'aria-pressed'), 'false');
 });
 
 test('tier curve: req/s and errors per variant at the chosen commit, knees marked', { skip }, async (t) => {
-  const page = await openPage(t, sites.history.url);
+  const page = await open(t, sites.history.url);
+  await waitForCharts(page);
   await page.click('.tabs button[data-view="tiers"]');
   await page.waitForSelector('#tier-charts figure canvas');
   assert.equal(new URL(page.url()).search, '?view=tiers');
@@ -140,10 +107,16 @@ test('tier curve: req/s and errors per variant at the chosen commit, knees marke
     ['express req/s:3', 'express errors %:3', 'node-http req/s:3', 'node-http errors %:3']);
 });
 
-test('variants side by side in the dark: bars and a table sorted by a click', { skip }, async (t) => {
-  const page = await openPage(t, `${sites.history.url}?view=variants&scenario=json`, { colorScheme: 'dark' });
+test('variants side by side in the dark: the metric chips choose the bars and the table columns', { skip }, async (t) => {
+  const page = await open(t, `${sites.history.url}?view=variants&scenario=json`, { colorScheme: 'dark' });
   await page.waitForSelector('#variant-bars');
   assert.deepEqual(datasetSummary(await chartsOnPage(page), 'req/s by variant'), ['express:3', 'fastify:3', 'node-http:3']);
+  const headers = () => page.locator('#variant-table thead th').allTextContents();
+  assert.deepEqual(await headers(), ['variant', 'scenario', 'connections', 'req/s', 'p99 latency (ms)', 'vs best']);
+  await page.click('fieldset[data-filter="metric"] button[data-value="peak RSS"]');
+  await page.click('fieldset[data-filter="metric"] button[data-value="req/s"]');
+  assert.deepEqual(await headers(), ['variant', 'scenario', 'connections', 'p99 latency (ms)', 'peak RSS (MB)']);
+  assert.equal(await page.locator('#bars-title').textContent(), 'p99 latency by variant');
   await page.click('#variant-table th button[data-sort="p99 latency"]');
   assert.match(page.url(), /sort=p99\+latency|sort=p99%20latency/);
   const firstRow = await page.locator('#variant-table tbody tr').first().locator('td').allTextContents();
@@ -154,8 +127,8 @@ test('variants side by side in the dark: bars and a table sorted by a click', { 
 });
 
 test('on a phone the page fits the screen width and the filters fold away', { skip }, async (t) => {
-  const page = await openPage(t, sites.history.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  await page.waitForSelector('figure[data-chart] canvas');
+  const page = await open(t, sites.history.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await waitForCharts(page);
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
   assert.ok(scrollWidth <= innerWidth, `page is ${scrollWidth}px wide on a ${innerWidth}px screen`);
   await page.screenshot({ path: `${outputDir}site-phone.png` });
@@ -169,16 +142,21 @@ test('on a phone the page fits the screen width and the filters fold away', { sk
 test('malformed, empty and missing data each give a clear message, never a blank page', { skip }, async (t) => {
   const expected = {
     malformed: /dev\/bench\/data\.js is malformed and cannot be read: SyntaxError/,
-    empty: /No data yet: run npm run bench \(dev\/bench\/data\.js has no runs\)/,
-    missing: /No data yet: run npm run bench \(dev\/bench\/data\.js was not found\)/,
+    empty: /No data yet: dev\/bench\/data\.js has no runs/,
+    missing: /No data yet: dev\/bench\/data\.js was not found \(npm run bench writes it locally; on gh-pages the benchmark workflow does, or give \?data=/,
   };
   for (const [name, message] of Object.entries(expected)) {
-    // The broken data.js is a script error in the page: the one the message reports.
-    const page = await openPage(t, sites[name].url, { expectedError: name === 'malformed' ? /Invalid or unexpected token/ : undefined });
-    const status = page.locator('#status');
+    const page = await open(t, sites[name].url, { expected404: name === 'missing' ? /data\.js$/ : undefined });
     await page.waitForFunction(() => !document.querySelector('#status').textContent.startsWith('Loading'));
-    assert.match(await status.textContent(), message, name);
+    assert.match(await page.locator('#status').textContent(), message, name);
     assert.equal(await page.locator('#app').isHidden(), true);
     if (name === 'malformed') await page.screenshot({ path: `${outputDir}site-malformed.png` });
   }
+  const foreign = await open(t, `${sites.history.url}?data=https://example.com/data.js`);
+  await statusSays(foreign, /\?data=https:\/\/example\.com\/data\.js is not on this site/);
 });
+
+async function statusSays(page, message) {
+  await page.waitForFunction(() => !document.querySelector('#status').textContent.startsWith('Loading'));
+  assert.match(await page.locator('#status').textContent(), message);
+}

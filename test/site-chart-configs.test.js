@@ -2,41 +2,37 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readBenchmarkData } from '../docs/lib/benchmark-data.js';
-import { barChartConfig, markOf, tierChartConfig, trendChartConfig } from '../docs/lib/chart-configs.js';
+import { addChangePointOverlay, barChartConfig, changePointOverlay, isWorse, tierChartConfig, trendChartConfig } from '../docs/lib/chart-configs.js';
 import { filterChoices } from '../docs/lib/filters.js';
-import { paletteFor, REGRESSION_COLOUR } from '../docs/lib/palette.js';
+import { IMPROVEMENT_COLOUR, paletteFor, REGRESSION_COLOUR } from '../docs/lib/palette.js';
 import { tierCurves } from '../docs/lib/tiers.js';
-import { trendGroups } from '../docs/lib/trend.js';
+import { trendSections } from '../docs/lib/trend.js';
 import { readState } from '../docs/lib/url-state.js';
 import { barSeries, variantTable } from '../docs/lib/variants-table.js';
-import { readVerdicts } from '../docs/lib/verdicts.js';
 import { runFixture } from './fixtures/site/load.js';
 
 const data = readBenchmarkData(runFixture('history-data.js.txt').BENCHMARK_DATA);
-const verdicts = readVerdicts(runFixture('history-verdicts.js.txt').PERFGATE_VERDICTS);
 const theme = { text: '#000', muted: '#555', grid: '#eee' };
 const colours = paletteFor(['express', 'fastify', 'node-http']);
 const state = readState('');
 
-test('marks: a verdict shows as a diamond, a threshold regression as a triangle', () => {
-  assert.deepEqual(markOf({ verdict: 'regression', regression: true }), { style: 'rectRot', colour: REGRESSION_COLOUR, radius: 7 });
-  assert.equal(markOf({ verdict: 'improvement', regression: false }).style, 'rectRot');
-  assert.equal(markOf({ verdict: null, regression: true }).style, 'triangle');
-  assert.equal(markOf({ verdict: 'no change', regression: false }), null);
-});
+const sections = trendSections(data, readState('?threshold=110%25'), filterChoices(data));
+const groupTitled = (title) => sections.flatMap((section) => section.groups).find((group) => group.title === title);
 
-test('trend chart: a line per variant at commit positions, marked points drawn over it, clicks open the commit', () => {
-  const group = trendGroups(data, state, filterChoices(data.samples), verdicts).find((candidate) => candidate.title === 'json c=100 · req/s');
+test('trend chart: a line per variant at its suite\'s commit slots, opt-in marks over it, dates on the axis, clicks open the commit', () => {
+  const group = groupTitled('json c=100 · req/s');
   const opened = [];
   const config = trendChartConfig(group, { commits: data.commits, colours, theme, onPointClick: (index) => opened.push(index) });
   assert.deepEqual(config.data.datasets.map((dataset) => [dataset.label, dataset.data.map((point) => point.x)]),
     [['express', [0, 1, 2, 3]], ['express marks', [2]], ['fastify', [1, 2, 3]], ['node-http', [0, 1, 2, 3]]]);
   const marks = config.data.datasets[1];
-  assert.deepEqual([marks.pointStyle, marks.pointBackgroundColor, marks.showLine], [['rectRot'], [REGRESSION_COLOUR], false]);
+  assert.deepEqual([marks.pointStyle, marks.pointBackgroundColor, marks.showLine], ['triangle', REGRESSION_COLOUR, false]);
   const legend = config.data.datasets.map((_, datasetIndex) => config.options.plugins.legend.labels.filter({ datasetIndex }, config.data));
   assert.deepEqual(legend, [true, false, true, true], 'marks stay out of the legend');
-  assert.equal(config.options.scales.x.ticks.callback(2), 'a625406');
+  assert.equal(config.options.scales.x.ticks.callback(2), '2026-11-05');
   assert.equal(config.options.scales.x.ticks.callback(2.5), '');
+  assert.equal(config.options.scales.y.beginAtZero, true, 'a non-negative series never gets a negative axis');
+  assert.equal(config.options.plugins.tooltip.enabled, false, 'the page draws the tooltip in HTML');
   config.options.onClick({}, [{ datasetIndex: 0, index: 2 }], config);
   assert.deepEqual(opened, [2]);
   const tap = { native: { pointerType: 'touch' } };
@@ -47,12 +43,31 @@ test('trend chart: a line per variant at commit positions, marked points drawn o
 });
 
 test('trend chart: a gap becomes a null that breaks the line', () => {
-  const group = { unit: 'req/s', series: [{ label: 'express', points: [
-    { commit: 0, value: 1, range: '', change: null, regression: false, verdict: null, gapBefore: false },
-    { commit: 3, value: 2, range: '', change: 1, regression: false, verdict: null, gapBefore: true },
-  ] }] };
+  const point = (x, value, gapBefore) => ({ x, value, gapBefore, change: null, regression: false, sample: {} });
+  const group = { unit: 'req/s', slots: [0, 1, 2, 3], series: [{ label: 'express', points: [point(0, 1, false), point(3, 2, true)] }] };
   const config = trendChartConfig(group, { commits: data.commits, colours, theme, onPointClick: () => {} });
   assert.deepEqual(config.data.datasets[0].data.map(({ x, y }) => [x, y]), [[0, 1], [1.5, null], [3, 2]]);
+});
+
+test('change points: the mean of each stretch as steps, a marker coloured by worse or better', () => {
+  const series = { label: 'express', points: [0, 1, 1, 2, 3, 4].map((x) => ({ x })) };
+  const changePoints = [
+    { index: 2, before: { mean: 100, n: 2 }, after: { mean: 80, n: 2 }, change: -0.2, pValue: 0.0001 },
+    { index: 4, before: { mean: 80, n: 2 }, after: { mean: 90, n: 2 }, change: 0.125, pValue: 0.0002 },
+  ];
+  const { steps, markers } = changePointOverlay(series, changePoints, { colour: '#123456', biggerIsBetter: true });
+  assert.deepEqual(steps, [{ x: 0, y: 100 }, { x: 1, y: 80 }, { x: 3, y: 90 }, { x: 4, y: 90 }]);
+  assert.deepEqual(markers.data.map(({ x, y }) => [x, y]), [[1, 80], [3, 90]]);
+  assert.deepEqual(markers.pointBackgroundColor, [REGRESSION_COLOUR, IMPROVEMENT_COLOUR]);
+  assert.deepEqual(markers.pointRotation, [180, 0]);
+  assert.equal(isWorse(changePoints[1], false), true, 'up is worse for a timing');
+  assert.equal(changePointOverlay(series, [], { colour: '#123456', biggerIsBetter: true }), null);
+  // Added to a drawn chart: the markers as a dataset, the steps to the means plugin (never a tooltip target).
+  const config = trendChartConfig({ unit: 'ns', slots: [0, 1, 2, 3, 4], series: [{ label: 'express', points: [] }] }, { commits: data.commits, colours, theme, onPointClick: () => {} });
+  addChangePointOverlay(config, { steps, markers });
+  assert.deepEqual(config.options.plugins.stepMeans, { colour: theme.text, lines: [steps] });
+  assert.equal(config.data.datasets.at(-1), markers);
+  assert.deepEqual(config.plugins.map((plugin) => plugin.id), ['stepMeans']);
 });
 
 test('tier chart: req/s and errors % per variant, the knee drawn as a star', () => {
@@ -67,7 +82,7 @@ test('tier chart: req/s and errors % per variant, the knee drawn as a star', () 
 });
 
 test('bar chart: one dataset per variant over the scenario and tier groups', () => {
-  const bars = barSeries(variantTable(data, 3, readState('?scenario=json')).rows, 'req/s');
+  const bars = barSeries(variantTable(data, 3, readState('?scenario=json'), filterChoices(data)).rows, 'req/s');
   const config = barChartConfig(bars, { metric: 'req/s', unit: 'req/s', colours, theme });
   assert.equal(config.type, 'bar');
   assert.deepEqual(config.data.labels, ['json c=10', 'json c=100', 'json c=1000']);

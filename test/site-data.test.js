@@ -3,13 +3,12 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { parseExtra, numericFact } from '../docs/lib/extra.js';
 import { describeBench } from '../docs/lib/bench-name.js';
-import { MalformedDataError, readBenchmarkData } from '../docs/lib/benchmark-data.js';
+import { MalformedDataError, readBenchmarkData, readSources } from '../docs/lib/benchmark-data.js';
 import { filterChoices } from '../docs/lib/filters.js';
 import { tierCurves } from '../docs/lib/tiers.js';
-import { trendGroups } from '../docs/lib/trend.js';
+import { trendSections } from '../docs/lib/trend.js';
 import { readState } from '../docs/lib/url-state.js';
 import { variantTable } from '../docs/lib/variants-table.js';
-import { readVerdicts } from '../docs/lib/verdicts.js';
 import { runFixture } from './fixtures/site/load.js';
 
 const run = (id, date, benches, tool = 'customBiggerIsBetter') => ({ commit: { id, message: `commit ${id}` }, date, tool, benches });
@@ -35,12 +34,14 @@ test('bench names: perfgate form, options, extra wins, other tools fall back to 
   assert.deepEqual(describeBench('parse - small input', '', {}), { id: 'parse - small input', variant: null, scenario: null, tier: null, metric: 'value' });
 });
 
-test('the fixture history: one commit axis across both suites, every bench described', () => {
+test('the fixture history: its commits, a commit axis per suite, every bench described', () => {
   const data = readBenchmarkData(runFixture('history-data.js.txt').BENCHMARK_DATA);
   assert.equal(data.commits.length, 4);
   assert.equal(data.skipped, 0);
   assert.deepEqual(data.commits.map((commit) => commit.short), ['2f22765', '6b1f533', 'a625406', 'e4666a6']);
-  assert.equal(data.commits[2].message, 'Log every request in express', 'first line only');
+  assert.match(data.commits[2].message, /^Log every request in express/);
+  assert.deepEqual(data.commits[2].committer, { name: 'Dev', username: 'dev' });
+  assert.deepEqual(data.suites.map((suite) => [suite.name, suite.slots]), [['perfgate throughput', [0, 1, 2, 3]], ['perfgate latency', [0, 1, 2, 3]]]);
   const sample = data.samples.find((candidate) => candidate.name === 'fastify json c=1000 - p99 latency' && candidate.commit === 3);
   assert.equal(sample.biggerIsBetter, false);
   assert.equal(sample.unit, 'ms');
@@ -55,19 +56,41 @@ test('plain action data: missing commit fields, unknown tools, no extra', () => 
     entries: { 'Benchmark.js Benchmark': [{ commit: { id: 'a'.repeat(40) }, date: 1, tool: 'benchmarkjs', benches: [{ name: 'fib(20)', value: 3, unit: 'ops/sec' }] }] },
   });
   assert.equal(data.commits[0].url, `https://github.com/o/r/commit/${'a'.repeat(40)}`);
-  assert.equal(data.commits[0].author, '');
+  assert.deepEqual(data.commits[0].author, { name: '', username: '' });
   assert.equal(data.samples[0].biggerIsBetter, true, 'the action counts benchmarkjs as bigger-is-better');
   assert.equal(data.samples[0].metric, 'ops/sec');
 });
 
-test('runs are ordered by date, a re-measured commit keeps its place and its latest values', () => {
+test('runs are ordered by date, and every run of a re-measured commit is kept at that commit', () => {
   const data = readBenchmarkData({
     entries: {
       a: [run('c2', 20, [{ name: 'x', value: 2 }]), run('c1', 10, [{ name: 'x', value: 1 }]), run('c2', 30, [{ name: 'x', value: 5 }])],
+      b: [run('c2', 25, [{ name: 'x', value: 7 }])],
     },
   });
   assert.deepEqual(data.commits.map((commit) => commit.id), ['c1', 'c2']);
-  assert.deepEqual(data.samples.map((sample) => [sample.commit, sample.value]), [[0, 1], [1, 5]]);
+  assert.deepEqual(data.samples.map((sample) => [sample.suite, sample.commit, sample.slot, sample.value]), [
+    ['a', 0, 0, 1], ['a', 1, 1, 2], ['b', 1, 0, 7], ['a', 1, 1, 5]]);
+  assert.deepEqual(data.suites, [{ name: 'a', slots: [0, 1] }, { name: 'b', slots: [1] }], 'each suite has its own axis');
+});
+
+test('values written as numeric strings count, as on the action\'s page; other strings do not', () => {
+  const data = readBenchmarkData({
+    entries: { s: [run('c1', 1, [{ name: 'a', value: '12.5', unit: 'ms' }, { name: 'b', value: ' 3e2 ' }, { name: 'c', value: '' }, { name: 'd', value: '12 ms' }, { name: 'e', value: Infinity }])] },
+  });
+  assert.deepEqual(data.samples.map((sample) => [sample.name, sample.value]), [['a', 12.5], ['b', 300]]);
+  assert.equal(data.skipped, 3);
+});
+
+test('several sources: suites named by their source, the first repoUrl, the newest lastUpdate', () => {
+  const data = readSources([
+    { label: 'main', raw: { repoUrl: 'https://github.com/o/r', lastUpdate: 5, entries: { s: [run('c1', 1, [{ name: 'x', value: 1 }])] } } },
+    { label: 'pr-7', raw: { repoUrl: 'https://github.com/fork/r', lastUpdate: 9, entries: { s: [run('c2', 2, [{ name: 'x', value: 2 }])] } } },
+  ]);
+  assert.deepEqual(data.suites.map((suite) => suite.name), ['main · s', 'pr-7 · s']);
+  assert.deepEqual([data.repoUrl, data.lastUpdate], ['https://github.com/o/r', 9]);
+  assert.equal(data.commits[1].url, 'https://github.com/fork/r/commit/c2');
+  assert.throws(() => readSources([{ label: 'pr-7', raw: { entries: [] } }]), /pr-7: window.BENCHMARK_DATA has no "entries" object/);
 });
 
 test('damaged runs and benches are skipped and counted; structural damage is a clear error', () => {
@@ -99,11 +122,12 @@ test('odd but readable shapes never break the views', () => {
     },
   });
   const state = readState('');
-  const groups = trendGroups(data, state, filterChoices(data.samples), readVerdicts(undefined));
-  assert.ok(groups.length > 0);
+  const choices = filterChoices(data);
+  const sections = trendSections(data, state, choices);
+  assert.ok(sections[0].groups.length > 0);
   assert.deepEqual(data.commits.map((commit) => commit.id), ['run-1', 'run-2']);
   for (const commit of [0, 1]) {
     assert.doesNotThrow(() => tierCurves(data, commit, state));
-    assert.doesNotThrow(() => variantTable(data, commit, state));
+    assert.doesNotThrow(() => variantTable(data, commit, state, choices));
   }
 });

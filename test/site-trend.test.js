@@ -1,20 +1,19 @@
-// The trend view's shaping: groups and series, regression marks, verdicts, gaps, filters.
+// The trend view's shaping: suite sections, a chart per bench (or per perfgate scenario and tier),
+// every unit by default for other tools' data, search, the opt-in neighbour mark, gaps.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readBenchmarkData } from '../docs/lib/benchmark-data.js';
 import { filterChoices } from '../docs/lib/filters.js';
-import { markedPoints, trendGroups, worseRatio } from '../docs/lib/trend.js';
+import { markedPoints, trendSections, worseRatio } from '../docs/lib/trend.js';
 import { readState } from '../docs/lib/url-state.js';
-import { readVerdicts, verdictFor } from '../docs/lib/verdicts.js';
 import { runFixture } from './fixtures/site/load.js';
+import { buildHistory, TOOL_SUITES } from './helpers/benchmark-history.js';
 
 const fixture = readBenchmarkData(runFixture('history-data.js.txt').BENCHMARK_DATA);
-const fixtureVerdicts = readVerdicts(runFixture('history-verdicts.js.txt').PERFGATE_VERDICTS);
-const noVerdicts = readVerdicts(undefined);
+const tools = readBenchmarkData(buildHistory({ tools: Object.keys(TOOL_SUITES), commits: 12, rerunEvery: 5 }));
 
-function groupsOf(data, search = '', verdicts = noVerdicts) {
-  return trendGroups(data, readState(search), filterChoices(data.samples), verdicts);
-}
+const sectionsOf = (data, search = '') => trendSections(data, readState(search), filterChoices(data));
+const groupsOf = (data, search) => sectionsOf(data, search).flatMap((section) => section.groups);
 const seriesOf = (groups, title, label) => groups.find((group) => group.title === title).series.find((series) => series.label === label);
 
 test('the alert ratio follows the direction of "better"', () => {
@@ -24,46 +23,61 @@ test('the alert ratio follows the direction of "better"', () => {
   assert.equal(worseRatio(0, 0.5, false), Infinity);
 });
 
-test('default view: req/s and p99 latency, one chart per scenario and tier, one series per variant', () => {
-  const groups = groupsOf(fixture);
-  assert.equal(groups.length, 12);
-  assert.deepEqual(groups.slice(0, 3).map((group) => group.title), ['json c=10 · req/s', 'json c=100 · req/s', 'json c=1000 · req/s']);
-  assert.equal(groups[6].title, 'json c=10 · p99 latency');
-  const chart = groups.find((group) => group.title === 'json c=100 · req/s');
+test('perfgate data: req/s and p99 latency under their suites, a chart per scenario and tier, a line per variant', () => {
+  const sections = sectionsOf(fixture);
+  assert.deepEqual(sections.map((section) => [section.suite, section.groups.length]), [['perfgate throughput', 6], ['perfgate latency', 6]]);
+  assert.deepEqual(sections[0].groups.slice(0, 3).map((group) => group.title), ['json c=10 · req/s', 'json c=100 · req/s', 'json c=1000 · req/s']);
+  assert.equal(sections[1].groups[0].title, 'json c=10 · p99 latency');
+  const chart = sections[0].groups[1];
   assert.deepEqual(chart.series.map((series) => [series.label, series.points.length]), [['express', 4], ['fastify', 3], ['node-http', 4]]);
+  assert.deepEqual(chart.slots, [0, 1, 2, 3]);
 });
 
-test('a point worse than the previous by more than the threshold is marked, with its verdict', () => {
-  const groups = groupsOf(fixture, '', fixtureVerdicts);
-  const express = seriesOf(groups, 'json c=100 · req/s', 'express');
-  assert.deepEqual(express.points.map((point) => point.regression), [false, false, true, false]);
-  assert.equal(express.points[2].verdict, 'regression');
-  assert.ok(Math.abs(express.points[2].change - -0.2158) < 0.001);
-  assert.equal(seriesOf(groups, 'json c=10 · req/s', 'express').points[2].verdict, 'no change');
-  // 17 % slower is marked at the default 10 % and not at 25 %.
-  assert.equal(seriesOf(groups, 'json c=1000 · req/s', 'express').points[2].regression, true);
-  assert.equal(seriesOf(groupsOf(fixture, '?threshold=125%25'), 'json c=1000 · req/s', 'express').points[2].regression, false);
+test('other tools\' data: every unit shown, a chart per bench per suite in the order of the file', () => {
+  const choices = filterChoices(tools);
+  assert.deepEqual(choices.defaultMetrics, choices.metric, 'nothing hidden by default');
+  const sections = sectionsOf(tools);
+  assert.deepEqual(sections.map((section) => section.suite), Object.values(TOOL_SUITES).map((tool) => tool.suite));
+  const go = sections[0];
+  assert.deepEqual(go.groups.map((group) => [group.title, group.unit]), [
+    ['BenchmarkFib10 - ns/op', 'ns/op'], ['BenchmarkFib10 - B/op', 'B/op'], ['BenchmarkFib10 - allocs/op', 'allocs/op'], ['BenchmarkFib/my_tabled_benchmark_-_20', 'ns/op']]);
+  assert.equal(groupsOf(tools).length, 16);
+  // 12 commits, two of them run twice: 14 points, the re-runs at their commit's place.
+  const [series] = go.groups[0].series;
+  assert.equal(series.points.length, 14);
+  assert.deepEqual(series.points.slice(3, 7).map((point) => point.x), [3, 4, 4, 5]);
+  // Values written as strings are plotted as numbers.
+  const custom = sections.find((section) => section.suite === 'My Custom Smaller Is Better Benchmark');
+  assert.equal(typeof custom.groups[0].series[0].points[0].value, 'number');
 });
 
-test('marked points list the regressions and verdicts newest first', () => {
-  const marked = markedPoints(groupsOf(fixture, '', fixtureVerdicts));
-  assert.deepEqual(marked.map((point) => [point.commit, point.name]), [
-    [3, 'fastify json c=100 - p99 latency'],
-    [2, 'express json c=100 - p99 latency'],
-    [2, 'express json c=100 - req/s'],
-    [2, 'express json c=1000 - p99 latency'],
-    [2, 'express json c=1000 - req/s'],
-  ]);
+test('the same bench name in two suites stays two charts', () => {
+  const run = (id, date) => ({ commit: { id }, date, tool: 'go', benches: [{ name: 'BenchmarkX', value: 1, unit: 'ns/op' }] });
+  const data = readBenchmarkData({ entries: { linux: [run('a', 1)], windows: [run('a', 2), run('b', 3)] } });
+  assert.deepEqual(sectionsOf(data).map((section) => [section.suite, section.groups[0].title, section.groups[0].slots]), [
+    ['linux', 'BenchmarkX', [0]], ['windows', 'BenchmarkX', [0, 1]]]);
 });
 
-test('verdicts match full or abbreviated shas and ignore unknown words; malformed verdicts are reported', () => {
-  const verdicts = readVerdicts({ abcdef1: { x: 'regression', y: 'maybe' } });
-  assert.equal(verdictFor(verdicts, `abcdef1${'0'.repeat(33)}`, 'x'), 'regression');
-  assert.equal(verdictFor(verdicts, `abcdef1${'0'.repeat(33)}`, 'y'), null);
-  assert.match(readVerdicts(['regression']).problem, /malformed/);
+test('suite filter and search narrow the charts', () => {
+  assert.deepEqual(sectionsOf(tools, '?suite=Rust+Benchmark&suite=Go+Benchmark').map((section) => section.suite), ['Go Benchmark', 'Rust Benchmark']);
+  assert.deepEqual(groupsOf(tools, '?q=fib10+OP').map((group) => group.title), ['BenchmarkFib10 - ns/op', 'BenchmarkFib10 - B/op', 'BenchmarkFib10 - allocs/op']);
+  assert.deepEqual(groupsOf(tools, '?q=catch2').map((group) => group.title), ['Fibonacci 20'], 'the suite name counts');
+  assert.deepEqual(groupsOf(tools, '?metric=ns/iter').map((group) => group.title), ['bench_fib_10', 'bench_fib_20']);
+  assert.deepEqual(sectionsOf(tools, '?q=nothing-like-this'), []);
 });
 
-test('filters narrow variants, tiers and metrics', () => {
+test('the neighbour-ratio mark is off by default, and at the action\'s 200 % only a halving counts', () => {
+  assert.ok(groupsOf(fixture).every((group) => group.series.every((series) => series.points.every((point) => !point.regression))));
+  assert.deepEqual(markedPoints(sectionsOf(fixture)), []);
+  const express = (search) => seriesOf(groupsOf(fixture, search), 'json c=100 · req/s', 'express').points.map((point) => point.regression);
+  assert.deepEqual(express('?threshold=200%25'), [false, false, false, false]);
+  assert.deepEqual(express('?threshold=110%25'), [false, false, true, false]);
+  const marked = markedPoints(sectionsOf(fixture, '?threshold=110%25'));
+  assert.deepEqual(marked.map((point) => [point.sample.commit, point.name]), [
+    [2, 'express json c=100 - p99 latency'], [2, 'express json c=1000 - p99 latency'], [2, 'express json c=100 - req/s'], [2, 'express json c=1000 - req/s']]);
+});
+
+test('filters narrow variants, tiers and metrics of perfgate data', () => {
   const groups = groupsOf(fixture, '?variant=fastify&tier=1000&metric=error+%25');
   assert.deepEqual(groups.map((group) => group.title), ['json c=1000 · error %', 'proxy[delay=500ms,log=on] c=1000 · error %']);
   assert.ok(groups.every((group) => group.series.length === 1 && group.series[0].label === 'fastify'));
@@ -80,25 +94,13 @@ test('a bench that disappears for a while leaves a gap; one that appears later s
   }));
   const groups = groupsOf(readBenchmarkData({ entries: { s: entries } }), '?metric=req/s&metric=p50+latency');
   const [reqs, p50] = groups.map((group) => group.series[0].points);
-  assert.deepEqual(reqs.map((point) => [point.commit, point.gapBefore]), [[0, false], [2, true], [3, false]]);
-  assert.deepEqual(p50.map((point) => [point.commit, point.gapBefore]), [[1, false], [2, false], [3, false]]);
+  assert.deepEqual(reqs.map((point) => [point.x, point.gapBefore]), [[0, false], [2, true], [3, false]]);
+  assert.deepEqual(p50.map((point) => [point.x, point.gapBefore]), [[1, false], [2, false], [3, false]]);
 });
 
-test('one entry, and thousands of entries', () => {
-  const one = readBenchmarkData({ entries: { s: [{ commit: { id: 'c' }, date: 1, tool: 'customBiggerIsBetter', benches: [{ name: 'a b c=1 - req/s', value: 5 }] }] } });
-  const [single] = groupsOf(one);
-  assert.deepEqual(single.series[0].points.map((point) => [point.value, point.regression, point.change]), [[5, false, null]]);
-
-  const commits = 3000;
-  const entries = Array.from({ length: commits }, (_, index) => ({
-    commit: { id: `c${index}` },
-    date: index,
-    tool: 'customBiggerIsBetter',
-    // A 30 % drop every 500th commit, steady otherwise.
-    benches: ['express', 'fastify'].map((variant) => ({ name: `${variant} json c=100 - req/s`, value: index % 500 === 499 ? 700 : 1000 })),
-  }));
-  const groups = groupsOf(readBenchmarkData({ entries: { s: entries } }));
-  assert.equal(groups.length, 1);
-  assert.deepEqual(groups[0].series.map((series) => series.points.length), [commits, commits]);
-  assert.equal(markedPoints(groups).length, 2 * (commits / 500));
+test('thousands of runs', () => {
+  const data = readBenchmarkData(buildHistory({ tools: ['go', 'cargo'], commits: 3000 }));
+  const groups = groupsOf(data);
+  assert.equal(groups.length, 6);
+  assert.ok(groups.every((group) => group.series[0].points.length === 3000 && group.slots.length === 3000));
 });

@@ -4,10 +4,13 @@ import assert from 'node:assert/strict';
 import { readBenchmarkData } from '../docs/lib/benchmark-data.js';
 import { barSeries, nextSort, sortRows, variantTable } from '../docs/lib/variants-table.js';
 import { readState } from '../docs/lib/url-state.js';
+import { filterChoices } from '../docs/lib/filters.js';
 import { runFixture } from './fixtures/site/load.js';
 
 const fixture = readBenchmarkData(runFixture('history-data.js.txt').BENCHMARK_DATA);
-const at = (commit, search = '') => variantTable(fixture, commit, readState(search));
+const choices = filterChoices(fixture);
+// Every metric column, unless the search names the metrics.
+const at = (commit, search = '') => variantTable(fixture, commit, { ...readState(search), metric: readState(search).metric ?? choices.metric }, choices);
 const summary = (rows) => rows.map((row) => `${row.variant} ${row.scenario} c=${row.tier}`);
 
 test('a row per variant, scenario and tier; a column per metric; req/s against the fastest', () => {
@@ -19,6 +22,12 @@ test('a row per variant, scenario and tier; a column per metric; req/s against t
   assert.deepEqual(best, { express: 40, fastify: 92, 'node-http': 100 });
   assert.equal(rows[0].clientSaturated, false);
   assert.deepEqual(at(3).machines, ['Intel Xeon Platinum 8375C x2, node v20.20.2']);
+});
+
+test('the metric chips choose the columns: by default req/s and p99 latency', () => {
+  const columns = (state) => variantTable(fixture, 3, state, choices).columns.map((column) => column.key);
+  assert.deepEqual(columns(readState('')), ['variant', 'scenario', 'tier', 'req/s', 'p99 latency', 'vs best']);
+  assert.deepEqual(columns(readState('?metric=peak+RSS&metric=error+%25')), ['variant', 'scenario', 'tier', 'error %', 'peak RSS']);
 });
 
 test('a variant missing at a commit has no row there', () => {

@@ -1,25 +1,33 @@
 // `npm run compare`: its option table and the turning of its values into a comparison request.
 // The measurement and verdict options are shared with `npm run calibrate`.
-import { INTERVAL_KINDS } from '../stats/index.js';
+import { COMPARE_DEFAULTS, DEFAULTS, INTERVAL_KINDS } from '../stats/index.js';
 import { SUITE_OPTIONS, suiteRequest } from './suite-options.js';
+
+// Fractions are shown and given as percentages.
+const percent = (fraction) => Math.round(fraction * 1000) / 10;
 
 // Compare measures in rounds of one run per side, so --repetitions is not among them.
 const { repetitions, ...suiteOptions } = SUITE_OPTIONS;
 
 export const COMPARISON_OPTIONS = {
   ...suiteOptions,
-  duration: { ...SUITE_OPTIONS.duration, type: 'positive', help: 'measured seconds per round', default: 3 },
-  warmup: { ...SUITE_OPTIONS.warmup, help: 'discarded warm-up per round', default: 1 },
-  threshold: { type: 'positive', value: 'PCT', help: 'req/s: an interval wholly inside ±PCT is "no change"', default: 5 },
+  duration: { ...SUITE_OPTIONS.duration, type: 'positive', help: 'measured seconds per round', default: COMPARE_DEFAULTS.roundSeconds },
+  warmup: { ...SUITE_OPTIONS.warmup, type: 'nonNegative', help: 'discarded warm-up per round', default: COMPARE_DEFAULTS.warmupSeconds },
+  threshold: { type: 'positive', value: 'PCT', help: 'req/s: an interval wholly inside ±PCT is "no change"', default: percent(DEFAULTS.threshold) },
+  // The verdict bands are each metric's own: these two mirror the metrics' defaults.
   'min-effect': { type: 'positive', value: 'PCT', help: 'req/s: an interval wholly beyond ±PCT is a regression/improvement', default: 2 },
   'p99-threshold': { type: 'positive', value: 'PCT', help: 'p99 latency: both of the above', default: 10 },
-  interval: { type: 'choice', choices: INTERVAL_KINDS, value: 'KIND', help: 'the interval that decides: paired (per-round ratios, signed-rank; needs >= 6 rounds), welch or bootstrap (independent samples); bench/stats/METHOD.md', default: 'paired' },
-  'fail-threshold': { type: 'positive', value: 'PCT', help: 'exit 1 when a req/s regression lies wholly beyond this', default: 10 },
-  budget: { type: 'positive', value: 'S', help: 'time budget per benchmark; then the verdict is inconclusive', default: 180 },
-  'min-rounds': { type: 'positive', value: 'N', help: 'rounds per side before a verdict may stop the sampling', default: 5 },
-  'max-rounds': { type: 'positive', value: 'N', help: 'at most this many rounds per side', default: 60 },
+  interval: { type: 'choice', choices: INTERVAL_KINDS, value: 'KIND', help: 'the interval that decides: paired (per-round ratios, signed-rank; needs >= 6 rounds), welch or bootstrap (independent samples); bench/stats/METHOD.md', default: COMPARE_DEFAULTS.interval },
+  'fail-threshold': { type: 'positive', value: 'PCT', help: 'exit 1 when a req/s regression lies wholly beyond this', default: percent(COMPARE_DEFAULTS.failThreshold) },
+  budget: { type: 'positive', value: 'S', help: 'time budget per benchmark; then the verdict is inconclusive', default: COMPARE_DEFAULTS.budgetSeconds },
+  'min-rounds': { type: 'count', value: 'N', help: 'rounds per side before a verdict may stop the sampling', default: COMPARE_DEFAULTS.minRounds },
+  'max-rounds': { type: 'count', value: 'N', help: 'at most this many rounds per side', default: COMPARE_DEFAULTS.maxRounds },
+  profile: { type: 'boolean', negatable: true, help: 'a differential CPU profile for every benchmark (--no-profile: for none), from one more run of both sides after the rounds', defaultText: 'for each benchmark with a regression' },
   out: { type: 'string', value: 'DIR', help: 'results directory', defaultText: 'results/<time>-compare' },
 };
+
+// --profile: always; --no-profile: never; neither: only where compare finds a regression.
+const profileMode = (flag) => ({ true: 'always', false: 'never' })[flag] ?? 'auto';
 
 export const COMPARE_COMMAND = {
   name: 'compare',
@@ -59,6 +67,7 @@ export function comparisonRequest(values) {
       budgetSeconds: values.budget,
       minRounds: values['min-rounds'],
       maxRounds: values['max-rounds'],
+      profile: profileMode(values.profile),
     },
   };
 }

@@ -2,6 +2,7 @@
 // the per-round samples, the machine and the warnings. Used for the terminal, the job
 // summary and the sticky PR comment, so every text from outside is escaped.
 import { describePinning } from '../pinning.js';
+import { profileMarkdown } from '../profile/report.js';
 import { METRICS } from './rounds.js';
 
 export const VERDICT_SYMBOLS = { regression: '🔴', improvement: '🟢', 'no change': '⚪', inconclusive: '🟡' };
@@ -50,17 +51,30 @@ function samplesTable(benchmark) {
     '| round | base req/s | head req/s | base p99 ms | head p99 ms |', '| ---: | ---: | ---: | ---: | ---: |', ...rows, ''];
 }
 
-export function comparisonMarkdown(comparison) {
+// The differential profiles, one collapsed section per profiled benchmark.
+function profileSections(comparison, linkFrom) {
+  return comparison.benchmarks.filter((benchmark) => benchmark.profile).flatMap((benchmark) => [
+    `<details><summary>Where the CPU time went: ${escapeCell(benchmark.id)}</summary>`, '',
+    ...profileMarkdown(benchmark.profile, { linkFrom }),
+    '</details>', '',
+  ]);
+}
+
+// linkFrom: the folder the report is written to, so links to kept profiles are relative.
+export function comparisonMarkdown(comparison, { linkFrom } = {}) {
   const { sides, settings, machine } = comparison;
   const measured = comparison.benchmarks.filter((benchmark) => benchmark.status === 'ok');
   const warnings = comparison.benchmarks.flatMap((benchmark) => (benchmark.warnings ?? []).map((warning) => `- ${escapeCell(benchmark.id)}: ${escapeCell(warning)}`));
   const gate = comparison.gate.failed
     ? `**Regression beyond ${100 * comparison.gate.failThreshold} %** in ${comparison.gate.regressions.map(escapeCell).join(', ')}: the check fails.`
     : `No regression beyond ${100 * comparison.gate.failThreshold} % (req/s).`;
+  // The references run the same code on both sides (perfgate.config's "reference").
+  const moved = comparison.gate.referencesMoved ?? [];
+  const noise = moved.length ? `\n\n⚠️ The reference ${moved.map(escapeCell).join(', ')} moved although its code is the same on both sides: the machine was not steady, so read the other verdicts with care.` : '';
   return [
     `### perfgate: ${escapeCell(sides.head.description)} vs ${escapeCell(sides.base.description)}`,
     '',
-    gate,
+    `${gate}${noise}`,
     '',
     '| benchmark | metric | base | head | change | 95 % CI | verdict |',
     '| --- | --- | ---: | ---: | ---: | --- | --- |',
@@ -76,6 +90,7 @@ export function comparisonMarkdown(comparison) {
     ...measured.flatMap(samplesTable),
     '</details>',
     '',
+    ...profileSections(comparison, linkFrom),
     '<details><summary>Machine and settings</summary>',
     '',
     `- ${escapeCell(machine.cpuModel)} x${machine.cores}, Node ${machine.node}, kernel ${escapeCell(machine.kernel)}`,

@@ -7,27 +7,32 @@ import { join } from 'node:path';
 import { PerfgateError } from '../errors.js';
 import { gitInfo, machineInfo } from '../machine.js';
 import { currentPinning, pinSelf } from '../pinning.js';
-import { measureOnce } from '../run.js';
+import { fileSafe, measureOnce } from '../run.js';
 import { failsGate } from '../stats/index.js';
 import { expandSpecs } from '../specs.js';
 import { loadBuiltInVariant } from '../variants.js';
+import { profileBenchmark } from '../profile/index.js';
 import { compareInterleaved, METRICS, roundSample } from './rounds.js';
+import { loadSideVariant } from './sides.js';
 
 export const COMPARISON_FORMAT = { format: 'perfgate-comparison', version: 1 };
 
-// A side may carry environment for its servers (calibration injects a slowdown this way).
-async function sideVariant(name, side) {
-  const variant = await loadBuiltInVariant(name, side.serversDir);
-  return side.env ? { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, ...side.env } } } : variant;
-}
-
-async function sideVariants(sides, names) {
+async function sideVariants(sides, config) {
+  const names = [...new Set([...config.variants, ...(config.reference?.variants ?? [])])];
   const loaded = {};
   for (const [key, side] of Object.entries(sides)) {
-    loaded[key] = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await sideVariant(name, side)])));
+    loaded[key] = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await loadSideVariant(side, name, config.commands)])));
   }
   return loaded;
 }
+
+const isReference = (config, spec) => !config.variants.includes(spec.variant) && Boolean(config.reference?.variants.includes(spec.variant));
+
+// A benchmark's own verdict bands and gate, where a project's thresholds give them.
+const settingsOf = (settings, spec) => ({ ...settings, ...settings.benchmarks?.[spec.id] });
+
+// 'auto' profiles a benchmark only when some metric regressed; 'always' and 'never' as they say.
+const wantsProfile = (mode = 'auto', verdicts) => mode === 'always' || (mode === 'auto' && Object.values(verdicts).some((each) => each.verdict === 'regression'));
 
 /**
  * @param {{config: object, sides: {base: object, head: object}, settings: object, outDir: string, onProgress?: Function}} comparison
@@ -38,13 +43,13 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
   pinSelf(plan);
   const logDir = join(outDir, 'logs');
   mkdirSync(logDir, { recursive: true });
-  const variants = await sideVariants(sides, config.variants);
+  const variants = await sideVariants(sides, config);
   const backend = await loadBuiltInVariant('mock-backend');
   const specs = expandSpecs(config);
   const benchmarks = [];
   for (const [index, spec] of specs.entries()) {
     onProgress(`[${index + 1}/${specs.length}] ${spec.id}`);
-    const entry = { id: spec.id, variant: spec.variant, scenario: spec.scenario, connections: spec.connections, tags: spec.tags };
+    const entry = { id: spec.id, variant: spec.variant, scenario: spec.scenario, connections: spec.connections, tags: spec.tags, ...(isReference(config, spec) ? { reference: true } : {}) };
     const reason = await variants.head[spec.variant].unavailable();
     if (reason) {
       benchmarks.push({ ...entry, status: 'skipped', reason });
@@ -52,11 +57,14 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     }
     try {
       const measured = await compareInterleaved({
-        ...settings,
+        ...settingsOf(settings, spec),
         budgetMs: settings.budgetSeconds * 1000,
         measure: async (side, round) => roundSample(await measureOnce({ spec, variant: variants[side][spec.variant], backend, config, plan, logDir, repetition: `${side}${round}` })),
       });
       const saturated = [...measured.samples.base, ...measured.samples.head].some((sample) => sample.clientSaturated);
+      const profile = wantsProfile(settings.profile, measured.verdicts)
+        ? await profileBenchmark({ spec, variants: { base: variants.base[spec.variant], head: variants.head[spec.variant] }, roots: { base: sides.base.root, head: sides.head.root }, config, plan, outDir: join(outDir, fileSafe(spec.id)) })
+        : undefined;
       benchmarks.push({
         ...entry,
         status: 'ok',
@@ -66,13 +74,18 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
         verdicts: measured.verdicts,
         samples: measured.samples,
         warnings: saturated ? ['client saturated in some rounds: numbers are a lower bound'] : [],
+        ...(profile ? { profile } : {}),
       });
     } catch (error) {
       if (!(error instanceof PerfgateError)) throw error;
       benchmarks.push({ ...entry, status: 'failed', code: error.code, reason: error.message });
     }
   }
-  const regressions = benchmarks.filter((benchmark) => benchmark.status === 'ok' && failsGate(benchmark.verdicts['req/s'], settings.failThreshold));
+  // A reference variant (a project's built-in beside its servers) is the same code on both sides:
+  // it never fails the gate, and when it moves, the machine did.
+  const judged = benchmarks.filter((benchmark) => benchmark.status === 'ok' && !benchmark.reference);
+  const regressions = judged.filter((benchmark) => failsGate(benchmark.verdicts['req/s'], settingsOf(settings, benchmark).failThreshold));
+  const moved = benchmarks.filter((benchmark) => benchmark.reference && benchmark.status === 'ok' && ['regression', 'improvement'].includes(benchmark.verdicts['req/s'].verdict));
   return {
     ...COMPARISON_FORMAT,
     suite: config.name,
@@ -81,8 +94,8 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     harness: gitInfo(),
     pinning: plan,
     sides: Object.fromEntries(Object.entries(sides).map(([key, side]) => [key, { description: side.description, ref: side.ref, sha: side.sha, spec: side.spec }])),
-    settings: { ...settings, roundSeconds: config.duration, warmupSeconds: config.warmup, metrics: Object.keys(METRICS) },
+    settings: { ...settings, roundSeconds: config.duration, warmupSeconds: config.warmup, server: config.server, metrics: Object.keys(METRICS) },
     benchmarks,
-    gate: { metric: 'req/s', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id) },
+    gate: { metric: 'req/s', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id), referencesMoved: moved.map((benchmark) => benchmark.id) },
   };
 }

@@ -5,6 +5,7 @@ import { SCENARIO_NAMES } from '../../servers/scenarios.js';
 import { errors } from '../errors.js';
 import { builtInVariantNames, loadVariants } from '../variants.js';
 import { validateSuite } from './schema.js';
+import { SERVER_DEFAULTS, settingsInEnvironment } from './server-settings.js';
 import { DEFAULTS, SUITES } from './suites.js';
 
 function readConfigFile(path) {
@@ -36,11 +37,13 @@ function checkPairs(variants, scenarios) {
 }
 
 /**
- * @param {{suite?: string, configFile?: string, overrides?: object}} request
+ * @param {{suite?: string, configFile?: string, fromProject?: object, overrides?: object}} request
+ *   fromProject: a suite config already read from a project's perfgate.config (bench/project),
+ *   reported under the name of configFile
  * @returns {Promise<{config: object, variants: object[]}>}
  */
-export async function resolveSuite({ suite, configFile, overrides = {} }) {
-  const fromFile = configFile ? readConfigFile(configFile) : {};
+export async function resolveSuite({ suite, configFile, fromProject, overrides = {} }) {
+  const fromFile = fromProject ?? (configFile ? readConfigFile(configFile) : {});
   const suiteName = suite ?? (configFile ? undefined : 'default');
   const base = suiteName ? namedSuite(suiteName) : {};
   const merged = {
@@ -49,17 +52,23 @@ export async function resolveSuite({ suite, configFile, overrides = {} }) {
     ...fromFile,
     ...overrides,
     options: { ...DEFAULTS.options, ...base.options, ...fromFile.options, ...overrides.options },
+    server: { ...SERVER_DEFAULTS, ...base.server, ...fromFile.server, ...overrides.server },
     commands: { ...fromFile.commands },
   };
   merged.name = overrides.name ?? fromFile.name ?? suiteName ?? 'custom';
   const commandNames = Object.keys(merged.commands);
   const customScenarios = Object.values(merged.commands).flatMap((command) => Object.keys(command.scenarios ?? {}));
-  const problems = validateSuite(merged, {
+  const problems = [...validateSuite(merged, {
     variantNames: [...builtInVariantNames(), ...commandNames],
     scenarioNames: [...new Set([...SCENARIO_NAMES, ...customScenarios])],
-  });
+    builtInNames: builtInVariantNames(),
+    builtInScenarios: SCENARIO_NAMES,
+  }), ...settingsInEnvironment()];
   if (problems.length) throw errors.badConfig(configFile ?? `suite "${merged.name}"`, problems);
   const variants = await loadVariants(merged.variants, merged.commands);
   checkPairs(variants, merged.scenarios);
-  return { config: merged, variants };
+  const references = merged.reference ? await loadVariants(merged.reference.variants, {}) : [];
+  checkPairs(references, merged.reference?.scenarios ?? []);
+  const known = new Set(merged.variants);
+  return { config: merged, variants: [...variants, ...references.filter((variant) => !known.has(variant.name))] };
 }

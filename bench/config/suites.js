@@ -51,7 +51,7 @@ export const SUITES = {
   // Study 3: one process vs cluster vs worker_threads, on CPU-bound work (fibonacci) and on
   // IO-bound work (waiting on the mock backend through the proxy route, and on a timer).
   // The multi-core variants start one worker per CPU the server is pinned to
-  // (PERFGATE_SERVER_WORKERS overrides): on 2 cores that is 1, as the client takes the other.
+  // (the config field server.workers overrides): on 2 cores that is 1, as the client takes the other.
   'concurrency-models': {
     variants: ['node-http', 'node-cluster', 'node-workers'],
     scenarios: ['cpu', 'proxy', 'io'],
@@ -87,7 +87,7 @@ export const SUITES = {
   // Study 2: koa with a pg pool vs a servlet on Tomcat with a JDBC pool: one aggregate query
   // against a PostgreSQL the harness starts (c=30, 60), then a pure 2 s wait (c=300, 600,
   // 1000); peak RSS side by side. Tomcat keeps its default limits (200 threads) unless
-  // PERFGATE_TOMCAT_MAX_THREADS / PERFGATE_TOMCAT_MAX_CONNECTIONS are set, as the study raised them.
+  // server.tomcatMaxThreads / server.tomcatMaxConnections are set, as the study raised them.
   'node-vs-java': {
     variants: ['koa-pg', 'tomcat'],
     scenarios: ['db', 'io'],

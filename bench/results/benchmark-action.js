@@ -1,6 +1,7 @@
 // github-action-benchmark's input format (shared/formats.md): throughput in a
 // customBiggerIsBetter file, latency, errors and memory in a customSmallerIsBetter file.
 // Names "<id> - <metric>" are the identity of a trend line: never change them lightly.
+import { describeServerSettings } from '../config/server-settings.js';
 import { describePinning } from '../pinning.js';
 
 export const SUITE_NAMES = { bigger: 'perfgate throughput', smaller: 'perfgate latency' };
@@ -25,6 +26,7 @@ export function extraText(benchmark, result) {
     `pinning: ${describePinning(result.pinning)}`,
     `node: ${result.machine.node}`,
     `client saturated: ${summary.clientSaturated ? 'yes' : 'no'}`,
+    `server settings: ${describeServerSettings(result.config?.server)}`,
   ].join('\n');
 }
 

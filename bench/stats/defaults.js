@@ -1,4 +1,8 @@
-// Default settings of the comparison engine, in one place (after tachometer's defaults.ts).
+// The defaults of comparisons, in one place (after tachometer's defaults.ts): those of the
+// statistics, for any two samples, and those of `npm run compare` and `calibrate`, which
+// their option tables use and --help shows (bench/cli/compare-command.js). Each metric's
+// verdict band (threshold, minimumEffect) is the metric's own; `threshold` here is the band
+// of a caller that names none.
 export const DEFAULTS = Object.freeze({
   direction: 'bigger', // 'bigger' is better (req/s) or 'smaller' is better (latency)
   threshold: 0.05, // the band ±threshold: an interval wholly inside it is "no change"
@@ -7,9 +11,22 @@ export const DEFAULTS = Object.freeze({
   confidence: 0.95,
   minSamples: 3, // rounds per side below which a comparison is inconclusive
   // which interval decides, see METHOD.md: 'welch' (delta method, t multiplier), 'bootstrap' (percentile), both for
-  // two independent samples, or 'paired' (signed-rank interval of per-round ratios; npm run compare's default)
+  // two independent samples, the only kind a caller with unpaired samples has; or 'paired' (COMPARE_DEFAULTS)
   interval: 'welch',
   resamples: 10000, // bootstrap only
   seed: 1, // bootstrap only: fixed, so a verdict can be recomputed from the raw samples
   minRounds: 3, // adaptive stopping: never stop on a resolved verdict before this many rounds
+});
+
+// What `npm run compare` does unless told otherwise. Its rounds come in pairs, one run per side,
+// so the paired interval decides; it needs 6 rounds, and 5 rounds before any stop keeps an early
+// lucky streak from deciding.
+export const COMPARE_DEFAULTS = Object.freeze({
+  interval: 'paired',
+  failThreshold: DEFAULTS.failThreshold,
+  minRounds: 5,
+  maxRounds: 60,
+  budgetSeconds: 180, // per benchmark; then the verdict stays inconclusive
+  roundSeconds: 3, // measured seconds of one side's run in a round
+  warmupSeconds: 1, // its discarded warm-up
 });

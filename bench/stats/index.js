@@ -3,6 +3,6 @@ export { coefficientOfVariation, mean, median, quantile, standardDeviation, vari
 export { welchTTest } from './welch.js';
 export { bootstrapInterval, deltaMethodInterval, relativeChange } from './relative-difference.js';
 export { seededRandom } from './prng.js';
-export { DEFAULTS } from './defaults.js';
+export { COMPARE_DEFAULTS, DEFAULTS } from './defaults.js';
 export { classifyInterval, compareSamples, failsGate, INTERVAL_KINDS, towardsBetter } from './verdict.js';
 export { isResolved, shouldContinue, stopReason } from './stopping.js';

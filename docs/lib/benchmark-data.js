@@ -1,8 +1,9 @@
 // Turns `window.BENCHMARK_DATA` (github-action-benchmark's gh-pages format, which perfgate's
-// local history also uses) into one commit axis and a flat list of samples.
+// local history also uses) into commits, suites and a flat list of samples.
 // Structural damage (not an object, no `entries`) throws MalformedDataError with a message
 // for the page; a damaged entry or bench is skipped and counted instead, so one bad run
-// does not hide years of history.
+// does not hide years of history. Every run is kept: a commit measured twice gives two
+// points at that commit, as on the action's own page.
 import { parseExtra } from './extra.js';
 import { describeBench } from './bench-name.js';
 
@@ -13,6 +14,18 @@ const BIGGER_IS_BETTER_TOOLS = new Set(['customBiggerIsBetter', 'benchmarkjs', '
 const biggerIsBetter = (tool) => BIGGER_IS_BETTER_TOOLS.has(tool);
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+const text = (value) => (typeof value === 'string' ? value : '');
+
+// The action stores what the tool printed; some tools (and hand-written custom files) give
+// numbers as strings, which its page plots. "12.5" counts, "fast" and "" do not.
+export function numericValue(value) {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value !== 'string' || value.trim() === '') return null;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : null;
+}
+
+const person = (who) => (isObject(who) ? { name: text(who.name), username: text(who.username) } : { name: '', username: '' });
 
 function commitOf(entry, repoUrl) {
   const commit = isObject(entry.commit) ? entry.commit : {};
@@ -20,19 +33,19 @@ function commitOf(entry, repoUrl) {
   return {
     id,
     short: /^[0-9a-f]{40}$/i.test(id) ? id.slice(0, 7) : id,
-    message: typeof commit.message === 'string' ? commit.message.split('\n')[0] : '',
-    author: commit.author?.name ?? commit.author?.username ?? '',
-    timestamp: typeof commit.timestamp === 'string' ? commit.timestamp : entry.date,
+    message: text(commit.message).trim(),
+    author: person(commit.author),
+    committer: person(commit.committer),
+    timestamp: typeof commit.timestamp === 'string' ? commit.timestamp : null,
     url: typeof commit.url === 'string' ? commit.url : repoUrl && commit.id ? `${repoUrl}/commit/${commit.id}` : null,
     date: entry.date,
   };
 }
 
 const isUsableEntry = (entry) => isObject(entry) && Number.isFinite(entry.date) && Array.isArray(entry.benches);
-const isUsableBench = (bench) => isObject(bench) && typeof bench.name === 'string' && Number.isFinite(bench.value);
 
-// The five metrics of a benchmark share one extra text, and a name recurs in every run:
-// reading each text once keeps histories of thousands of runs quick to open.
+// A name recurs in every run and perfgate's metrics of one benchmark share one extra text:
+// reading each once keeps histories of thousands of runs quick to open.
 function memoize(read) {
   const seen = new Map();
   return (key, ...rest) => {
@@ -41,52 +54,76 @@ function memoize(read) {
   };
 }
 
-export function readBenchmarkData(raw) {
-  if (raw === undefined) throw new MalformedDataError('data.js did not set window.BENCHMARK_DATA');
-  if (!isObject(raw)) throw new MalformedDataError('window.BENCHMARK_DATA is not an object');
-  if (!isObject(raw.entries)) throw new MalformedDataError('window.BENCHMARK_DATA has no "entries" object');
-  const repoUrl = typeof raw.repoUrl === 'string' ? raw.repoUrl.replace(/\/$/, '') : null;
-  let skipped = 0;
-
-  // Runs of every suite, in time order; a commit measured again keeps its first place.
+// sources: [{ label, raw }]; with several sources (?data=a&data=b) each suite is named
+// "<label> · <suite>" so the same suite of two branches stays apart.
+export function readSources(sources) {
   const runs = [];
-  for (const [suite, entries] of Object.entries(raw.entries)) {
-    if (!Array.isArray(entries)) throw new MalformedDataError(`entries["${suite}"] is not a list of runs`);
-    for (const entry of entries) {
-      if (isUsableEntry(entry)) runs.push({ suite, entry, commit: commitOf(entry, repoUrl) });
-      else skipped += 1;
+  let skipped = 0;
+  let repoUrl = null;
+  let lastUpdate = null;
+  const suiteOrder = [];
+  for (const { label, raw } of sources) {
+    const where = label ?? 'data.js';
+    if (raw === undefined) throw new MalformedDataError(`${where} did not set window.BENCHMARK_DATA`);
+    if (!isObject(raw)) throw new MalformedDataError(`${where}: window.BENCHMARK_DATA is not an object`);
+    if (!isObject(raw.entries)) throw new MalformedDataError(`${where}: window.BENCHMARK_DATA has no "entries" object`);
+    const repo = typeof raw.repoUrl === 'string' && raw.repoUrl ? raw.repoUrl.replace(/\/$/, '') : null;
+    repoUrl ??= repo;
+    if (Number.isFinite(raw.lastUpdate)) lastUpdate = Math.max(lastUpdate ?? 0, raw.lastUpdate);
+    for (const [name, entries] of Object.entries(raw.entries)) {
+      if (!Array.isArray(entries)) throw new MalformedDataError(`${where}: entries["${name}"] is not a list of runs`);
+      const suite = sources.length > 1 ? `${label} · ${name}` : name;
+      suiteOrder.push(suite);
+      for (const entry of entries) {
+        if (isUsableEntry(entry)) runs.push({ suite, entry, commit: commitOf(entry, repo) });
+        else skipped += 1;
+      }
     }
   }
+  // Time order; a commit keeps the place of its first run.
   runs.sort((a, b) => a.entry.date - b.entry.date);
   const commitIndex = new Map();
   const commits = [];
-  for (const { commit } of runs) {
-    if (commitIndex.has(commit.id)) continue;
-    commitIndex.set(commit.id, commits.length);
-    commits.push(commit);
+  const suites = new Map();
+  for (const run of runs) {
+    if (!commitIndex.has(run.commit.id)) {
+      commitIndex.set(run.commit.id, commits.length);
+      commits.push(run.commit);
+    }
+    run.commitIndex = commitIndex.get(run.commit.id);
+    // Each suite has its own axis: one slot per commit it measured, in time order.
+    if (!suites.has(run.suite)) suites.set(run.suite, { name: run.suite, slots: [], slotOf: new Map() });
+    const suite = suites.get(run.suite);
+    if (!suite.slotOf.has(run.commitIndex)) {
+      suite.slotOf.set(run.commitIndex, suite.slots.length);
+      suite.slots.push(run.commitIndex);
+    }
+    run.slot = suite.slotOf.get(run.commitIndex);
   }
 
-  // The latest run of a commit wins when a suite measured it twice.
-  const samples = new Map();
+  const samples = [];
   const factsOf = memoize(parseExtra);
   const describe = memoize((_key, name, unit, facts) => describeBench(name, unit, facts));
-  for (const { suite, entry, commit } of runs) {
+  for (const { suite, entry, commitIndex: commit, slot } of runs) {
     for (const bench of entry.benches) {
-      if (!isUsableBench(bench)) {
+      const value = isObject(bench) && typeof bench.name === 'string' ? numericValue(bench.value) : null;
+      if (value === null) {
         skipped += 1;
         continue;
       }
       const facts = factsOf(bench.extra);
-      const unit = typeof bench.unit === 'string' ? bench.unit : '';
-      const key = `${suite}\u0000${bench.name}`;
-      samples.set(`${commit.id}\u0000${key}`, {
-        commit: commitIndex.get(commit.id),
-        key,
+      const unit = text(bench.unit);
+      samples.push({
+        commit,
+        slot,
+        date: entry.date,
+        key: `${suite}\u0000${bench.name}`,
         suite,
         name: bench.name,
-        value: bench.value,
+        value,
         unit,
-        range: typeof bench.range === 'string' ? bench.range : '',
+        range: text(bench.range),
+        extra: text(bench.extra),
         biggerIsBetter: biggerIsBetter(entry.tool),
         facts,
         ...describe(`${bench.name}\u0000${unit}\u0000${bench.extra}`, bench.name, unit, facts),
@@ -95,9 +132,13 @@ export function readBenchmarkData(raw) {
   }
   return {
     repoUrl,
-    lastUpdate: Number.isFinite(raw.lastUpdate) ? raw.lastUpdate : null,
+    lastUpdate,
     commits,
-    samples: [...samples.values()],
+    // Suites in the order of the file, as the action's page shows them.
+    suites: suiteOrder.filter((name) => suites.has(name)).map((name) => ({ name, slots: suites.get(name).slots })),
+    samples,
     skipped,
   };
 }
+
+export const readBenchmarkData = (raw) => readSources([{ label: null, raw }]);

@@ -1,6 +1,6 @@
 // Chart.js configurations for the three views, built from shaped data. Pure: the page
 // passes in the theme colours and what a click on a point should do.
-import { formatChange, formatValue } from './format.js';
+import { formatValue } from './format.js';
 import { IMPROVEMENT_COLOUR, REGRESSION_COLOUR } from './palette.js';
 
 // Above this many commits, plain points are hidden (only marks show) to keep lines legible.
@@ -24,48 +24,46 @@ const axis = (theme, title, extra = {}) => ({
   ...extra,
 });
 
-// A point's look says why it is marked: ◆ compare verdict, ▲ over the alert threshold.
-export function markOf(point) {
-  if (point.verdict === 'regression') return { style: 'rectRot', colour: REGRESSION_COLOUR, radius: 7 };
-  if (point.verdict === 'improvement') return { style: 'rectRot', colour: IMPROVEMENT_COLOUR, radius: 7 };
-  if (point.regression) return { style: 'triangle', colour: REGRESSION_COLOUR, radius: 7 };
-  return null;
-}
+// A point over the opt-in neighbour-ratio threshold is a red triangle, as the action would alert.
+const MARK = { style: 'triangle', colour: REGRESSION_COLOUR, radius: 7 };
 
 // A gap (the bench was missing from commits its suite measured) becomes a null that breaks the line.
 function lineData(points) {
   return points.flatMap((point, index) => {
-    const at = { x: point.commit, y: point.value, point };
-    return point.gapBefore ? [{ x: (points[index - 1].commit + point.commit) / 2, y: null }, at] : [at];
+    const at = { x: point.x, y: point.value, point };
+    return point.gapBefore ? [{ x: (points[index - 1].x + point.x) / 2, y: null }, at] : [at];
   });
 }
 
 // Marked points are a dataset of their own, drawn over the line: the lines keep plain,
 // shared point options, which is what keeps thousands of commits fast to draw.
 function marksDataset(series, colour) {
-  const marked = series.points.filter(markOf);
+  const marked = series.points.filter((point) => point.regression);
   if (marked.length === 0) return [];
-  const marks = marked.map(markOf);
   return [{
     label: `${series.label} marks`,
-    marksOf: series.label,
-    data: marked.map((point) => ({ x: point.commit, y: point.value, point })),
+    overlayOf: series.label,
+    data: marked.map((point) => ({ x: point.x, y: point.value, point })),
     showLine: false,
     borderColor: colour,
-    pointStyle: marks.map((mark) => mark.style),
-    pointRadius: marks.map((mark) => mark.radius),
-    pointHoverRadius: marks.map((mark) => mark.radius + 2),
-    pointBackgroundColor: marks.map((mark) => mark.colour),
-    pointBorderColor: marks.map((mark) => mark.colour),
+    pointStyle: MARK.style,
+    pointRadius: MARK.radius,
+    pointHoverRadius: MARK.radius + 2,
+    pointBackgroundColor: MARK.colour,
+    pointBorderColor: MARK.colour,
   }];
 }
 
-export function trendChartConfig(group, { commits, colours, theme, onPointClick }) {
-  const dense = commits.length > DENSE_POINTS;
+// "2026-11-05" (UTC) for the axis: the date of the commit's first run in this suite.
+const dayOf = (date) => new Date(date).toISOString().slice(0, 10);
+
+export function trendChartConfig(group, { commits, colours, theme, onPointClick, tooltip }) {
+  const dense = group.slots.length > DENSE_POINTS;
   const datasets = group.series.flatMap((series) => {
     const colour = colours.get(series.label);
     const line = {
       label: series.label,
+      seriesKey: series.key,
       data: lineData(series.points),
       borderColor: colour,
       backgroundColor: colour,
@@ -79,49 +77,104 @@ export function trendChartConfig(group, { commits, colours, theme, onPointClick 
   const options = baseOptions(theme);
   options.parsing = false; // the data is already { x, y }, sorted by x
   options.normalized = true;
-  options.plugins.legend.labels.filter = (item, data) => !data.datasets[item.datasetIndex].marksOf;
+  // Thousands of runs on a few hundred pixels: keep each pixel column's lowest and highest
+  // point (min-max keeps the outliers that matter here) and draw no more than that.
+  if (dense) options.plugins.decimation = { enabled: true, algorithm: 'min-max' };
+  options.interaction = { mode: 'nearest', intersect: false, axis: 'xy' };
+  options.plugins.legend.labels.filter = (item, data) => !data.datasets[item.datasetIndex].overlayOf;
+  options.plugins.stepMeans = { colour: theme.text, lines: [] };
+  // One line needs no legend: the caption names it.
+  options.plugins.legend.display = group.series.length > 1;
+  const commitAt = (slot) => commits[group.slots[slot]];
   options.scales = {
-    x: axis(theme, 'commit', {
+    x: axis(theme, 'commit date', {
       type: 'linear',
       // Half a commit of room at both ends so the first and last markers are not cut.
       min: -0.5,
-      max: commits.length - 0.5,
-      ticks: { color: theme.muted, precision: 0, maxRotation: 0, autoSkipPadding: 12, callback: (value) => (Number.isInteger(value) ? commits[value]?.short ?? '' : '') },
+      max: group.slots.length - 0.5,
+      ticks: { color: theme.muted, precision: 0, maxRotation: 0, autoSkipPadding: 16, callback: (value) => (Number.isInteger(value) && commitAt(value) ? dayOf(commitAt(value).date) : '') },
     }),
-    y: axis(theme, group.unit, { grace: '5%' }),
+    // The action's page starts at zero too: a series that is never negative never gets a negative axis.
+    y: axis(theme, group.unit, { beginAtZero: true }),
   };
-  options.plugins.tooltip = {
-    callbacks: {
-      title: (items) => {
-        const commit = commits[items[0].raw.x];
-        return commit ? `${commit.short} ${commit.message}`.trim() : '';
-      },
-      label: (item) => `${item.dataset.marksOf ?? item.dataset.label}: ${formatValue(item.raw.y, group.unit)} ${item.raw.point?.range ?? ''}`.trim(),
-      afterLabel: (item) => {
-        const { point } = item.raw;
-        if (!point) return [];
-        return [
-          point.change !== null ? `${formatChange(point.change)} vs previous` : '',
-          point.regression ? '▲ worse than the alert threshold' : '',
-          point.verdict ? `compare verdict: ${point.verdict}` : '',
-        ].filter(Boolean);
-      },
-      footer: () => 'click (on a phone: tap again) to open the commit',
-    },
-  };
-  // On a touch screen the first tap shows the tooltip and a second tap on the same commit opens it.
+  // The tooltip is HTML drawn by the page (long messages and extras wrap instead of being cut at the canvas edge).
+  options.plugins.tooltip = { enabled: false, external: tooltip };
+  // On a touch screen the first tap shows the tooltip and a second tap on the same point opens the commit.
   let tapped = null;
   options.onClick = (event, elements, chart) => {
     const raw = elements[0] && chart.data.datasets[elements[0].datasetIndex].data[elements[0].index];
-    if (!raw?.point) return;
-    const firstTap = event.native?.pointerType === 'touch' && tapped !== raw.x;
-    tapped = raw.x;
-    if (!firstTap) onPointClick(raw.x);
+    const commit = raw?.point?.sample.commit;
+    if (commit === undefined) return;
+    const firstTap = event.native?.pointerType === 'touch' && tapped !== raw;
+    tapped = raw;
+    if (!firstTap) onPointClick(commit);
   };
   options.onHover = (event, elements) => {
     event.native.target.style.cursor = elements.length ? 'pointer' : 'default';
   };
-  return { type: 'line', data: { datasets }, options };
+  return { type: 'line', data: { datasets }, options, plugins: [STEP_MEANS] };
+}
+
+// A step down is for the worse when bigger is better, and the other way round.
+export const isWorse = (changePoint, biggerIsBetter) => (changePoint.after.mean < changePoint.before.mean) === biggerIsBetter;
+
+// The mean of each stretch between change points, drawn by a plugin rather than as a dataset so
+// that it never takes the tooltip from the runs it summarises: a dashed step line over the points.
+const STEP_MEANS = {
+  id: 'stepMeans',
+  afterDatasetsDraw(chart, _args, options) {
+    const { ctx, chartArea, scales } = chart;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(chartArea.left, chartArea.top, chartArea.width, chartArea.height);
+    ctx.clip();
+    ctx.strokeStyle = options.colour;
+    ctx.lineWidth = 2;
+    ctx.setLineDash([6, 4]);
+    for (const steps of options.lines ?? []) {
+      ctx.beginPath();
+      steps.forEach(({ x, y }, index) => {
+        const px = scales.x.getPixelForValue(x);
+        // Flat at the previous mean up to this point, then the step to this one.
+        if (index > 0) ctx.lineTo(px, scales.y.getPixelForValue(steps[index - 1].y));
+        ctx[index === 0 ? 'moveTo' : 'lineTo'](px, scales.y.getPixelForValue(y));
+      });
+      ctx.stroke();
+    }
+    ctx.restore();
+  },
+};
+
+// The change points of one series: the stretches' means (for STEP_MEANS: flat at each mean, a
+// step at each change point) and a marker dataset on the first point after each step, red when
+// the step is for the worse, green when for the better, pointing the way the values moved.
+export function changePointOverlay(series, changePoints, { colour, biggerIsBetter }) {
+  if (changePoints.length === 0) return null;
+  const xs = series.points.map((point) => point.x);
+  const steps = changePoints.map((changePoint, index) => ({ x: xs[index === 0 ? 0 : changePoints[index - 1].index], y: changePoint.before.mean }));
+  steps.push({ x: xs[changePoints.at(-1).index], y: changePoints.at(-1).after.mean }, { x: xs.at(-1), y: changePoints.at(-1).after.mean });
+  const worse = changePoints.map((changePoint) => isWorse(changePoint, biggerIsBetter));
+  const markers = {
+    label: `${series.label} change points`,
+    overlayOf: series.label,
+    data: changePoints.map((changePoint) => ({ x: xs[changePoint.index], y: changePoint.after.mean, changePoint, point: series.points[changePoint.index] })),
+    showLine: false,
+    pointStyle: 'triangle',
+    pointRotation: changePoints.map((changePoint) => (changePoint.after.mean < changePoint.before.mean ? 180 : 0)),
+    pointRadius: 9,
+    pointHoverRadius: 11,
+    pointBackgroundColor: worse.map((bad) => (bad ? REGRESSION_COLOUR : IMPROVEMENT_COLOUR)),
+    pointBorderColor: colour,
+    pointBorderWidth: 1.5,
+    order: -1, // over the line and its points
+  };
+  return { steps, markers };
+}
+
+// Adds a series' change points to a drawn trend chart.
+export function addChangePointOverlay(chart, overlay) {
+  chart.data.datasets.push(overlay.markers);
+  chart.options.plugins.stepMeans.lines.push(overlay.steps);
 }
 
 // req/s (solid, left axis) and errors + timeouts % (dashed, right axis) per variant; the knee is a star.

@@ -1,31 +1,49 @@
-// Which variants, scenarios, tiers and metrics the data offers, and whether a sample
-// passes the chosen filters. A filter left unset (null) lets everything through.
+// Which suites, variants, scenarios, tiers and metrics the data offers, and whether a sample
+// passes the chosen filters and the search. A filter left unset (null) lets everything through.
 const METRIC_ORDER = ['req/s', 'p50 latency', 'p99 latency', 'error %', 'peak RSS'];
-const DEFAULT_METRICS = ['req/s', 'p99 latency'];
+// perfgate's own histories hold five metrics per benchmark: two are shown at first.
+const PERFGATE_DEFAULT_METRICS = ['req/s', 'p99 latency'];
 
 const metricRank = (metric) => (METRIC_ORDER.includes(metric) ? METRIC_ORDER.indexOf(metric) : METRIC_ORDER.length);
 export const byMetric = (a, b) => metricRank(a) - metricRank(b) || a.localeCompare(b);
 
 const distinct = (values) => [...new Set(values.filter((value) => value !== null))];
 
-export function filterChoices(samples) {
+export function filterChoices(data) {
+  const { samples } = data;
+  const perfgateMetrics = distinct(samples.filter((sample) => sample.variant !== null).map((sample) => sample.metric));
+  const otherMetrics = distinct(samples.filter((sample) => sample.variant === null).map((sample) => sample.metric));
+  const defaults = PERFGATE_DEFAULT_METRICS.filter((metric) => perfgateMetrics.includes(metric));
   return {
+    suite: data.suites.map((suite) => suite.name),
     variant: distinct(samples.map((sample) => sample.variant)).sort(),
     scenario: distinct(samples.map((sample) => sample.scenario)).sort(),
     tier: distinct(samples.map((sample) => sample.tier)).sort((a, b) => a - b).map(String),
     metric: distinct(samples.map((sample) => sample.metric)).sort(byMetric),
+    // Every unit of other tools' data (ns/op, B/op, allocs/op ... all matter), and
+    // req/s and p99 latency of perfgate's (or its first metrics when those are absent).
+    defaultMetrics: distinct([...(defaults.length ? defaults : perfgateMetrics.slice(0, 2)), ...otherMetrics]).sort(byMetric),
   };
 }
 
-// The trend's req/s and p99 latency when the data has them, else its first metrics.
-export function chosenMetrics(state, choices) {
-  if (state.metric !== null) return state.metric;
-  const defaults = DEFAULT_METRICS.filter((metric) => choices.metric.includes(metric));
-  return defaults.length > 0 ? defaults : choices.metric.slice(0, 2);
-}
+export const chosenMetrics = (state, choices) => state.metric ?? choices.defaultMetrics;
 
 const passes = (chosen, value) => chosen === null || chosen.includes(value === null ? null : String(value));
 
 export function matchesFilters(sample, state, { ignore = [] } = {}) {
-  return ['variant', 'scenario', 'tier'].every((key) => ignore.includes(key) || passes(state[key], sample[key]));
+  return ['suite', 'variant', 'scenario', 'tier'].every((key) => ignore.includes(key) || passes(state[key], sample[key]));
+}
+
+// Every word of the search appears in the suite or bench name (case does not matter).
+export function searchMatcher(query) {
+  const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return () => true;
+  const cache = new Map();
+  return (sample) => {
+    if (!cache.has(sample.key)) {
+      const haystack = `${sample.suite} ${sample.name}`.toLowerCase();
+      cache.set(sample.key, words.every((word) => haystack.includes(word)));
+    }
+    return cache.get(sample.key);
+  };
 }

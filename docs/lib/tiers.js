@@ -3,6 +3,7 @@
 // more than 10 % below the best of the tiers up to it.
 import { numericFact } from './extra.js';
 import { matchesFilters } from './filters.js';
+import { latestAt } from './series.js';
 
 const KNEE_FAILURE_PCT = 1;
 const KNEE_DROP = 0.1;
@@ -41,8 +42,8 @@ const groupBy = (items, keyOf) => {
 
 // The tier filter does not apply here: the curve is across tiers.
 export function tierCurves(data, commit, state) {
-  const samples = data.samples.filter((sample) =>
-    sample.commit === commit && sample.variant !== null && sample.tier !== null && matchesFilters(sample, state, { ignore: ['tier'] }));
+  const samples = latestAt(data.samples, commit).filter((sample) =>
+    sample.variant !== null && sample.tier !== null && matchesFilters(sample, state, { ignore: ['tier'] }));
   return [...groupBy(samples, (sample) => sample.scenario)]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([scenario, ofScenario]) => {

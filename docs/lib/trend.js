@@ -1,8 +1,9 @@
-// View 1: each benchmark over commits. One group (chart) per metric, scenario and tier,
-// one series per variant; a point is marked when it is worse than the previous point of
-// the same bench by more than the alert threshold, and carries the compare verdict if any.
-import { byMetric, chosenMetrics, matchesFilters } from './filters.js';
-import { verdictFor } from './verdicts.js';
+// View 1: each benchmark over its suite's commits, under a heading per suite. Data of any
+// tool: one chart per bench, as the action's own page draws it. perfgate's names (variant,
+// scenario, tier): one chart per metric, scenario and tier with a line per variant.
+// The action's neighbour-ratio mark is opt-in (state.threshold, null when off).
+import { byMetric, chosenMetrics, matchesFilters, searchMatcher } from './filters.js';
+import { seriesByKey } from './series.js';
 
 // The action's alert ratio: above 1 means worse, whichever way "better" points.
 export function worseRatio(previous, current, biggerIsBetter) {
@@ -11,87 +12,81 @@ export function worseRatio(previous, current, biggerIsBetter) {
   return denominator === 0 ? Infinity : numerator / denominator;
 }
 
+const isPerfgate = (sample) => sample.variant !== null;
 const groupKeyOf = (sample) =>
-  sample.variant === null ? `${sample.metric}\u0000${sample.key}` : `${sample.metric}\u0000${sample.scenario}\u0000${sample.tier}`;
-const titleOf = (sample) => (sample.variant === null ? sample.id : `${sample.scenario} c=${sample.tier} · ${sample.metric}`);
+  isPerfgate(sample) ? `${sample.suite}\u0000${sample.metric}\u0000${sample.scenario}\u0000${sample.tier}` : sample.key;
+const titleOf = (sample) => (isPerfgate(sample) ? `${sample.scenario} c=${sample.tier} · ${sample.metric}` : sample.name);
 
+// perfgate groups by metric, scenario and tier; other benches keep the order of the file.
 function compareGroups(a, b) {
-  return byMetric(a.metric, b.metric) || a.order.localeCompare(b.order) || (a.tier ?? 0) - (b.tier ?? 0);
+  if (a.perfgate !== b.perfgate) return a.perfgate ? -1 : 1;
+  if (!a.perfgate) return a.first - b.first;
+  return byMetric(a.metric, b.metric) || a.scenario.localeCompare(b.scenario) || a.tier - b.tier;
 }
 
-// Commits at which each suite measured anything: a bench missing from one of them has a
-// gap there (it disappeared for a while), which the chart shows as a break in the line.
-function commitsBySuite(samples) {
-  const bySuite = new Map();
-  for (const { suite, commit } of samples) {
-    if (!bySuite.has(suite)) bySuite.set(suite, new Set());
-    bySuite.get(suite).add(commit);
-  }
-  // commit index -> its position among the suite's measured commits
-  return new Map([...bySuite].map(([suite, commits]) => [suite, new Map([...commits].sort((a, b) => a - b).map((commit, position) => [commit, position]))]));
-}
-
-function seriesPoints(samples, positions, { commits, threshold, verdicts }) {
-  const sorted = [...samples].sort((a, b) => a.commit - b.commit);
-  return sorted.map((sample, index) => {
-    const previous = sorted[index - 1];
-    const ratio = previous ? worseRatio(previous.value, sample.value, sample.biggerIsBetter) : null;
-    const gapBefore = Boolean(previous) && positions.get(sample.commit) - positions.get(previous.commit) > 1;
+function seriesPoints(samples, threshold) {
+  return samples.map((sample, index) => {
+    const previous = samples[index - 1];
+    const ratio = previous && threshold !== null ? worseRatio(previous.value, sample.value, sample.biggerIsBetter) : null;
     return {
-      commit: sample.commit,
+      x: sample.slot,
       value: sample.value,
-      range: sample.range,
+      sample,
       change: previous && previous.value !== 0 ? (sample.value - previous.value) / previous.value : null,
       regression: ratio !== null && ratio > threshold,
-      verdict: verdictFor(verdicts, commits[sample.commit].id, sample.name),
-      gapBefore,
+      // The bench was missing from commits its suite measured: the line breaks there.
+      gapBefore: Boolean(previous) && sample.slot - previous.slot > 1,
     };
   });
 }
 
-export function trendGroups(data, state, choices, verdicts) {
+export function trendSections(data, state, choices) {
   const metrics = chosenMetrics(state, choices);
-  const measured = commitsBySuite(data.samples);
+  const matchesSearch = searchMatcher(state.search);
+  const shown = data.samples.filter((sample) => metrics.includes(sample.metric) && matchesFilters(sample, state) && matchesSearch(sample));
   const groups = new Map();
-  for (const sample of data.samples) {
-    if (!metrics.includes(sample.metric) || !matchesFilters(sample, state)) continue;
-    const key = groupKeyOf(sample);
-    if (!groups.has(key)) {
-      groups.set(key, {
-        key,
-        title: titleOf(sample),
-        metric: sample.metric,
-        unit: sample.unit,
-        biggerIsBetter: sample.biggerIsBetter,
-        order: sample.scenario ?? sample.id,
-        tier: sample.tier,
-        benches: new Map(),
+  for (const [key, samples] of seriesByKey(shown)) {
+    const first = samples[0];
+    const groupKey = groupKeyOf(first);
+    if (!groups.has(groupKey)) {
+      groups.set(groupKey, {
+        key: groupKey,
+        suite: first.suite,
+        title: titleOf(first),
+        metric: first.metric,
+        scenario: first.scenario,
+        tier: first.tier,
+        unit: first.unit,
+        biggerIsBetter: first.biggerIsBetter,
+        perfgate: isPerfgate(first),
+        first: groups.size,
+        series: [],
       });
     }
-    const benches = groups.get(key).benches;
-    if (!benches.has(sample.key)) benches.set(sample.key, []);
-    benches.get(sample.key).push(sample);
+    groups.get(groupKey).series.push({ key, label: first.variant ?? first.name, name: first.name, points: seriesPoints(samples, state.threshold) });
   }
-  const context = { commits: data.commits, threshold: state.threshold, verdicts };
-  return [...groups.values()].sort(compareGroups).map(({ benches, order, ...group }) => ({
-    ...group,
-    series: [...benches.values()]
-      .map((samples) => ({
-        label: samples[0].variant ?? samples[0].name,
-        name: samples[0].name,
-        points: seriesPoints(samples, measured.get(samples[0].suite), context),
-      }))
-      .sort((a, b) => a.label.localeCompare(b.label)),
-  }));
+  const slotsOf = new Map(data.suites.map((suite) => [suite.name, suite.slots]));
+  return data.suites
+    .map((suite) => ({
+      suite: suite.name,
+      groups: [...groups.values()]
+        .filter((group) => group.suite === suite.name)
+        .sort(compareGroups)
+        .map(({ first, perfgate, scenario, tier, ...group }) => ({
+          ...group,
+          slots: slotsOf.get(suite.name),
+          series: group.series.sort((a, b) => a.label.localeCompare(b.label)),
+        })),
+    }))
+    .filter((section) => section.groups.length > 0);
 }
 
-// The marked points of the shown groups, newest first: the "since when" list under the charts.
-export function markedPoints(groups) {
-  return groups
+// The neighbour-ratio marks of the shown groups, newest first (only when the mark is on).
+export function markedPoints(sections) {
+  return sections
+    .flatMap((section) => section.groups)
     .flatMap((group) =>
       group.series.flatMap((series) =>
-        series.points
-          .filter((point) => point.regression || point.verdict === 'regression' || point.verdict === 'improvement')
-          .map((point) => ({ ...point, name: series.name, unit: group.unit }))))
-    .sort((a, b) => b.commit - a.commit || a.name.localeCompare(b.name));
+        series.points.filter((point) => point.regression).map((point) => ({ ...point, name: series.name, suite: group.suite, unit: group.unit }))))
+    .sort((a, b) => b.sample.date - a.sample.date || a.name.localeCompare(b.name));
 }

@@ -1,7 +1,8 @@
 // View 3: variants side by side at one commit, as in the frameworks study's table:
 // one row per variant, scenario and tier, a column per metric, and req/s relative to the
-// fastest variant of the same scenario and tier.
-import { byMetric, matchesFilters } from './filters.js';
+// fastest variant of the same scenario and tier. The metric chips choose the columns.
+import { byMetric, chosenMetrics, matchesFilters } from './filters.js';
+import { latestAt } from './series.js';
 
 const FIXED_COLUMNS = [
   { key: 'variant', label: 'variant', numeric: false },
@@ -11,11 +12,12 @@ const FIXED_COLUMNS = [
 const caseOf = (row) => `${row.scenario} c=${row.tier}`;
 const RELATIVE = { key: 'vs best', label: 'vs best', numeric: true, biggerIsBetter: true };
 
-export function variantTable(data, commit, state) {
+export function variantTable(data, commit, state, choices) {
+  const chosen = chosenMetrics(state, choices);
   const rows = new Map();
   const metrics = new Map();
-  for (const sample of data.samples) {
-    if (sample.commit !== commit || sample.variant === null || !matchesFilters(sample, state)) continue;
+  for (const sample of latestAt(data.samples, commit)) {
+    if (sample.variant === null || !matchesFilters(sample, state)) continue;
     const rowKey = `${sample.variant}\u0000${sample.scenario}\u0000${sample.tier}`;
     if (!rows.has(rowKey)) {
       rows.set(rowKey, {
@@ -28,7 +30,7 @@ export function variantTable(data, commit, state) {
       });
     }
     rows.get(rowKey).values[sample.metric] = sample.value;
-    metrics.set(sample.metric, {
+    if (chosen.includes(sample.metric)) metrics.set(sample.metric, {
       key: sample.metric,
       label: sample.unit && !sample.metric.includes(sample.unit) ? `${sample.metric} (${sample.unit})` : sample.metric,
       unit: sample.unit,

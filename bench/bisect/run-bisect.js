@@ -1,0 +1,106 @@
+// `npm run bisect`: finds the commit that made one benchmark slower, between a good and a bad
+// commit, by compare's measurement at each step (bench/bisect/search.js), then profiles that
+// commit against its parent. Each commit is checked out once, in its own worktree, and reused.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { writeFileAtomicSync } from '../atomic-file.js';
+import { errors } from '../errors.js';
+import { resolveCommit, prepareGitSide } from '../compare/sides.js';
+import { runComparison } from '../compare/run-comparison.js';
+import { loadSideVariant } from '../compare/sides.js';
+import { currentPinning } from '../pinning.js';
+import { profileBenchmark } from '../profile/index.js';
+import { expandSpecs } from '../specs.js';
+import { bisectCommits } from './search.js';
+
+export const BISECT_FORMAT = { format: 'perfgate-bisect', version: 1 };
+// The retry of an inconclusive step gets this much more time and rounds.
+const RETRY_BUDGET_FACTOR = 2;
+
+const git = (repo, ...args) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim();
+
+// The first-parent commits from good (first) to bad (last): the mainline a step is searched on.
+export function firstParentRange(repo, good, bad) {
+  const shas = { good: resolveCommit(repo, good), bad: resolveCommit(repo, bad) };
+  if (shas.good === shas.bad) throw errors.sameSides(good, bad, shas.good);
+  const between = git(repo, 'rev-list', '--first-parent', '--reverse', `${shas.good}..${shas.bad}`).split('\n').filter(Boolean);
+  const onMainline = between.length > 0 && git(repo, 'rev-parse', `${between[0]}^`) === shas.good;
+  if (!onMainline) throw errors.notAncestor(good, bad);
+  return [shas.good, ...between];
+}
+
+// The one benchmark to search for, by its name (a history name's " - metric" suffix is allowed).
+export function singleBenchmarkConfig(config, name) {
+  const specs = expandSpecs(config);
+  const wanted = name ? name.replace(/ - [^-]+$/, '') : undefined;
+  const matching = wanted ? specs.filter((spec) => spec.id === wanted) : specs;
+  if (matching.length !== 1) {
+    if (!wanted) throw errors.badConfig('command line', [`bisect follows one benchmark, but ${specs.length} match: give --benchmark NAME (${specs.map((spec) => spec.id).join(', ')})`]);
+    throw errors.noBenchmarkMatch(name, specs.map((spec) => spec.id));
+  }
+  const [spec] = matching;
+  return {
+    spec,
+    config: { ...config, variants: [spec.variant], scenarios: [spec.scenario], connections: [spec.connections], scenarioConnections: {}, options: spec.options },
+  };
+}
+
+const subjectOf = (repo, sha) => git(repo, 'log', '-1', '--format=%s', sha);
+
+/**
+ * @param {{repo: string, good: string, bad: string, benchmark?: string, config: object, settings: object,
+ *   outDir: string, projectRoot: string, work: object, onProgress?: Function}} request
+ */
+export async function runBisect({ repo, good, bad, benchmark, config, settings, outDir, projectRoot, work, onProgress = () => {} }) {
+  const startedAt = Date.now();
+  const commits = firstParentRange(repo, good, bad);
+  const chosen = singleBenchmarkConfig(config, benchmark);
+  const sides = new Map();
+  const sideOf = (sha) => {
+    if (!sides.has(sha)) sides.set(sha, prepareGitSide({ repo, sha, ref: sha.slice(0, 12), label: sha.slice(0, 12), work, projectRoot }));
+    return sides.get(sha);
+  };
+  let stepNumber = 0;
+  const judge = async (goodSha, candidateSha, attempt) => {
+    stepNumber++;
+    const stepStarted = Date.now();
+    onProgress(`step ${stepNumber}: ${candidateSha.slice(0, 12)} against ${goodSha.slice(0, 12)}${attempt > 1 ? ' (again, larger budget)' : ''}`);
+    const stepSettings = attempt > 1
+      ? { ...settings, budgetSeconds: settings.budgetSeconds * RETRY_BUDGET_FACTOR, maxRounds: settings.maxRounds * RETRY_BUDGET_FACTOR }
+      : settings;
+    const stepDir = join(outDir, `step-${stepNumber}`);
+    const comparison = await runComparison({ config: chosen.config, sides: { base: sideOf(goodSha), head: sideOf(candidateSha) }, settings: { ...stepSettings, profile: 'never' }, outDir: stepDir });
+    writeFileAtomicSync(join(stepDir, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
+    const [measured] = comparison.benchmarks;
+    if (measured.status !== 'ok') throw errors.bisectStepFailed(candidateSha, measured.status, measured.reason);
+    const verdict = measured.verdicts[comparison.gate.metric];
+    onProgress(`  ${verdict.verdict} (${comparison.gate.metric})`);
+    return { verdict: verdict.verdict, metric: comparison.gate.metric, change: verdict.change ?? null, ci: verdict.ci, rounds: measured.rounds, seconds: Math.round((Date.now() - stepStarted) / 1000), subject: subjectOf(repo, candidateSha) };
+  };
+  const found = await bisectCommits({ commits, judge });
+  let profile;
+  if (found.outcome === 'found' && settings.profile !== 'never') {
+    onProgress(`profiling ${found.bad.slice(0, 12)} against its parent`);
+    const [base, head] = [sideOf(found.good), sideOf(found.bad)];
+    profile = await profileBenchmark({
+      spec: chosen.spec,
+      variants: { base: await loadSideVariant(base, chosen.spec.variant, chosen.config.commands), head: await loadSideVariant(head, chosen.spec.variant, chosen.config.commands) },
+      roots: { base: base.root, head: head.root },
+      config: chosen.config,
+      plan: currentPinning({ loadWorkers: chosen.config.workers }),
+      outDir,
+    });
+  }
+  return {
+    ...BISECT_FORMAT,
+    benchmark: chosen.spec.id,
+    range: { good: commits[0], bad: commits.at(-1), commits: commits.length },
+    outcome: found.outcome,
+    firstBad: found.outcome === 'found' ? { sha: found.bad, subject: subjectOf(repo, found.bad), parent: found.good } : null,
+    // unresolved: the step lies after `good`, up to and including `bad`
+    unresolvedRange: found.outcome === 'unresolved' ? { good: found.good, bad: found.bad } : null,
+    steps: found.steps.map((step) => ({ ...step })),
+    elapsedSeconds: Math.round((Date.now() - startedAt) / 1000),
+    ...(profile ? { profile } : {}),
+  };
+}

@@ -1,0 +1,79 @@
+// Runs both sides of a comparison once more, after the measured rounds (profiling changes
+// timings), under the same load, at the same time and on the same cores, with the V8 CPU
+// profiler on in every Node process of each server (bench/profile/agent.mjs), and only for
+// the loaded window. Keeps the .cpuprofile files and returns each side's self time per
+// function and the requests it completed, for bench/profile/differential.js.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errors } from '../errors.js';
+import { runLoad } from '../load.js';
+import { requestFor } from '../requests.js';
+import { startBenchmarkServer } from '../run.js';
+import { verifyServer } from '../verify.js';
+import { mergeSelfTimes, selfTimes } from './cpuprofile.js';
+
+const AGENT = new URL('./agent.mjs', import.meta.url).href;
+const SIDES = ['base', 'head'];
+const WAIT_MS = 15_000; // for the profiler to start, or to write its profile
+
+// The variant, with the agent preloaded into every Node process it starts.
+function profiledVariant(variant, dir) {
+  const nodeOptions = [variant.launch.env?.NODE_OPTIONS ?? process.env.NODE_OPTIONS, `--import="${AGENT}"`].filter(Boolean).join(' ');
+  return { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, NODE_OPTIONS: nodeOptions, PERFGATE_PROFILE_DIR: dir } } };
+}
+
+const pidsWith = (dir, suffix) => readdirSync(dir).filter((file) => file.endsWith(suffix)).map((file) => Number(file.slice(0, -suffix.length)));
+
+async function waitForFiles(dir, pids, suffix, what) {
+  const deadline = Date.now() + WAIT_MS;
+  while (!pids.every((pid) => existsSync(join(dir, `${pid}${suffix}`)))) {
+    if (Date.now() > deadline) throw errors.profileFailed(`the profiler did not ${what} within ${WAIT_MS / 1000} s in ${dir}`);
+    await sleep(50);
+  }
+}
+
+async function signalAll(dir, pids, suffix, what) {
+  for (const pid of pids) process.kill(pid, 'SIGUSR2');
+  await waitForFiles(dir, pids, suffix, what);
+}
+
+/**
+ * @param {{spec: object, variants: {base: object, head: object}, roots: {base: string, head: string},
+ *   backend: object, config: object, plan: object, outDir: string}} run
+ * @returns {Promise<{base: {functions: Map, requests: number, profiles: string[]}, head: object}>}
+ */
+export async function profileSides({ spec, variants, roots, backend, config, plan, outDir }) {
+  const dirs = Object.fromEntries(SIDES.map((side) => [side, join(outDir, side)]));
+  for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  const started = {};
+  try {
+    for (const side of SIDES) {
+      const variant = profiledVariant(variants[side], dirs[side]);
+      started[side] = await startBenchmarkServer({ spec, variant, backend, plan, readyTimeout: config.readyTimeout, logFile: join(dirs[side], 'server.log'), server: config.server });
+      if (!pidsWith(dirs[side], '.agent').length) throw errors.notProfilable(variants[side].name, 'it runs no Node.js process that loads the profiling agent (another runtime: Go, Java, Bun, nginx)');
+    }
+    const load = (side, duration) => {
+      const request = requestFor(variants[side], spec);
+      return runLoad({ port: started[side].server.port, request, connections: spec.connections, pipelining: config.pipelining, timeout: config.timeout, duration });
+    };
+    for (const side of SIDES) await verifyServer({ port: started[side].server.port, request: requestFor(variants[side], spec), variant: variants[side].name, scenario: spec.scenario, timeout: config.timeout });
+    if (config.warmup > 0) await Promise.all(SIDES.map((side) => load(side, config.warmup)));
+    const agents = Object.fromEntries(SIDES.map((side) => [side, pidsWith(dirs[side], '.agent')]));
+    await Promise.all(SIDES.map((side) => signalAll(dirs[side], agents[side], '.started', 'start')));
+    const loads = await Promise.all(SIDES.map((side) => load(side, config.duration)));
+    await Promise.all(SIDES.map((side) => signalAll(dirs[side], agents[side], '.cpuprofile', 'write its profile')));
+    return Object.fromEntries(SIDES.map((side, index) => {
+      const profiles = agents[side].map((pid) => {
+        const file = join(dirs[side], `${side}-${pid}.cpuprofile`);
+        renameSync(join(dirs[side], `${pid}.cpuprofile`), file);
+        for (const marker of ['.agent', '.started']) rmSync(join(dirs[side], `${pid}${marker}`));
+        return file;
+      });
+      const functions = mergeSelfTimes(profiles.map((file) => selfTimes(JSON.parse(readFileSync(file, 'utf8')), { root: roots[side] })));
+      return [side, { functions, requests: loads[index].result.requests.total, profiles }];
+    }));
+  } finally {
+    await Promise.all(Object.values(started).map(({ stop }) => stop()));
+  }
+}

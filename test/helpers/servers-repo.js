@@ -1,0 +1,52 @@
+// A temporary git repository holding this project's servers/, with a history the test writes:
+// each commit either leaves the servers as they are or makes /hello hash its answer many times
+// over in a named function (a clear, CPU-bound slowdown whose place the profile must name).
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT, tempDir } from './harness.js';
+
+export const GIT_ENV = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 't@example.com' };
+const HELLO_ROUTE = "'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT],";
+const SLOW_HELLO_ROUTE = "'GET /hello': async () => { hashBodySlowly(HELLO_TEXT); return [TEXT_TYPE, HELLO_TEXT]; },";
+const SLOW_FUNCTION = `
+// FNV-1a over the answer, many times over: a synchronous hash that costs CPU per request.
+export function hashBodySlowly(text) {
+  let hash = 0x811c9dc5;
+  for (let round = 0; round < 20000; round++) {
+    for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 16777619) >>> 0;
+  }
+  return hash;
+}
+`;
+
+/**
+ * @param {Array<'same'|'slower'>} history  one commit each after the first ("base")
+ * @returns {{repo: string, shas: string[], slowLine: number}} shas oldest first; slowLine: where hashBodySlowly starts
+ */
+export function makeServersRepository(history) {
+  const repo = tempDir('perfgate-repo-');
+  cpSync(join(PROJECT_ROOT, 'servers'), join(repo, 'servers'), { recursive: true });
+  for (const file of ['package.json', 'package-lock.json']) cpSync(join(PROJECT_ROOT, file), join(repo, file));
+  const git = (...args) => execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('commit', '-qm', 'base');
+  const routes = join(repo, 'servers/http-routes.js');
+  let slowLine;
+  history.forEach((kind, index) => {
+    if (kind === 'slower') {
+      const before = readFileSync(routes, 'utf8');
+      if (!before.includes(HELLO_ROUTE)) throw new Error(`servers/http-routes.js no longer has ${HELLO_ROUTE}: update this helper`);
+      writeFileSync(routes, before.replace(HELLO_ROUTE, SLOW_HELLO_ROUTE));
+      slowLine = readFileSync(routes, 'utf8').split('\n').length + SLOW_FUNCTION.split('\n').findIndex((line) => line.startsWith('export function'));
+      appendFileSync(routes, SLOW_FUNCTION);
+    } else {
+      appendFileSync(join(repo, 'CHANGES.txt'), `change ${index + 1}\n`);
+      git('add', 'CHANGES.txt');
+    }
+    git('commit', '-qam', `${kind === 'slower' ? 'hash the answer' : 'note'} ${index + 1}`);
+  });
+  const shas = git('rev-list', '--reverse', 'HEAD').split('\n');
+  return { repo, shas, slowLine };
+}

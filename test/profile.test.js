@@ -1,0 +1,116 @@
+// The differential CPU profile: self time per function from a .cpuprofile, the ranking of two
+// sides, and a real profiled run of two versions of a server, where the function that one
+// commit added must come first with its file and line.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, test } from 'node:test';
+import { DEFAULTS } from '../bench/config/suites.js';
+import { currentPinning } from '../bench/pinning.js';
+import { mergeSelfTimes, packageOf, scriptPath, selfTimes } from '../bench/profile/cpuprofile.js';
+import { differentialProfile } from '../bench/profile/differential.js';
+import { profileBenchmark } from '../bench/profile/index.js';
+import { profileMarkdown } from '../bench/profile/report.js';
+import { loadBuiltInVariant } from '../bench/variants.js';
+import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { makeServersRepository } from './helpers/servers-repo.js';
+
+const frame = (functionName, url = '', lineNumber = -1) => ({ functionName, scriptId: '0', url, lineNumber, columnNumber: 0 });
+
+// root -> a (app) -> b (express); samples: a, b, b, (idle); 10 µs apart, profile ends 10 µs after the last.
+const PROFILE = {
+  nodes: [
+    { id: 1, callFrame: frame('(root)'), children: [2, 4] },
+    { id: 2, callFrame: frame('handle', 'file:///repo/side/app.js', 9), children: [3] },
+    { id: 3, callFrame: frame('parse', 'file:///repo/side/node_modules/express/lib/x.js', 0), children: [] },
+    { id: 4, callFrame: frame('(idle)'), children: [] },
+  ],
+  startTime: 1000,
+  endTime: 1050,
+  samples: [2, 3, 3, 4],
+  timeDeltas: [10, 10, 10, 10],
+};
+
+describe('self time per function', () => {
+  test('each sample lasts until the next, idle and root are left out, paths are relative to the side', () => {
+    const functions = [...selfTimes(PROFILE, { root: '/repo/side' }).values()];
+    assert.deepEqual(functions.map(({ functionName, path, line, package: pkg, selfMicros }) => [functionName, path, line, pkg, selfMicros]), [
+      ['handle', 'app.js', 10, '(app)', 10],
+      ['parse', 'node_modules/express/lib/x.js', 1, 'express', 20],
+    ]);
+  });
+
+  test('processes of one side add up', () => {
+    const one = selfTimes(PROFILE, { root: '/repo/side' });
+    const merged = mergeSelfTimes([one, one]);
+    assert.equal([...merged.values()].find((entry) => entry.functionName === 'parse').selfMicros, 40);
+  });
+
+  test('packages and paths', () => {
+    assert.equal(packageOf('node_modules/@koa/router/lib/a.js'), '@koa/router');
+    assert.equal(packageOf('node_modules/a/node_modules/b/i.js'), 'b');
+    assert.equal(packageOf('node:internal/streams/writable'), 'node');
+    assert.equal(packageOf(''), '(native)');
+    assert.equal(scriptPath(pathToFileURL('/x/y/z.js').href, '/x'), 'y/z.js');
+  });
+});
+
+describe('differential profile', () => {
+  const functions = (entries) => new Map(entries.map(([name, selfMicros]) => [name, { functionName: name, path: `${name}.js`, line: 1, package: '(app)', selfMicros }]));
+
+  test('ranks by growth of µs per request, and lists what shrank', () => {
+    const diff = differentialProfile({
+      base: { functions: functions([['a', 1000], ['b', 500], ['c', 300]]), requests: 100 },
+      head: { functions: functions([['a', 1000], ['b', 2000], ['new', 600]]), requests: 200 },
+    });
+    assert.deepEqual(diff.grew.map((row) => [row.functionName, row.base, row.head]), [['b', 5, 10], ['new', 0, 3]]);
+    assert.deepEqual(diff.shrank.map((row) => [row.functionName, row.change]), [['a', -5], ['c', -3]]);
+    assert.deepEqual(diff.totals, { base: 18, head: 18 });
+  });
+
+  test('a side with no requests is an error, not a division by zero', () => {
+    assert.throws(() => differentialProfile({ base: { functions: new Map(), requests: 0 }, head: { functions: new Map(), requests: 5 } }), /completed no requests/);
+  });
+});
+
+describe('profiling two versions of a server', () => {
+  const config = { ...DEFAULTS, duration: 1, warmup: 0.3, readyTimeout: 15, timeout: 10, pipelining: 1 };
+  const spec = { id: 'node-http hello c=10', variant: 'node-http', scenario: 'hello', options: DEFAULTS.options, tags: [], connections: 10 };
+
+  test('the function the head commit added comes first, with its file and line', async () => {
+    const { repo, shas, slowLine } = makeServersRepository(['slower']);
+    const { execFileSync } = await import('node:child_process');
+    const roots = { base: tempDir('perfgate-side-'), head: tempDir('perfgate-side-') };
+    for (const [side, sha] of [['base', shas[0]], ['head', shas[1]]]) {
+      execFileSync('sh', ['-c', `git -C "${repo}" archive ${sha} servers | tar -x -C "${roots[side]}" && ln -s "${join(PROJECT_ROOT, 'node_modules')}" "${roots[side]}/node_modules"`]);
+    }
+    const variants = {};
+    for (const side of ['base', 'head']) variants[side] = await loadBuiltInVariant('node-http', pathToFileURL(join(roots[side], 'servers/')));
+    const outDir = tempDir();
+    const profile = await profileBenchmark({ spec, variants, roots, config, plan: currentPinning({}), outDir });
+    assert.equal(profile.skipped, undefined, profile.skipped);
+    const [first] = profile.grew;
+    assert.equal(first.functionName, 'hashBodySlowly');
+    assert.equal(`${first.path}:${first.line}`, `servers/http-routes.js:${slowLine}`);
+    assert.equal(first.base, 0);
+    assert.ok(profile.requests.base > 0 && profile.requests.head > 0);
+    assert.equal(profile.files.length, 2);
+    for (const file of [...profile.files, ...profile.flameGraphs]) assert.ok(existsSync(file), file);
+    assert.ok(existsSync(join(outDir, 'profile', 'speedscope', 'index.html')));
+    const markdown = profileMarkdown(profile, { linkFrom: outDir }).join('\n');
+    assert.match(markdown, /\| hashBodySlowly \| servers\/http-routes\.js:\d+ \| \(app\) \| 0\.00 \|/);
+    assert.match(markdown, /\[flame graph\]\(profile\/head\/head-\d+\.cpuprofile\.html\)/);
+    JSON.parse(readFileSync(profile.files[1], 'utf8'));
+    assert.deepEqual(leftoverServers(), []);
+  });
+
+  test('a variant that is not a Node.js process is skipped with the reason', async (t) => {
+    const go = await loadBuiltInVariant('go-nethttp');
+    const reason = await go.unavailable();
+    if (reason) return t.skip(reason);
+    const profile = await profileBenchmark({ spec: { ...spec, variant: 'go-nethttp', id: 'go-nethttp hello c=10' }, variants: { base: go, head: go }, roots: { base: PROJECT_ROOT, head: PROJECT_ROOT }, config, plan: currentPinning({}), outDir: tempDir() });
+    assert.match(profile.skipped, /variant "go-nethttp" cannot be CPU-profiled: it runs no Node\.js process/);
+    assert.deepEqual(leftoverServers(), []);
+  });
+});
