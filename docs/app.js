@@ -11,6 +11,7 @@ import { addChangePointOverlay, barChartConfig, changePointOverlay, isWorse, tie
 import { DEFAULT_DATA_PATH } from './lib/sources.js';
 import { pointDetails } from './lib/point-details.js';
 import { unpackSamples } from './lib/sample-transfer.js';
+import { seriesByKey } from './lib/series.js';
 import { repoTitle } from './lib/repo.js';
 
 const LISTED_ROWS = 50;
@@ -48,7 +49,7 @@ window.addEventListener('unhandledrejection', (event) => showProblem(`The page f
 // The page's whole state: loaded once, then re-rendered from the URL state on every change.
 const page = {
   worker: null, data: null, choices: null, colours: null, state: null,
-  charts: [], observer: null, toDraw: [], drawn: new Map(), changePoints: new Map(), changePointsFailed: null, shownKeys: [],
+  charts: [], observer: null, toDraw: [], drawn: new Map(), changePointsWanted: null, changePoints: new Map(), changePointsFailed: null, shownKeys: [],
 };
 
 function theme() {
@@ -158,10 +159,17 @@ function drawNext() {
   const card = page.toDraw.shift();
   if (card?.isConnected && !page.drawn.has(card)) drawTrend(card, card.group);
   if (page.toDraw.length) setTimeout(drawNext, 0);
+  else askForChangePoints();
+}
+
+function askForChangePoints() {
+  if (!page.changePointsWanted) return;
+  page.worker.postMessage({ type: 'changePoints', keys: page.changePointsWanted });
+  page.changePointsWanted = null;
 }
 
 function renderTrend() {
-  const sections = trendSections(page.data, page.state, page.choices);
+  const sections = trendSections(page.data, page.state, page.choices, page.series);
   const holder = $('#trend-charts');
   page.observer?.disconnect();
   page.observer = new IntersectionObserver((seen) => {
@@ -187,8 +195,16 @@ function renderTrend() {
   }
   page.shownKeys = sections.flatMap((section) => section.groups.flatMap((group) => group.series.map((series) => ({ series, group }))));
   page.marked = markedPoints(sections);
-  // Change points of what is shown, in page order: the charts at the top get theirs first.
-  page.worker.postMessage({ type: 'changePoints', keys: page.shownKeys.map(({ series }) => series.key) });
+  // Change points of what is shown, in page order (the charts at the top get theirs first),
+  // asked for once the first screenful is drawn (drawNext), so the detection does not slow that down.
+  page.changePointsWanted = page.shownKeys.map(({ series }) => series.key);
+  // What is on the screen now is queued now, without waiting for the observer's first report.
+  for (const card of holder.querySelectorAll('figure[data-chart]')) {
+    if (card.getBoundingClientRect().top > window.innerHeight) break;
+    page.observer.unobserve(card);
+    queueDraw(card);
+  }
+  if (page.toDraw.length === 0) askForChangePoints();
   renderListed();
 }
 
@@ -310,9 +326,9 @@ function renderFilters() {
     fieldset.hidden = choices[key].length < (key === 'metric' ? 1 : 2);
     fieldset.disabled = !APPLIES[state.view].includes(key);
   }
-  for (const control of ['commit', 'threshold', 'search']) $(`[data-control="${control}"]`).classList.toggle('inactive', !APPLIES[state.view].includes(control));
+  // A control that means nothing in this view is not shown.
+  for (const control of ['commit', 'threshold', 'search']) $(`[data-control="${control}"]`).hidden = !APPLIES[state.view].includes(control);
   // Only perfgate's views pick a commit; thousands of options are built only when they are used.
-  $('[data-control="commit"]').hidden = !page.perfgateViews;
   if (APPLIES[state.view].includes('commit')) fillCommits();
   $('#commit').value = String(selectedCommit());
   $('#marks').checked = state.threshold !== null;
@@ -414,12 +430,12 @@ function open(data, choices, paths) {
   performance.mark('perfgate:data');
   if (data.samples.length === 0) return showStatus(`No data yet: ${paths.join(', ')} has no runs (npm run bench adds one).`, 'empty');
   page.data = data;
+  page.series = seriesByKey(data.samples);
   page.choices = choices;
   page.colours = paletteFor(data.samples.map((sample) => sample.variant ?? sample.name));
   // perfgate's views need perfgate's names (variant, scenario, connections).
   $('.tabs button[data-view="tiers"]').hidden = page.choices.tier.length === 0;
   $('.tabs button[data-view="variants"]').hidden = page.choices.variant.length === 0;
-  page.perfgateViews = page.choices.variant.length > 0;
   if ($(`.tabs button[data-view="${page.state.view}"]`).hidden) page.state.view = 'trend';
   showWarnings(data.skipped ? [`${data.skipped} malformed runs or benches in ${paths.join(', ')} were skipped.`] : []);
   describeSource(data, paths);
