@@ -22,7 +22,7 @@ const bullets = (problems) => problems.map((problem) => `  - ${problem}`).join('
 
 export const errors = {
   badArgs: define('PG_BAD_ARGS', (problems, usage) => `invalid command line:\n${bullets(problems)}\n${usage}`),
-  badConfig: define('PG_BAD_CONFIG', (where, problems) => `invalid suite config (${where}):\n${bullets(problems)}`),
+  badConfig: define('PG_BAD_CONFIG', (where, problems) => `invalid config (${where}):\n${bullets(problems)}`),
   unknownSuite: define('PG_UNKNOWN_SUITE', (name, known) =>
     `unknown suite "${name}": choose one of ${known.join(', ')}, or pass a config file with --config`),
   unknownVariant: define('PG_UNKNOWN_VARIANT', (name, known) =>
@@ -55,6 +55,12 @@ export const errors = {
   installFailed: define('PG_INSTALL_FAILED', (what, detail) => `could not install ${what}: ${detail}`),
   noAffectedVariant: define('PG_NO_AFFECTED_VARIANT', (pkg, known) =>
     `no variant uses the package "${pkg}": variants and their packages are ${known}`),
+  noProjectConfig: define('PG_NO_PROJECT_CONFIG', (root) =>
+    `no perfgate.config.json (or .mjs/.js) at ${root}: create one there that names your server and the requests to measure, e.g.\n`
+    + '  { "servers": { "app": { "module": "app.js" } },\n'
+    + '    "scenarios": { "home": { "path": "/", "expect": { "status": 200 } } } }\n'
+    + 'where app.js exports a request handler (an Express app, or (req, res) => ...), or "command": ["node", "server.js"] that listens on $PORT; '
+    + 'see perfgate\'s docs/getting-started.md. Or name a built-in suite with --suite, or a suite file with --config.'),
   notProfilable: define('PG_NOT_PROFILABLE', (variant, reason) =>
     `variant "${variant}" cannot be CPU-profiled: ${reason}; its comparison stands without a profile`),
   profileFailed: define('PG_PROFILE_FAILED', (detail) => `CPU profiling failed: ${detail}; the comparison's verdicts stand without a profile`),

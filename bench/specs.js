@@ -29,10 +29,19 @@ export function benchmarkId({ variant, scenario, tags, connections }) {
   return `${variant} ${scenario}${tags.length ? `[${tags.join(',')}]` : ''} c=${connections}`;
 }
 
+// The suite's variants x scenarios, then its built-in reference variants x their scenarios.
+const groups = (config) => [[config.variants, config.scenarios], ...(config.reference ? [[config.reference.variants, config.reference.scenarios]] : [])];
+
 export function expandSpecs(config) {
   const specs = [];
-  for (const variant of config.variants) {
-    for (const scenario of config.scenarios) {
+  for (const [variants, scenarios] of groups(config)) specs.push(...expandGroup(config, variants, scenarios));
+  return specs.filter((spec, index) => specs.findIndex((other) => other.id === spec.id) === index);
+}
+
+function expandGroup(config, variants, scenarios) {
+  const specs = [];
+  for (const variant of variants) {
+    for (const scenario of scenarios) {
       for (const options of optionSettings(config.options, scenario)) {
         const tags = optionTags(options, scenario);
         for (const connections of config.scenarioConnections?.[scenario] ?? config.connections) {

@@ -2,6 +2,7 @@
 // servers/variants/ (the file name is the variant name); a suite config may add its own
 // servers under "commands". Both end up as a launch description the process runner uses.
 import { readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OPTION_DEFAULTS, PROXY_CLIENTS } from '../servers/options.js';
 import { SCENARIO_NAMES, SCENARIOS } from '../servers/scenarios.js';
@@ -28,7 +29,7 @@ export function builtInVariantNames() {
 //   proxyClientNote  why the others do not apply
 // `serversDir` is another checkout's servers/ when a comparison runs that checkout's code.
 export async function loadBuiltInVariant(name, serversDir = SERVERS_DIR) {
-  const module = await import(new URL(`variants/${name}.js`, serversDir));
+  const module = await importVariant(name, serversDir);
   const launchScript = fileURLToPath(new URL('launch.js', serversDir));
   return {
     name,
@@ -46,7 +47,30 @@ export async function loadBuiltInVariant(name, serversDir = SERVERS_DIR) {
   };
 }
 
-// A user's own server from the suite config's "commands".
+// The framework of a reference variant is not a dependency of an installed perfgate (a
+// project installs only the frameworks it wants beside its own servers): a variant whose
+// package is missing is skipped with the command that installs it.
+async function importVariant(name, serversDir) {
+  try {
+    return await import(new URL(`variants/${name}.js`, serversDir));
+  } catch (error) {
+    const missing = error.code === 'ERR_MODULE_NOT_FOUND' && /Cannot find package '([^']+)'/.exec(error.message)?.[1];
+    if (!missing) throw error;
+    return { unavailable: async () => `the npm package "${missing}" is not installed (npm install --save-dev ${missing})` };
+  }
+}
+
+// A server given as a module: perfgate serves its exported request handler on node:http.
+function handlerLaunch(declaration) {
+  const cwd = declaration.cwd ?? process.cwd();
+  return {
+    command: [process.execPath, fileURLToPath(new URL('handler.js', SERVERS_DIR))],
+    env: { ...declaration.env, PERFGATE_HANDLER_MODULE: resolve(cwd, declaration.module), PERFGATE_HANDLER_EXPORT: declaration.export ?? 'default' },
+    readiness: 'ready-file',
+  };
+}
+
+// A user's own server from the suite config's "commands": a command, or a module's handler.
 export function commandVariant(name, declaration) {
   return {
     name,
@@ -63,6 +87,7 @@ export function commandVariant(name, declaration) {
       port: declaration.port,
       readiness: 'http',
       readyPath: declaration.readyPath ?? Object.values(declaration.scenarios)[0].path,
+      ...(declaration.module ? handlerLaunch(declaration) : {}),
     },
   };
 }

@@ -2,8 +2,8 @@
 // shows how far it got instead of freezing the tab), reads them, and then finds the change
 // points of every series, those the page shows first. The page only draws.
 // The modules load while the data downloads, not before.
-const modules = Promise.all([import('./lib/benchmark-data.js'), import('./lib/data-script.js'), import('./lib/series.js'), import('./lib/sources.js'), import('./lib/filters.js')])
-  .then(([data, script, series, sources, filters]) => ({ ...data, ...script, ...series, ...sources, ...filters }));
+const modules = Promise.all([import('./lib/benchmark-data.js'), import('./lib/data-script.js'), import('./lib/series.js'), import('./lib/sources.js'), import('./lib/filters.js'), import('./lib/sample-transfer.js')])
+  .then((loaded) => Object.assign({}, ...loaded));
 
 const PROGRESS_EVERY_MS = 100;
 // Samples go to the page in slices: each slice is unpacked in a task of its own, so the page
@@ -57,7 +57,7 @@ function readScript(readDataScript, text, path) {
 
 // page: the page's address; its ?data= says what to read (lib/sources.js).
 async function load({ page }) {
-  const { dataPaths, sourceLabels, readDataScript, readSources, seriesByKey, filterChoices, MalformedDataError, ForeignDataError } = await modules;
+  const { dataPaths, sourceLabels, readDataScript, readSources, seriesByKey, filterChoices, packSamples, MalformedDataError, ForeignDataError } = await modules;
   try {
     const paths = dataPaths(new URL(page).search, page);
     const labels = sourceLabels(paths);
@@ -70,9 +70,9 @@ async function load({ page }) {
     const data = readSources(raws);
     series = seriesByKey(data.samples);
     const { samples, ...rest } = data;
-    for (let start = 0; start < samples.length; start += SAMPLES_PER_MESSAGE) {
-      postMessage({ type: 'samples', samples: samples.slice(start, start + SAMPLES_PER_MESSAGE), total: samples.length });
-    }
+    const { tables, slices } = packSamples(samples, SAMPLES_PER_MESSAGE);
+    postMessage({ type: 'tables', tables, total: samples.length });
+    for (const { columns, transfer } of slices) postMessage({ type: 'samples', columns }, transfer);
     postMessage({ type: 'data', data: rest, choices: filterChoices(data) });
   } catch (error) {
     if (error instanceof MalformedDataError || error instanceof ForeignDataError) postMessage({ type: 'problem', message: `${error.message}.` });

@@ -6,6 +6,7 @@ import { BENCH_COMMAND, parseBenchArgs } from '../bench/cli/bench-command.js';
 import { runCommand } from '../bench/cli/run.js';
 import { resolveSuite } from '../bench/config/resolve.js';
 import { EXIT } from '../bench/errors.js';
+import { withProject } from '../bench/project/config.js';
 import { runSuite } from '../bench/run.js';
 import { appendSummary } from '../bench/github/context.js';
 import { appendToHistory, defaultHistoryPath } from '../bench/history/index.js';
@@ -15,7 +16,10 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 await runCommand(BENCH_COMMAND, async ({ values }) => {
   const request = parseBenchArgs(values);
-  const { config, variants } = await resolveSuite(request);
+  const { project, ...suiteRequest } = await withProject(request);
+  const { config, variants } = await resolveSuite(suiteRequest);
+  // In a user's repository, the history and its commits are that repository's.
+  const historyRoot = project?.root ?? projectRoot;
   const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-${config.name}`;
   const result = await runSuite({ config, variants, outDir });
   const outputs = writeOutputs(result, outDir);
@@ -23,9 +27,9 @@ await runCommand(BENCH_COMMAND, async ({ values }) => {
   console.log(`\n${outputs.table}`);
   console.log(`results: ${outDir}`);
   if (request.historyFile !== null && outputs.bigger.length) {
-    const historyFile = request.historyFile ?? defaultHistoryPath(projectRoot);
-    appendToHistory(outputs, historyFile, { commitDir: projectRoot });
-    console.log(`history: ${historyFile} (npm run site shows it)`);
+    const historyFile = request.historyFile ?? defaultHistoryPath(historyRoot);
+    appendToHistory(outputs, historyFile, { commitDir: historyRoot });
+    console.log(`history: ${historyFile} (perfgate site shows it)`);
   }
   // 1: a benchmark failed (its reason is in result.json and the table).
   return result.benchmarks.some((benchmark) => benchmark.status === 'failed') ? EXIT.failed : EXIT.ok;

@@ -15,11 +15,15 @@ import { errors, EXIT } from '../bench/errors.js';
 import { comparisonMarkdown } from '../bench/compare/report.js';
 import { runComparison } from '../bench/compare/run-comparison.js';
 import { checkGitSides, createWorkRoot, parsePackageSpec, prepareDependencySide, prepareGitSide } from '../bench/compare/sides.js';
+import { benchmarkSettings, withProject } from '../bench/project/config.js';
+import { expandSpecs } from '../bench/specs.js';
 import { builtInVariantNames, loadVariants } from '../bench/variants.js';
 
-const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const perfgateRoot = fileURLToPath(new URL('..', import.meta.url));
 
+// In a user's repository (a perfgate.config), the sides are made from it and installed its way.
 function prepareSides(request, work) {
+  const projectRoot = request.project?.root ?? perfgateRoot;
   if (request.dep) {
     if (parsePackageSpec(request.dep).name !== parsePackageSpec(request.vs).name) throw errors.badDependencyPair(request.dep, request.vs);
     return {
@@ -27,10 +31,12 @@ function prepareSides(request, work) {
       head: prepareDependencySide({ spec: request.vs, label: 'head', work, projectRoot }),
     };
   }
-  const shas = checkGitSides(request.repo, request.base, request.head);
+  const repo = request.project?.root ?? request.repo;
+  const shas = checkGitSides(repo, request.base, request.head);
+  const install = request.project?.install;
   return {
-    base: prepareGitSide({ repo: request.repo, sha: shas.base, ref: request.base, label: 'base', work, projectRoot }),
-    head: prepareGitSide({ repo: request.repo, sha: shas.head, ref: request.head, label: 'head', work, projectRoot }),
+    base: prepareGitSide({ repo, sha: shas.base, ref: request.base, label: 'base', work, projectRoot, install }),
+    head: prepareGitSide({ repo, sha: shas.head, ref: request.head, label: 'head', work, projectRoot, install }),
   };
 }
 
@@ -41,20 +47,23 @@ function affectedVariants(variants, packageName) {
   return affected.map((variant) => variant.name);
 }
 
+// A project's comparison of a package measures its own servers (any of them may use it).
 async function resolveComparedSuite(request) {
-  if (!request.dep || request.overrides.variants) return resolveSuite(request);
+  if (!request.dep || request.overrides.variants || request.project) return resolveSuite(request);
   const variants = affectedVariants(await loadVariants(builtInVariantNames(), {}), parsePackageSpec(request.dep).name);
   return resolveSuite({ ...request, overrides: { ...request.overrides, variants } });
 }
 
 await runCommand(COMPARE_COMMAND, async ({ values }) => {
-  const request = parseCompareArgs(values);
+  const parsed = parseCompareArgs(values);
+  const request = await withProject(parsed, parsed.repo);
   const { config } = await resolveComparedSuite(request);
+  const settings = { ...request.settings, benchmarks: benchmarkSettings(request.project?.config.thresholds, expandSpecs(config), request.settings) };
   const work = createWorkRoot();
   try {
     const sides = prepareSides(request, work);
     const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-compare`;
-    const comparison = await runComparison({ config, sides, settings: request.settings, outDir, onProgress: (line) => console.error(line) });
+    const comparison = await runComparison({ config, sides, settings, outDir, onProgress: (line) => console.error(line) });
     const markdown = comparisonMarkdown(comparison, { linkFrom: outDir });
     writeFileAtomicSync(join(outDir, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
     writeFileAtomicSync(join(outDir, 'comparison.md'), markdown);

@@ -1,32 +1,28 @@
 #!/usr/bin/env node
-// The pull-request comment of the benchmark workflows (docs/github-actions.md), in three steps:
-//   record DIR   in the measuring job (bench-pr, upgrade-gate): DIR/pr.json, the pull request
-//                and commit of the pull_request event, uploaded with the comparison
+// The pull-request comment of the benchmark workflows (docs/github-actions.md), in two steps
+// (the measuring job's pr.json comes from scripts/approved-commit.mjs):
 //   find         in bench-comment: is there a benchmark artifact in the finished run, and is it
 //                small enough? Sets the step outputs found=true|false and artifact-id
 //   post DIR     in bench-comment, once the artifact is downloaded into DIR (outside the
-//                workspace): validates it, checks its pull request against the event, and
-//                creates or updates the one sticky comment; --consume-label NAME then takes
-//                the approving label off
+//                workspace): validates it, checks its pull request and commit against the
+//                dispatched run, and creates or updates the one sticky comment
 // Context comes from GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL,
 // GITHUB_SERVER_URL, GITHUB_OUTPUT and GITHUB_STEP_SUMMARY. Exit 0 done (or nothing to do),
 // 1 artifact refused or API failure, 2 bad command line or context.
 import { resolve } from 'node:path';
 import { runCommand } from '../bench/cli/run.js';
 import { githubApi } from '../bench/github/api.js';
-import { findArtifact, readArtifact, verifyPullRequest, writePullRequestRecord } from '../bench/github/artifact.js';
-import { removeLabel, renderComment, upsertComment } from '../bench/github/comment.js';
-import { apiContext, appendSummary, pullRequestOfEvent, readEvent, setOutputs, workflowRunOfEvent } from '../bench/github/context.js';
+import { findArtifact, readArtifact, verifyPullRequest } from '../bench/github/artifact.js';
+import { renderComment, upsertComment } from '../bench/github/comment.js';
+import { apiContext, appendSummary, readEvent, setOutputs, workflowRunOfEvent } from '../bench/github/context.js';
 
-const STEPS = ['record', 'find', 'post'];
+const STEPS = ['find', 'post'];
 const PR_COMMENT_COMMAND = {
   name: 'pr-comment',
   invocation: 'node scripts/pr-comment.mjs',
-  synopsis: '(record DIR | find | post DIR [--consume-label NAME])',
+  synopsis: '(find | post DIR)',
   summary: 'The pull-request comment of the benchmark workflows (docs/github-actions.md). Exit 1 when the artifact\nis refused or the API fails, 2 on a bad command line or context.',
-  options: {
-    'consume-label': { type: 'string', value: 'NAME', help: 'post: then take this approving label off the pull request' },
-  },
+  options: {},
   positionals: { value: 'STEP [DIR]', min: 1, max: 2, missing: `name the step: ${STEPS.join(', ')}` },
   check: (values, [step, dir]) => {
     if (step === undefined) return [];
@@ -36,35 +32,31 @@ const PR_COMMENT_COMMAND = {
   },
 };
 
-async function post(dir, consumeLabel) {
+async function post(dir) {
   const event = readEvent();
   const run = workflowRunOfEvent(event);
   const context = apiContext();
   const api = githubApi(context);
   const artifact = readArtifact(dir);
-  const { number, currentHeadSha } = await verifyPullRequest({ pr: artifact.pr, run, api, repository: context.repository });
+  const defaultBranch = event.repository?.default_branch;
+  const { number, currentHeadSha } = await verifyPullRequest({ pr: artifact.pr, run, api, repository: context.repository, defaultBranch });
   const runUrl = `${context.serverUrl}/${context.repository}/actions/runs/${run.id}`;
   const body = renderComment(artifact, { runUrl, workflow: run.name ?? 'benchmark', currentHeadSha });
   const { action, id } = await upsertComment({ api, repository: context.repository, number, body });
-  if (consumeLabel) await removeLabel({ api, repository: context.repository, number, label: consumeLabel });
   const line = `${action} the benchmark comment ${id} on pull request #${number} (${artifact.comparisons.length} comparison(s))`;
   console.log(line);
   appendSummary(line);
 }
 
-await runCommand(PR_COMMENT_COMMAND, async ({ values, positionals: [step, dirArg] }) => {
+await runCommand(PR_COMMENT_COMMAND, async ({ positionals: [step, dirArg] }) => {
   const dir = dirArg && resolve(dirArg);
-  if (step === 'record') {
-    const pull = pullRequestOfEvent(readEvent());
-    writePullRequestRecord(dir, pull);
-    console.log(`recorded pull request #${pull.number} at ${pull.headSha} in ${dir}`);
-  } else if (step === 'find') {
+  if (step === 'find') {
     const context = apiContext();
     const run = workflowRunOfEvent(readEvent());
     const artifact = await findArtifact({ api: githubApi(context), repository: context.repository, runId: run.id });
     setOutputs({ found: Boolean(artifact), 'artifact-id': artifact?.id ?? '' });
     console.log(artifact ? `run ${run.id} has benchmark artifact ${artifact.id} (${artifact.size_in_bytes} bytes)` : `run ${run.id} has no benchmark artifact: nothing to post`);
   } else {
-    await post(dir, values['consume-label']);
+    await post(dir);
   }
 });

@@ -10,6 +10,7 @@ import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from '../bench/cli/run.js';
 import { defaultHistoryPath } from '../bench/history/history-file.js';
+import { repositoryRoot } from '../bench/project/config.js';
 import { DEFAULT_DATA_PATH, sourceLabels } from '../docs/lib/sources.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,7 +59,12 @@ function handle(request, response, mounts) {
   }
   // The type follows the URL, not the file: the history may be stored under any name.
   // no-store: reloading the page after `npm run bench` must show the new run.
-  response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(urlPath)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  // content-length lets the page show how far a big data.js has downloaded.
+  response.writeHead(200, {
+    'content-type': CONTENT_TYPES[extname(urlPath)] ?? 'application/octet-stream',
+    'content-length': statSync(file).size,
+    'cache-control': 'no-store',
+  });
   if (request.method === 'HEAD') response.end();
   else createReadStream(file).pipe(response);
 }
@@ -104,8 +110,9 @@ const SITE_COMMAND = {
 
 async function main({ values: { port, data }, positionals }) {
   const given = [...(data ?? []), ...positionals].map((file) => resolve(file));
-  // Default: the same file `npm run bench` appends to (PERFGATE_HISTORY or .perfgate/history/data.js).
-  const dataFiles = given.length ? given : [defaultHistoryPath(root)];
+  // Default: the same file `npm run bench` appends to (PERFGATE_HISTORY or .perfgate/history/data.js),
+  // in the repository it runs in: perfgate's own, or a user's with perfgate installed.
+  const dataFiles = given.length ? given : [defaultHistoryPath(repositoryRoot())];
   const site = await startSiteServer({ dataFiles, port });
   console.log(`perfgate site: ${site.pageUrl}`);
   console.log(dataFiles.every((file) => existsSync(file)) ? `data: ${dataFiles.join(', ')}` : `no data yet at ${dataFiles[0]}: run npm run bench`);

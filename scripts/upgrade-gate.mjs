@@ -4,7 +4,10 @@
 // compared old vs new with `npm run compare -- --dep PKG@OLD --vs PKG@NEW`, which measures the
 // variants that use it. Each comparison is kept as DIR/comparison-<package>.json and .md for
 // the pull-request comment.
-//   node scripts/upgrade-gate.mjs --base REF --out DIR [-- compare options, e.g. --duration 5]
+//   node scripts/upgrade-gate.mjs --base REF [--head REF] --out DIR [-- compare options, e.g. --duration 5]
+// --head: the lockfile of that commit instead of the working tree's, so that a user's repository
+// measures its own (trusted) checkout with the versions a pull request asks for. In a repository
+// with a perfgate.config, the packages watched are its package.json's dependencies.
 // Exit 0 no regression (or no framework changed), 1 a regression beyond compare's
 // --fail-threshold, 2 bad input or a comparison that could not run.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -15,14 +18,16 @@ import { runCommand } from '../bench/cli/run.js';
 import { EXIT, githubErrors } from '../bench/errors.js';
 import { appendSummary } from '../bench/github/context.js';
 import { changedFrameworks, comparisonRuns } from '../bench/github/packages.js';
+import { loadProject } from '../bench/project/config.js';
 
 const UPGRADE_GATE_COMMAND = {
   name: 'upgrade-gate',
   invocation: 'node scripts/upgrade-gate.mjs',
-  synopsis: '--base REF --out DIR [-- compare options]',
-  summary: "Compares old vs new every framework package whose locked version differs between --base and the working tree\n(npm run compare -- --dep PKG@OLD --vs PKG@NEW). Exit 1 on a regression beyond compare's --fail-threshold.",
+  synopsis: '--base REF [--head REF] --out DIR [-- compare options]',
+  summary: "Compares old vs new every framework package whose locked version differs between --base and --head (default: the\nworking tree) (npm run compare -- --dep PKG@OLD --vs PKG@NEW). Exit 1 on a regression beyond compare's --fail-threshold.\nIn a repository with a perfgate.config, the packages watched are its package.json's dependencies.",
   options: {
     base: { type: 'string', value: 'REF', help: 'the commit whose package-lock.json is the old side', required: true },
+    head: { type: 'string', value: 'REF', help: 'the commit whose package-lock.json is the new side', defaultText: 'the working tree' },
     out: { type: 'string', value: 'DIR', help: 'where comparison-<package>.json and .md are kept', required: true },
   },
   passThrough: 'options of npm run compare, e.g. --duration 5',
@@ -45,14 +50,20 @@ function lockfile(read, what) {
   }
 }
 
-await runCommand(UPGRADE_GATE_COMMAND, ({ values: { base, out: outArg }, rest: compareArgs }) => {
+// `--end-of-options`: a ref starting with a dash is never an option of git.
+const lockfileOfRef = (ref) => execFileSync('git', ['show', '--end-of-options', `${ref}:package-lock.json`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+
+await runCommand(UPGRADE_GATE_COMMAND, async ({ values: { base, head, out: outArg }, rest: compareArgs }) => {
   const out = resolve(outArg);
-  // `--end-of-options`: a ref starting with a dash is never an option of git.
-  const baseLock = lockfile(() => execFileSync('git', ['show', '--end-of-options', `${base}:package-lock.json`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 }), `package-lock.json at ${base}`);
-  const headLock = lockfile(() => readFileSync('package-lock.json', 'utf8'), 'package-lock.json of the working tree');
-  const runs = comparisonRuns(changedFrameworks(baseLock, headLock), join(out, 'runs'), compareArgs);
+  const baseLock = lockfile(() => lockfileOfRef(base), `package-lock.json at ${base}`);
+  const headLock = head === undefined
+    ? lockfile(() => readFileSync('package-lock.json', 'utf8'), 'package-lock.json of the working tree')
+    : lockfile(() => lockfileOfRef(head), `package-lock.json at ${head}`);
+  const project = await loadProject();
+  const watched = project ? Object.keys(JSON.parse(readFileSync(join(project.root, 'package.json'), 'utf8')).dependencies ?? {}) : undefined;
+  const runs = comparisonRuns(changedFrameworks(baseLock, headLock, watched), join(out, 'runs'), compareArgs);
   if (!runs.length) {
-    const line = `upgrade gate: no framework package changed version since ${base}: nothing to compare`;
+    const line = `upgrade gate: no ${project ? 'dependency' : 'framework package'} changed version since ${base}: nothing to compare`;
     console.log(line);
     appendSummary(line);
   }

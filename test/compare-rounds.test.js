@@ -91,3 +91,15 @@ test('with paired rounds the report shows the paired change and names the method
   assert.match(markdown, new RegExp(`\\| req/s \\| [\\d,]+ req/s \\| [\\d,]+ req/s \\| ${(verdict.change * 100).toFixed(1)} % \\|`));
   assert.match(markdown, /median of the per-round head\/base ratios \(Hodges–Lehmann\), with its signed-rank 95 % interval/);
 });
+
+test('a reference that moved (the same code on both sides) warns that the machine was not steady', async () => {
+  const { measure } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
+  const measured = await compareInterleaved({ measure, thresholds, budgetMs: 1e9, minRounds: 3, maxRounds: 3 });
+  const report = (referencesMoved) => reportOf(measured, {
+    sides: { base: { description: 'main' }, head: { description: 'branch' } },
+    settings: { thresholds, minRounds: 3, maxRounds: 3, budgetSeconds: 1, roundSeconds: 1, warmupSeconds: 0 },
+    gate: { failed: false, failThreshold: 0.1, regressions: [], referencesMoved },
+  });
+  assert.match(report(['node-http hello c=1']), /⚠️ The reference node-http hello c=1 moved although its code is the same on both sides/);
+  assert.doesNotMatch(report([]), /⚠️/);
+});

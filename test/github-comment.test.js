@@ -101,9 +101,11 @@ describe('scripts/pr-comment.mjs', () => {
 
   function workflowRunEvent(run = {}) {
     const file = join(work, 'event.json');
+    // A bench-pr run dispatched on main by bench-request: its title names the pull request and commit.
     writeFileSync(file, JSON.stringify({
       action: 'completed',
-      workflow_run: { id: 42, name: 'bench-pr', event: 'pull_request', head_sha: HEAD, head_branch: 'feature', head_repository: { full_name: REPO }, pull_requests: [{ number: 7 }], ...run },
+      repository: { default_branch: 'main' },
+      workflow_run: { id: 42, name: 'bench-pr', event: 'workflow_dispatch', head_sha: 'e'.repeat(40), head_branch: 'main', display_title: `bench-pr #7 at ${HEAD}`, pull_requests: [], ...run },
     }));
     return file;
   }
@@ -122,18 +124,6 @@ describe('scripts/pr-comment.mjs', () => {
   }
 
   const writes = () => state.requests.filter((request) => request.method !== 'GET');
-
-  test('record writes pr.json from the pull_request event', async () => {
-    const event = join(work, 'pr-event.json');
-    writeFileSync(event, JSON.stringify({ action: 'labeled', pull_request: { number: 12, head: { sha: HEAD } } }));
-    const out = join(work, 'out');
-    const run = await script(['record', out], { event });
-    assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(JSON.parse(readFileSync(join(out, 'pr.json'), 'utf8')), { format: 'perfgate-pr', version: 1, number: 12, headSha: HEAD });
-    const wrong = await script(['record', out]);
-    assert.equal(wrong.code, 2);
-    assert.match(wrong.stderr, /no pull_request with a number and a head sha/);
-  });
 
   test('find reports no artifact, an artifact, and refuses an oversized one before download', async () => {
     assert.match((await script(['find'])).outputs, /^found=false$/m);
@@ -176,19 +166,17 @@ describe('scripts/pr-comment.mjs', () => {
     assert.match(body, /\| `node-http hello c=10` \| req\/s \| 1,050 req\/s \| 790 req\/s \| -25\.6 % \| -30\.0 % … -20\.0 % \| 🔴 regression \|/);
   });
 
-  test('post updates our comment in place, found on a later page, and consumes the label', async () => {
+  test('post updates our comment in place, found on a later page', async () => {
     state.comments = [
       { id: 1, user: { login: 'a' }, body: 'x' }, { id: 2, user: { login: 'b' }, body: 'y' },
       { id: 3, user: { login: 'c' }, body: 'z' }, { id: 4, user: { login: 'd' }, body: 'w' },
       { id: 5, user: { login: BOT }, body: `${MARKER}\nold report` },
     ];
-    const run = await script(['post', artifactDir({ 'pr.json': prRecord(), 'comparison.json': comparison() }), '--consume-label', 'run-bench']);
+    const run = await script(['post', artifactDir({ 'pr.json': prRecord(), 'comparison.json': comparison() })]);
     assert.equal(run.code, 0, run.stderr);
     const pages = state.requests.filter((request) => request.path.endsWith('/issues/7/comments') && request.method === 'GET');
     assert.equal(pages.length, 3);
-    assert.deepEqual(writes().map((request) => `${request.method} ${request.path}`), [
-      `PATCH /repos/${REPO}/issues/comments/5`, `DELETE /repos/${REPO}/issues/7/labels/run-bench`,
-    ]);
+    assert.deepEqual(writes().map((request) => `${request.method} ${request.path}`), [`PATCH /repos/${REPO}/issues/comments/5`]);
     assert.match(state.comments[4].body, /node-http hello c=10/);
     assert.equal(state.comments.length, 5);
     assert.ok(state.requests.every((request) => request.auth === `Bearer ${TOKEN}`));
@@ -242,7 +230,7 @@ describe('scripts/pr-comment.mjs', () => {
     }, /not a valid comparison file: \/benchmarks\/0\/verdicts\/req~1s\/change must be null/],
     ['no pr.json', () => ({ 'comparison.json': comparison() }), /it has no pr\.json/],
     ['extra fields in pr.json', () => ({ 'pr.json': prRecord({ comment: 'hi' }) }), /pr\.json is not a valid pr file/],
-    ['another pull request than the run\'s', () => ({ 'pr.json': prRecord({ number: 8 }) }), /it names pull request #8, but the run belongs to #7/],
+    ['another pull request than the run\'s', () => ({ 'pr.json': prRecord({ number: 8 }) }), /it names pull request #8, but the run benchmarked #7/],
     ['another commit than the run\'s', () => ({ 'pr.json': prRecord({ headSha: 'b'.repeat(40) }) }), /it names commit b{40}, but the run measured a{40}/],
   ];
   for (const [what, files, message] of hostileArtifacts) {
@@ -255,17 +243,20 @@ describe('scripts/pr-comment.mjs', () => {
     });
   }
 
-  test('a fork pull request (no pull_requests in the event) must come from the run\'s repository and branch', async () => {
-    state.pulls[9] = { number: 9, head: { sha: 'c'.repeat(40), ref: 'other', repo: { full_name: 'someone/else' } } };
-    state.pulls[7].head.repo.full_name = 'fork/gate';
-    const forkRun = { pull_requests: [], head_repository: { full_name: 'fork/gate' } };
-    const refused = await script(['post', artifactDir({ 'pr.json': prRecord({ number: 9 }) })], { event: workflowRunEvent(forkRun) });
-    assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /it names pull request #9, whose branch is not the run's fork\/gate:feature/);
-    const missing = await script(['post', artifactDir({ 'pr.json': prRecord({ number: 10 }) })], { event: workflowRunEvent(forkRun) });
+  test('only a run dispatched on the default branch for an existing pull request gets a comment', async () => {
+    for (const [run, message] of [
+      [{ event: 'pull_request', head_branch: 'feature' }, /run "bench-pr #7 at a{40}" \(pull_request on feature\) is not a benchmark dispatched on main/],
+      [{ head_branch: 'feature' }, /\(workflow_dispatch on feature\) is not a benchmark dispatched on main/],
+      [{ display_title: 'some other run' }, /run "some other run" .* is not a benchmark dispatched on main/],
+    ]) {
+      const refused = await script(['post', artifactDir({ 'pr.json': prRecord() })], { event: workflowRunEvent(run) });
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, message);
+    }
+    const missing = await script(['post', artifactDir({ 'pr.json': prRecord({ number: 10 }) })], { event: workflowRunEvent({ display_title: `bench-pr #10 at ${HEAD}` }) });
     assert.match(missing.stderr, /it names pull request #10, which perf\/gate does not have/);
     assert.deepEqual(writes(), []);
-    const accepted = await script(['post', artifactDir({ 'pr.json': prRecord() })], { event: workflowRunEvent(forkRun) });
+    const accepted = await script(['post', artifactDir({ 'pr.json': prRecord() })]);
     assert.equal(accepted.code, 0, accepted.stderr);
     assert.match(writes()[0].body.body, /The run produced no comparison/);
   });

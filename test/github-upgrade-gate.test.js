@@ -2,13 +2,17 @@
 // lockfiles), the comparisons it asks of `npm run compare`, and scripts/upgrade-gate.mjs for
 // a real upgrade, when nothing relevant changed, and when the input is wrong.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { YAML } from 'zx';
 import { changedFrameworks, comparisonRuns, FRAMEWORK_PACKAGES, lockedVersions, packageSlug } from '../bench/github/packages.js';
+import { startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
+
+const execFileAsync = promisify(execFile);
 
 const lock = (versions) => ({
   name: 'perfgate',
@@ -102,6 +106,16 @@ describe('scripts/upgrade-gate.mjs', () => {
     assert.match(run.summary, new RegExp(`- express 5\\.0\\.0 → 5\\.1\\.0: ${run.code === 1 ? 'REGRESSION' : 'no regression'}`));
   });
 
+  test('--head reads the pull request\'s lockfile from that commit, never the working tree\'s', () => {
+    const repo = repository();
+    writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock({ ...BASE, zx: '9.0.0' })));
+    execFileSync('git', ['commit', '-qam', 'head'], { cwd: repo, env: { ...process.env, ...GIT_ENV } });
+    writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock({ ...BASE, express: '9.9.9' })));
+    const run = gate(repo, ['--base', 'main~1', '--head', 'main', '--out', join(repo, 'out')]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /no framework package changed version since main~1: nothing to compare/);
+  });
+
   const badInput = [
     ['an unknown base', ['--base', 'no-such-ref', '--out', 'out'], /package-lock\.json at no-such-ref cannot be read \(fatal: invalid object name 'no-such-ref'\.\)/],
     ['a base that looks like an option', ['--base', '--output=x', '--out', 'out'], /package-lock\.json at --output=x cannot be read/],
@@ -114,4 +128,55 @@ describe('scripts/upgrade-gate.mjs', () => {
       assert.match(run.stderr, message);
     });
   }
+});
+
+describe('scripts/upgrade-request.mjs: the self-hosted gate runs only when a measured framework changed', () => {
+  const REPO = 'perf/gate';
+  const MERGE_BASE = 'c'.repeat(40);
+  const HEAD = 'd'.repeat(40);
+  let github;
+  let headLock;
+  before(async () => {
+    const blob = (value) => ({ content: Buffer.from(JSON.stringify(value)).toString('base64'), encoding: 'base64' });
+    github = await startFakeGitHub([
+      ['GET', new RegExp(`^/repos/${REPO}/compare/main\\.\\.\\.${HEAD}$`), () => [200, { merge_base_commit: { sha: MERGE_BASE } }]],
+      ['GET', new RegExp(`^/repos/${REPO}/contents/package-lock\\.json$`), (match, body, url) => [200, { sha: url.searchParams.get('ref') === HEAD ? 'blob-head' : 'blob-base' }]],
+      ['GET', new RegExp(`^/repos/${REPO}/git/blobs/(blob-head|blob-base)$`), (match) => [200, blob(match[1] === 'blob-head' ? headLock : lock(BASE))]],
+      ['POST', new RegExp(`^/repos/${REPO}/actions/workflows/upgrade-gate\\.yml/dispatches$`), () => [204]],
+    ]);
+  });
+  after(() => github.close());
+
+  async function request(author) {
+    const dir = tempDir('perfgate-upgrade-request-');
+    writeFileSync(join(dir, 'event.json'), JSON.stringify({ repository: { default_branch: 'main' }, pull_request: { number: 12, user: { login: author }, base: { ref: 'main' }, head: { sha: HEAD } } }));
+    writeFileSync(join(dir, 'outputs'), '');
+    const first = github.requests.length;
+    // Asynchronous, so that the fake API in this process can answer.
+    const run = await execFileAsync(process.execPath, [join(PROJECT_ROOT, 'scripts/upgrade-request.mjs'), '--workflow', 'upgrade-gate.yml'], {
+      env: { PATH: process.env.PATH, GITHUB_EVENT_PATH: join(dir, 'event.json'), GITHUB_REPOSITORY: REPO, GITHUB_TOKEN: 't', GITHUB_API_URL: github.url, GITHUB_OUTPUT: join(dir, 'outputs') },
+    }).then((done) => ({ ...done, code: 0 }), (error) => error);
+    const mine = github.requests.slice(first);
+    return { code: run.code, stdout: run.stdout, stderr: run.stderr, outputs: readFileSync(join(dir, 'outputs'), 'utf8'), dispatch: mine.find((r) => r.path.endsWith('/dispatches')), calls: mine.length };
+  }
+
+  test('an upgraded framework dispatches the gate with the pull request and its head commit', async () => {
+    headLock = lock({ ...BASE, fastify: '5.3.0' });
+    const run = await request('dependabot[bot]');
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(run.dispatch.body, { ref: 'main', inputs: { pr: '12', sha: HEAD } });
+    assert.match(run.stdout, /fastify 5\.2\.0 → 5\.3\.0; dispatched upgrade-gate\.yml on main/);
+  });
+
+  test('no measured framework changed, or not dependabot\'s pull request: nothing runs on the benchmark machine', async () => {
+    headLock = lock({ ...BASE, zx: '9.0.0' });
+    const unchanged = await request('dependabot[bot]');
+    assert.equal(unchanged.code, 0, unchanged.stderr);
+    assert.equal(unchanged.dispatch, undefined);
+    assert.match(unchanged.stdout, /no measured framework changed version; the self-hosted gate does not run/);
+    assert.equal(unchanged.outputs, 'dispatched=false\n');
+    const human = await request('someone');
+    assert.equal(human.calls, 0);
+    assert.match(human.stdout, /#12 is not dependabot's: no upgrade gate/);
+  });
 });

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { errors } from '../errors.js';
 import { resolveCommit, prepareGitSide } from '../compare/sides.js';
-import { runComparison, sideVariant } from '../compare/run-comparison.js';
+import { runComparison } from '../compare/run-comparison.js';
+import { loadSideVariant } from '../compare/sides.js';
 import { currentPinning } from '../pinning.js';
 import { profileBenchmark } from '../profile/index.js';
 import { expandSpecs } from '../specs.js';
@@ -83,7 +84,7 @@ export async function runBisect({ repo, good, bad, benchmark, config, settings, 
     const [base, head] = [sideOf(found.good), sideOf(found.bad)];
     profile = await profileBenchmark({
       spec: chosen.spec,
-      variants: { base: await sideVariant(chosen.spec.variant, base), head: await sideVariant(chosen.spec.variant, head) },
+      variants: { base: await loadSideVariant(base, chosen.spec.variant, chosen.config.commands), head: await loadSideVariant(head, chosen.spec.variant, chosen.config.commands) },
       roots: { base: base.root, head: head.root },
       config: chosen.config,
       plan: currentPinning({ loadWorkers: chosen.config.workers }),

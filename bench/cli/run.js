@@ -81,8 +81,13 @@ function checkPositionals(command, positionals, problems) {
   for (const word of positionals.slice(max)) problems.push(`unexpected argument "${word}": every value follows its option`);
 }
 
+// bin/perfgate.js runs the same scripts as `perfgate <command>`: their help and errors then say so.
+let commandLineName;
+export const invokedAs = (name) => { commandLineName = name; };
+const invocation = (command) => (commandLineName ? `${commandLineName} ${command.name}` : command.invocation);
+
 export function usageLine(command) {
-  return `usage: ${command.invocation}${command.synopsis ? ` ${command.synopsis}` : ''}`;
+  return `usage: ${invocation(command)}${command.synopsis ? ` ${command.synopsis}` : ''}`;
 }
 
 // `argv` -> { values, positionals, rest } (rest: the words after `--` of a passThrough command),
@@ -106,7 +111,7 @@ export function parseCommandLine(command, argv) {
   checkPositionals(command, positionals, missing);
   // What the command finds contradictory first, then each bad flag, then what is missing.
   const problems = [...(command.check?.(values, positionals) ?? []), ...tokenProblems, ...missing];
-  if (problems.length) throw errors.badArgs(problems, `${usageLine(command)}\n${command.invocation} --help lists every option`);
+  if (problems.length) throw errors.badArgs(problems, `${usageLine(command)}\n${invocation(command)} --help lists every option`);
   return { values, positionals, rest: split === -1 ? [] : argv.slice(split + 1) };
 }
 

@@ -68,10 +68,13 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
   const gate = comparison.gate.failed
     ? `**Regression beyond ${100 * comparison.gate.failThreshold} %** in ${comparison.gate.regressions.map(escapeCell).join(', ')}: the check fails.`
     : `No regression beyond ${100 * comparison.gate.failThreshold} % (req/s).`;
+  // The references run the same code on both sides (perfgate.config's "reference").
+  const moved = comparison.gate.referencesMoved ?? [];
+  const noise = moved.length ? `\n\n⚠️ The reference ${moved.map(escapeCell).join(', ')} moved although its code is the same on both sides: the machine was not steady, so read the other verdicts with care.` : '';
   return [
     `### perfgate: ${escapeCell(sides.head.description)} vs ${escapeCell(sides.base.description)}`,
     '',
-    gate,
+    `${gate}${noise}`,
     '',
     '| benchmark | metric | base | head | change | 95 % CI | verdict |',
     '| --- | --- | ---: | ---: | ---: | --- | --- |',

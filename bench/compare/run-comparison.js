@@ -14,21 +14,21 @@ import { loadBuiltInVariant } from '../variants.js';
 import { profileBenchmark } from '../profile/index.js';
 import { compareInterleaved, METRICS, roundSample } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
+import { loadSideVariant } from './sides.js';
 
-
-// A side may carry environment for its servers (calibration injects a slowdown this way).
-export async function sideVariant(name, side) {
-  const variant = await loadBuiltInVariant(name, side.serversDir);
-  return side.env ? { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, ...side.env } } } : variant;
-}
-
-async function sideVariants(sides, names) {
+async function sideVariants(sides, config) {
+  const names = [...new Set([...config.variants, ...(config.reference?.variants ?? [])])];
   const loaded = {};
   for (const [key, side] of Object.entries(sides)) {
-    loaded[key] = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await sideVariant(name, side)])));
+    loaded[key] = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await loadSideVariant(side, name, config.commands)])));
   }
   return loaded;
 }
+
+const isReference = (config, spec) => !config.variants.includes(spec.variant) && Boolean(config.reference?.variants.includes(spec.variant));
+
+// A benchmark's own verdict bands and gate, where a project's thresholds give them.
+const settingsOf = (settings, spec) => ({ ...settings, ...settings.benchmarks?.[spec.id] });
 
 // 'auto' profiles a benchmark only when some metric regressed; 'always' and 'never' as they say.
 const wantsProfile = (mode = 'auto', verdicts) => mode === 'always' || (mode === 'auto' && Object.values(verdicts).some((each) => each.verdict === VERDICTS.regression));
@@ -42,13 +42,13 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
   pinSelf(plan);
   const logDir = join(outDir, 'logs');
   mkdirSync(logDir, { recursive: true });
-  const variants = await sideVariants(sides, config.variants);
+  const variants = await sideVariants(sides, config);
   const backend = await loadBuiltInVariant('mock-backend');
   const specs = expandSpecs(config);
   const benchmarks = [];
   for (const [index, spec] of specs.entries()) {
     onProgress(`[${index + 1}/${specs.length}] ${spec.id}`);
-    const entry = { id: spec.id, variant: spec.variant, scenario: spec.scenario, connections: spec.connections, tags: spec.tags };
+    const entry = { id: spec.id, variant: spec.variant, scenario: spec.scenario, connections: spec.connections, tags: spec.tags, ...(isReference(config, spec) ? { reference: true } : {}) };
     const reason = await variants.head[spec.variant].unavailable();
     if (reason) {
       benchmarks.push({ ...entry, status: 'skipped', reason });
@@ -56,7 +56,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     }
     try {
       const measured = await compareInterleaved({
-        ...settings,
+        ...settingsOf(settings, spec),
         budgetMs: settings.budgetSeconds * 1000,
         measure: async (side, round) => roundSample(await measureOnce({ spec, variant: variants[side][spec.variant], backend, config, plan, logDir, repetition: `${side}${round}` })),
       });
@@ -80,7 +80,11 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       benchmarks.push({ ...entry, status: 'failed', code: error.code, reason: error.message });
     }
   }
-  const regressions = benchmarks.filter((benchmark) => benchmark.status === 'ok' && failsGate(benchmark.verdicts['req/s'], settings.failThreshold));
+  // A reference variant (a project's built-in beside its servers) is the same code on both sides:
+  // it never fails the gate, and when it moves, the machine did.
+  const judged = benchmarks.filter((benchmark) => benchmark.status === 'ok' && !benchmark.reference);
+  const regressions = judged.filter((benchmark) => failsGate(benchmark.verdicts['req/s'], settingsOf(settings, benchmark).failThreshold));
+  const moved = benchmarks.filter((benchmark) => benchmark.reference && benchmark.status === 'ok' && ['regression', 'improvement'].includes(benchmark.verdicts['req/s'].verdict));
   return {
     ...COMPARISON_FORMAT,
     suite: config.name,
@@ -91,6 +95,6 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     sides: Object.fromEntries(Object.entries(sides).map(([key, side]) => [key, { description: side.description, ref: side.ref, sha: side.sha, spec: side.spec }])),
     settings: { ...settings, roundSeconds: config.duration, warmupSeconds: config.warmup, server: config.server, metrics: Object.keys(METRICS) },
     benchmarks,
-    gate: { metric: 'req/s', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id) },
+    gate: { metric: 'req/s', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id), referencesMoved: moved.map((benchmark) => benchmark.id) },
   };
 }

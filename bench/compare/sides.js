@@ -1,16 +1,22 @@
-// The two sides of a comparison, each a directory with its own servers/ and node_modules:
+// The two sides of a comparison, each a directory with its own code and node_modules:
 //   - two git commits, each checked out in its own worktree with its own dependencies;
 //   - two versions of one npm package, each installed in isolation beside links to the
-//     rest of this project's packages.
-// The harness and the load generator always come from the current checkout, so both sides
-// are measured by the same tool. Everything made here is removed on exit, error or signal.
+//     rest of the project's packages, next to a copy of the project's files.
+// The project is perfgate's own checkout (its servers/ are what is compared) or a user's
+// repository with a perfgate.config (its servers are). The harness and the load generator
+// always come from the perfgate that runs, never from a side, so both sides are measured by
+// the same tool. Everything made here is removed on exit, error or signal.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errors } from '../errors.js';
 import { registerCleanup } from '../process/children.js';
+import { commandVariant, loadBuiltInVariant } from '../variants.js';
+
+// How perfgate's own sides install: the same lockfile, no install scripts (none is needed).
+const OWN_INSTALL = ['npm', 'ci', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
 
 const run = (command, args, cwd) => spawnSync(command, args, { cwd, encoding: 'utf8' });
 const lastLines = (text, count = 3) => text.trim().split('\n').slice(-count).join(' / ');
@@ -34,8 +40,29 @@ export function createWorkRoot() {
   };
 }
 
-function sideOf(label, root, description) {
-  return { label, root, description, serversDir: pathToFileURL(join(root, 'servers/')) };
+// projectRoot: the checkout the side was made from; its servers' directories map into the side.
+function sideOf(label, root, description, projectRoot) {
+  return { label, root, description, projectRoot, serversDir: pathToFileURL(join(root, 'servers/')) };
+}
+
+// A project's server runs in the side's copy of the directory it runs in.
+function rerooted(declaration, side) {
+  const inside = side.projectRoot && declaration.cwd && !relative(side.projectRoot, declaration.cwd).startsWith('..');
+  return inside ? { ...declaration, cwd: join(side.root, relative(side.projectRoot, declaration.cwd)) } : declaration;
+}
+
+/**
+ * The variant `name` as `side` runs it: a project's server (`commands`) in the side's tree; a
+ * built-in variant from the side's own servers/ when the side is a perfgate checkout (that code
+ * is what is compared), else from the perfgate that runs (a reference: the same on both sides).
+ * A side may carry environment for its servers (calibration injects a slowdown this way).
+ */
+export async function loadSideVariant(side, name, commands = {}) {
+  const ownBuiltIn = side.serversDir && existsSync(new URL(`variants/${name}.js`, side.serversDir));
+  const variant = commands[name]
+    ? commandVariant(name, rerooted(commands[name], side))
+    : await loadBuiltInVariant(name, ownBuiltIn ? side.serversDir : undefined);
+  return side.env ? { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, ...side.env } } } : variant;
 }
 
 // "express@4.21.2" -> { name: 'express', version: '4.21.2' }; "@scope/pkg@1" works too.
@@ -58,26 +85,33 @@ export function checkGitSides(repo, base, head) {
   return shas;
 }
 
-// Same lockfile, same packages: link this checkout's node_modules instead of installing again.
-function installDependencies(sideRoot, projectRoot) {
+// Same lockfile, same packages: link the project's node_modules instead of installing again.
+function installDependencies(sideRoot, projectRoot, install) {
   const lock = (dir) => (existsSync(join(dir, 'package-lock.json')) ? readFileSync(join(dir, 'package-lock.json'), 'utf8') : null);
-  if (lock(sideRoot) !== null && lock(sideRoot) === lock(projectRoot)) {
+  if (lock(sideRoot) !== null && lock(sideRoot) === lock(projectRoot) && existsSync(join(projectRoot, 'node_modules'))) {
     symlinkSync(join(projectRoot, 'node_modules'), join(sideRoot, 'node_modules'));
     return;
   }
-  const install = run('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], sideRoot);
-  if (install.status !== 0) throw errors.installFailed(`the dependencies of ${sideRoot}`, lastLines(install.stderr));
+  const installed = run(install[0], install.slice(1), sideRoot);
+  if (installed.error || installed.status !== 0) {
+    throw errors.installFailed(`the dependencies of ${sideRoot} with \`${install.join(' ')}\``, installed.error?.message ?? lastLines(`${installed.stdout}\n${installed.stderr}`));
+  }
 }
 
-export function prepareGitSide({ repo, sha, ref, label, work, projectRoot }) {
+/**
+ * @param {{repo: string, sha: string, ref: string, label: string, work: object, projectRoot: string, install?: string[]}} side
+ *   projectRoot: the checkout whose node_modules a side with the same lockfile reuses;
+ *   install: the command that installs a side's dependencies otherwise (a project's "install")
+ */
+export function prepareGitSide({ repo, sha, ref, label, work, projectRoot, install = OWN_INSTALL }) {
   const dir = join(work.root, label);
   execFileSync('git', ['worktree', 'add', '--detach', '--quiet', dir, sha], { cwd: repo, stdio: 'ignore' });
   work.onRemove(() => {
     run('git', ['worktree', 'remove', '--force', dir], repo);
     run('git', ['worktree', 'prune'], repo);
   });
-  installDependencies(dir, projectRoot);
-  return { ...sideOf(label, dir, `${ref} (${sha.slice(0, 12)})`), ref, sha };
+  installDependencies(dir, projectRoot, install);
+  return { ...sideOf(label, dir, `${ref} (${sha.slice(0, 12)})`, repo), ref, sha };
 }
 
 // Links every package of this project into `modulesDir`, except `skip`.
@@ -96,18 +130,29 @@ function linkProjectPackages(projectModules, modulesDir, skip) {
   }
 }
 
+// The project's tracked files as they are in its working tree, so that its code resolves the
+// side's packages (Node resolves a module's imports from its real path: a copy, not a link).
+function copyTrackedFiles(projectRoot, dir) {
+  const listed = run('git', ['ls-files', '-z', '--cached'], projectRoot);
+  if (listed.status !== 0) throw errors.installFailed(`a copy of ${projectRoot}`, `git ls-files: ${lastLines(listed.stderr)}`);
+  for (const file of listed.stdout.split('\0').filter(Boolean)) {
+    if (!existsSync(join(projectRoot, file)) || file.startsWith('node_modules/')) continue;
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    cpSync(join(projectRoot, file), join(dir, file));
+  }
+}
+
 export function prepareDependencySide({ spec, label, work, projectRoot }) {
   const { name } = parsePackageSpec(spec);
   const dir = join(work.root, label);
-  const isolated = join(dir, 'isolated');
+  const isolated = join(dir, '.perfgate-isolated');
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   mkdirSync(isolated);
   const install = run('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', isolated, spec], dir);
   if (install.status !== 0) throw errors.installFailed(spec, lastLines(install.stderr));
   linkProjectPackages(join(projectRoot, 'node_modules'), join(dir, 'node_modules'), name);
   symlinkSync(join(isolated, 'node_modules', name), join(dir, 'node_modules', name));
-  // A copy, not a link: Node resolves a module's imports from its real path.
-  cpSync(join(projectRoot, 'servers'), join(dir, 'servers'), { recursive: true });
+  copyTrackedFiles(projectRoot, dir);
   const version = JSON.parse(readFileSync(join(isolated, 'node_modules', name, 'package.json'), 'utf8')).version;
-  return { ...sideOf(label, dir, `${name}@${version}`), spec, version };
+  return { ...sideOf(label, dir, `${name}@${version}`, projectRoot), spec, version };
 }

@@ -37,11 +37,13 @@ function checkPairs(variants, scenarios) {
 }
 
 /**
- * @param {{suite?: string, configFile?: string, overrides?: object}} request
+ * @param {{suite?: string, configFile?: string, fromProject?: object, overrides?: object}} request
+ *   fromProject: a suite config already read from a project's perfgate.config (bench/project),
+ *   reported under the name of configFile
  * @returns {Promise<{config: object, variants: object[]}>}
  */
-export async function resolveSuite({ suite, configFile, overrides = {} }) {
-  const fromFile = configFile ? readConfigFile(configFile) : {};
+export async function resolveSuite({ suite, configFile, fromProject, overrides = {} }) {
+  const fromFile = fromProject ?? (configFile ? readConfigFile(configFile) : {});
   const suiteName = suite ?? (configFile ? undefined : 'default');
   const base = suiteName ? namedSuite(suiteName) : {};
   const merged = {
@@ -59,9 +61,14 @@ export async function resolveSuite({ suite, configFile, overrides = {} }) {
   const problems = [...validateSuite(merged, {
     variantNames: [...builtInVariantNames(), ...commandNames],
     scenarioNames: [...new Set([...SCENARIO_NAMES, ...customScenarios])],
+    builtInNames: builtInVariantNames(),
+    builtInScenarios: SCENARIO_NAMES,
   }), ...settingsInEnvironment()];
   if (problems.length) throw errors.badConfig(configFile ?? `suite "${merged.name}"`, problems);
   const variants = await loadVariants(merged.variants, merged.commands);
   checkPairs(variants, merged.scenarios);
-  return { config: merged, variants };
+  const references = merged.reference ? await loadVariants(merged.reference.variants, {}) : [];
+  checkPairs(references, merged.reference?.scenarios ?? []);
+  const known = new Set(merged.variants);
+  return { config: merged, variants: [...variants, ...references.filter((variant) => !known.has(variant.name))] };
 }

@@ -8,7 +8,7 @@ import { SCENARIO_OPTIONS } from '../../servers/options.js';
 
 const oneOrMany = (schema) => ({ anyOf: [schema, { type: 'array', items: schema, minItems: 1 }] });
 
-const requestSchema = {
+export const requestSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['path', 'expect'],
@@ -30,26 +30,44 @@ const requestSchema = {
   },
 };
 
-// A user's own server: any command, told its port in $PORT.
+// A user's own server: any command, told its port in $PORT, or a module exporting a
+// request handler for node:http, which perfgate serves itself (servers/handler.js).
+export const serverProperties = {
+  command: { type: 'array', items: { type: 'string' }, minItems: 1 },
+  module: { type: 'string', minLength: 1 },
+  export: { type: 'string', minLength: 1 },
+  cwd: { type: 'string' },
+  env: { type: 'object', additionalProperties: { type: 'string' } },
+  readyPath: { type: 'string', pattern: '^/' },
+  // For a server that can only listen on a fixed port; by default perfgate picks a free one.
+  port: { type: 'integer', minimum: 1, maximum: 65535 },
+};
+
 const commandSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['command', 'scenarios'],
+  required: ['scenarios'],
   properties: {
-    command: { type: 'array', items: { type: 'string' }, minItems: 1 },
-    cwd: { type: 'string' },
-    env: { type: 'object', additionalProperties: { type: 'string' } },
-    readyPath: { type: 'string', pattern: '^/' },
-    // For a server that can only listen on a fixed port; by default perfgate picks a free one.
-    port: { type: 'integer', minimum: 1, maximum: 65535 },
+    ...serverProperties,
     scenarios: { type: 'object', minProperties: 1, additionalProperties: requestSchema },
   },
 };
 
 // One client address to one server port: the ephemeral port range bounds it well below 65535.
-const tiersSchema = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 60000 } };
+export const tiersSchema = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 60000 } };
 
-export function suiteSchema({ variantNames, scenarioNames }) {
+// Built-in variants run beside a user's servers on built-in scenarios of their own.
+export const referenceSchema = ({ builtInNames, builtInScenarios }) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['variants', 'scenarios'],
+  properties: {
+    variants: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: builtInNames } },
+    scenarios: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: builtInScenarios } },
+  },
+});
+
+export function suiteSchema({ variantNames, scenarioNames, builtInNames = variantNames, builtInScenarios = scenarioNames }) {
   return {
     type: 'object',
     additionalProperties: false,
@@ -71,6 +89,7 @@ export function suiteSchema({ variantNames, scenarioNames }) {
       readyTimeout: { type: 'number', exclusiveMinimum: 0, maximum: 600 },
       server: serverSettingsSchema,
       commands: { type: 'object', additionalProperties: commandSchema },
+      reference: referenceSchema({ builtInNames, builtInScenarios }),
       options: {
         type: 'object',
         additionalProperties: false,
@@ -84,11 +103,16 @@ export function suiteSchema({ variantNames, scenarioNames }) {
 
 const ajv = new Ajv({ allErrors: true, strict: true, verbose: true }); // verbose: errors carry the bad value
 
-// Returns the problems as "field: what is wrong (allowed: ...)" lines; empty when valid.
-export function validateSuite(config, names) {
-  const validate = ajv.compile(suiteSchema(names));
-  if (validate(config)) return [];
-  const problems = validate.errors
+// A server is started one way: by its command, or by serving its module's handler.
+function serverProblems(servers = {}, field) {
+  return Object.entries(servers)
+    .filter(([, server]) => server && typeof server === 'object' && Boolean(server.command) === Boolean(server.module))
+    .map(([name]) => `${field}.${name}: give either "command" (the argv that starts it) or "module" (a file exporting a request handler for node:http)`);
+}
+
+// Ajv's errors as "field: what is wrong (allowed: ...)" lines.
+export function problemLines(validationErrors) {
+  const problems = validationErrors
     // anyOf's branches and propertyNames' enum already say what is wrong
     .filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'propertyNames')
     .map((error) => {
@@ -98,4 +122,15 @@ export function validateSuite(config, names) {
       return `${field}: ${error.message}`;
     });
   return [...new Set(problems)];
+}
+
+// Returns the problems as "field: what is wrong (allowed: ...)" lines; empty when valid.
+export function validateWith(schema, config, servers) {
+  const validate = ajv.compile(schema);
+  const problems = validate(config) ? [] : problemLines(validate.errors);
+  return [...problems, ...serverProblems(config[servers], servers)];
+}
+
+export function validateSuite(config, names) {
+  return validateWith(suiteSchema(names), config, 'commands');
 }

@@ -95,18 +95,23 @@ export function writePullRequestRecord(dir, { number, headSha }) {
   writeFileAtomicSync(join(dir, PR_FILE), `${JSON.stringify(record)}\n`);
 }
 
-// The artifact must be about the run's own commit, and its pull request must be one the run
-// belongs to: the event lists it (same-repository pull requests), or, for forks, where the
-// event's list is empty, the API shows it coming from the run's repository and branch.
-export async function verifyPullRequest({ pr, run, api, repository }) {
-  if (pr.headSha !== run.head_sha) throw githubErrors.hostileArtifact(`it names commit ${pr.headSha}, but the run measured ${run.head_sha}`);
-  const listed = (run.pull_requests ?? []).map((item) => item?.number);
-  if (listed.length && !listed.includes(pr.number)) throw githubErrors.hostileArtifact(`it names pull request #${pr.number}, but the run belongs to #${listed.join(', #')}`);
+// The run-name of the dispatched benchmark workflows (bench-pr.yml, upgrade-gate.yml): set by the
+// default branch's definition from the dispatch inputs, so pull-request code cannot change it.
+const DISPATCHED_TITLE = / #(\d+) at ([0-9a-f]{40})$/;
+
+// The artifact must be about the pull request and commit the run was dispatched for (its title),
+// the run must be a dispatch on the default branch, and the pull request must exist.
+export async function verifyPullRequest({ pr, run, api, repository, defaultBranch }) {
+  const title = DISPATCHED_TITLE.exec(run.display_title ?? '');
+  if (run.event !== 'workflow_dispatch' || run.head_branch !== defaultBranch || !title) {
+    throw githubErrors.hostileArtifact(`run "${printable(run.display_title)}" (${printable(run.event)} on ${printable(run.head_branch)}) is not a benchmark dispatched on ${printable(defaultBranch)}`);
+  }
+  const [, number, sha] = title;
+  if (pr.number !== Number(number)) throw githubErrors.hostileArtifact(`it names pull request #${pr.number}, but the run benchmarked #${number}`);
+  if (pr.headSha !== sha) throw githubErrors.hostileArtifact(`it names commit ${pr.headSha}, but the run measured ${sha}`);
   const pull = await api.request('GET', `/repos/${repository}/pulls/${pr.number}`, undefined, { allow: [404] });
   if (!pull) throw githubErrors.hostileArtifact(`it names pull request #${pr.number}, which ${repository} does not have`);
-  const fromRun = pull.head?.repo?.full_name === run.head_repository?.full_name && pull.head?.ref === run.head_branch;
-  if (!fromRun) throw githubErrors.hostileArtifact(`it names pull request #${pr.number}, whose branch is not the run's ${printable(run.head_repository?.full_name)}:${printable(run.head_branch)}`);
-  return { number: pr.number, currentHeadSha: pull.head.sha };
+  return { number: pr.number, currentHeadSha: pull.head?.sha };
 }
 
 // The run's benchmark artifact as the API lists it, or null when the run uploaded none (the

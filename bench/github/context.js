@@ -66,3 +66,11 @@ export function workflowRunOfEvent(event, file = 'GITHUB_EVENT_PATH') {
   }
   return run;
 }
+
+// Environment that authenticates one git command to GitHub with the job's token, as an HTTP
+// header from git's environment config (git >= 2.31), never in a URL, argument or file.
+export function gitAuthEnv(token, serverUrl = 'https://github.com') {
+  if (!token) return {};
+  const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/$/, '')}/.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
+}

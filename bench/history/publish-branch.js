@@ -3,7 +3,7 @@
 // A push rejected because another publisher moved the branch in the meantime is retried on
 // the new tip, so concurrent publishers all land; nothing is ever force-pushed, so a failure
 // leaves the remote branch as it was.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -86,6 +86,36 @@ async function attemptPublish({ workDir, remote, shown, branch, dataFile, run, a
   if (rejection && RACE_REJECTIONS.test(rejection)) return { pushed: false, rejection };
   throw historyErrors.publishFailed(`the push to branch ${branch} of ${shown} was refused${rejection ? ` (${rejection})` : ''}`,
     redactCredentials(push.stderr.trim()), 'check that you may push to that branch (branch protection, hooks, credentials)');
+}
+
+// Creates the branch with only a .nojekyll file when the repository does not have it yet (the
+// first publish of a new repository: github-action-benchmark fetches and switches to the branch
+// and fails when it is missing). Resolves to { created }; a branch someone else created in the
+// meantime counts as there.
+export async function ensureBranch({ repo, branch = 'gh-pages', signal }) {
+  const remote = remoteAddress(repo);
+  const shown = redactCredentials(repo);
+  const workDir = mkdtempSync(join(tmpdir(), 'perfgate-branch-'));
+  try {
+    const git = gitRunner(workDir, signal);
+    const failed = (what) => ({ what, fix: 'check --repo and that you may push to it' });
+    await git(['init', '-q'], failed(`cannot prepare a repository to create ${branch}`));
+    const listing = await git(['ls-remote', '--exit-code', '--heads', remote, `refs/heads/${branch}`]);
+    if (listing.exitCode === 0) return { created: false };
+    if (listing.exitCode !== 2) throw historyErrors.branchUnreadable(`${branch} of ${shown}`, redactCredentials(listing.stderr.trim()));
+    await git(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], failed('cannot start the branch'));
+    writeFileSync(join(workDir, '.nojekyll'), '');
+    await git(['add', '.nojekyll'], failed('cannot start the branch'));
+    const identity = (await git(['var', 'GIT_COMMITTER_IDENT'])).exitCode === 0 ? [] : FALLBACK_IDENTITY;
+    await git([...identity, 'commit', '-q', '--no-verify', '-m', `start ${branch} for the benchmark data and the trend site`], failed('cannot commit in the temporary repository'));
+    const push = await git(['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`]);
+    if (push.exitCode === 0) return { created: true };
+    const rejection = pushRejection(push.stdout);
+    if (rejection && RACE_REJECTIONS.test(rejection)) return { created: false };
+    throw historyErrors.publishFailed(`could not create branch ${branch} of ${shown}${rejection ? ` (${rejection})` : ''}`, redactCredentials(push.stderr.trim()), 'check that you may push to that branch');
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
 }
 
 // The text of one file of a branch (e.g. dev/bench/data.js of gh-pages), or null when the

@@ -1,0 +1,143 @@
+// A user's repository as perfgate sees it: the perfgate.config.{json,mjs,js} at its root,
+// validated, and turned into the suite config that bench and compare run. Its servers become
+// command variants rooted at the repository, its scenarios are served by each of them, and
+// its reference variants (built-in) run beside them on built-in scenarios.
+import { existsSync, readFileSync } from 'node:fs';
+import { delimiter, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { SCENARIO_NAMES } from '../../servers/scenarios.js';
+import { validateWith } from '../config/schema.js';
+import { expandSpecs } from '../specs.js';
+import { errors } from '../errors.js';
+import { builtInVariantNames } from '../variants.js';
+import { projectSchema } from './schema.js';
+
+export const CONFIG_FILES = ['perfgate.config.json', 'perfgate.config.mjs', 'perfgate.config.js'];
+export const PROJECT_DEFAULTS = { connections: [10, 100], install: ['npm', 'ci', '--no-audit', '--no-fund'] };
+
+// The repository's top directory, or `cwd` itself outside git.
+export function repositoryRoot(cwd = process.cwd()) {
+  const found = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : resolve(cwd);
+}
+
+export function findConfigFile(root) {
+  const found = CONFIG_FILES.map((name) => join(root, name)).filter((file) => existsSync(file));
+  if (found.length > 1) throw errors.badConfig(root, [`more than one config file (${found.map((file) => relative(root, file)).join(', ')}): keep one`]);
+  return found[0];
+}
+
+async function readProjectConfig(file) {
+  if (file.endsWith('.json')) {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw errors.badConfig(file, [`not valid JSON: ${error.message}`]);
+    }
+  }
+  const module = await import(pathToFileURL(file));
+  if (!module.default || typeof module.default !== 'object') throw errors.badConfig(file, ['export the config object as the default export (export default { servers: ..., scenarios: ... })']);
+  return module.default;
+}
+
+const manifestName = (root) => {
+  const manifest = join(root, 'package.json');
+  return existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).name : undefined;
+};
+const packageName = (root) => manifestName(root)?.replace(/^@[^/]+\//, '').replace(/[^A-Za-z0-9._-]/g, '-');
+
+// The suite config of a validated project config.
+export function projectSuite(project, root) {
+  const { servers, scenarios, reference, install, thresholds, ...settings } = project;
+  return {
+    ...settings,
+    name: project.name ?? packageName(root) ?? 'project',
+    connections: settings.connections ?? PROJECT_DEFAULTS.connections,
+    variants: Object.keys(servers),
+    scenarios: Object.keys(scenarios),
+    commands: Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, { ...server, cwd: resolve(root, server.cwd ?? '.'), scenarios }])),
+    ...(reference ? { reference } : {}),
+  };
+}
+
+// Which benchmarks a thresholds key names: a full id, "server scenario", or a scenario.
+const keyMatches = (key, spec) => key === spec.id || key === `${spec.variant} ${spec.scenario}` || key === spec.scenario;
+
+export function thresholdProblems(thresholds = {}, suite) {
+  const specs = expandSpecs({ options: {}, ...suite });
+  return Object.keys(thresholds)
+    .filter((key) => !specs.some((spec) => keyMatches(key, spec)))
+    .map((key) => `thresholds.${key}: names no benchmark (use "<server> <scenario> c=<N>", "<server> <scenario>" or a scenario; benchmarks: ${specs.map((spec) => spec.id).join(', ')})`);
+}
+
+// Per benchmark id, the settings of compare that its thresholds entry replaces (the most specific key wins).
+export function benchmarkSettings(thresholds = {}, specs, settings) {
+  const own = {};
+  for (const spec of specs) {
+    const keys = Object.keys(thresholds).filter((key) => keyMatches(key, spec)).sort((a, b) => a.length - b.length);
+    if (!keys.length) continue;
+    const given = Object.assign({}, ...keys.map((key) => thresholds[key]));
+    const band = (metric, threshold, minEffect) => ({
+      threshold: threshold === undefined ? settings.thresholds[metric].threshold : threshold / 100,
+      minimumEffect: minEffect === undefined ? settings.thresholds[metric].minimumEffect : minEffect / 100,
+    });
+    own[spec.id] = {
+      thresholds: { ...settings.thresholds, 'req/s': band('req/s', given.threshold, given.minEffect), 'p99 latency': band('p99 latency', given.p99Threshold, given.p99Threshold) },
+      failThreshold: given.failThreshold === undefined ? settings.failThreshold : given.failThreshold / 100,
+    };
+  }
+  return own;
+}
+
+// A program named without a directory is looked up on PATH, as the shell would.
+function programExists(program, cwd) {
+  if (program.includes('/')) return existsSync(resolve(cwd, program));
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, program)));
+}
+
+// What the schema cannot see: a server whose program or module is not there.
+function serverFileProblems(servers, root) {
+  return Object.entries(servers).flatMap(([name, server]) => {
+    const cwd = resolve(root, server.cwd ?? '.');
+    if (server.command && !programExists(server.command[0], cwd)) {
+      return [`servers.${name}.command: "${server.command[0]}" is neither a program on PATH nor a file in ${cwd}: install it, or fix the command`];
+    }
+    if (server.module && !existsSync(resolve(cwd, server.module))) return [`servers.${name}.module: no file "${server.module}" in ${cwd}`];
+    return [];
+  });
+}
+
+/**
+ * The project at the repository holding `cwd`, or null when it has no perfgate.config.
+ * @returns {Promise<null | {root: string, configFile: string, config: object, suite: object, install: string[]}>}
+ */
+export async function loadProject(cwd = process.cwd()) {
+  const root = repositoryRoot(cwd);
+  const configFile = findConfigFile(root);
+  if (!configFile) return null;
+  const config = await readProjectConfig(configFile);
+  const names = { builtInNames: builtInVariantNames(), builtInScenarios: SCENARIO_NAMES };
+  const problems = validateWith(projectSchema(names), config, 'servers');
+  const suite = problems.length ? null : projectSuite(config, root);
+  problems.push(...(suite ? [...serverFileProblems(config.servers, root), ...thresholdProblems(config.thresholds, suite)] : []));
+  if (problems.length) throw errors.badConfig(configFile, problems);
+  return { root, configFile, config, suite, install: config.install ?? PROJECT_DEFAULTS.install };
+}
+
+// perfgate installed as a package, rather than run from a checkout of its own repository.
+const INSTALLED = fileURLToPath(new URL('../..', import.meta.url)).split(sep).includes('node_modules');
+
+/**
+ * What a command runs when its command line names no suite and no config file: the project's
+ * perfgate.config; else, for perfgate run from its own checkout, the default suite (its own
+ * servers/); for an installed perfgate, an error that says how to create a config.
+ */
+export async function withProject(request, cwd = process.cwd()) {
+  if (request.suite || request.configFile) return { ...request, project: null };
+  const project = await loadProject(cwd);
+  if (project) return { ...request, project, configFile: project.configFile, fromProject: project.suite };
+  const root = repositoryRoot(cwd);
+  if (!INSTALLED) return { ...request, project: null };
+  throw errors.noProjectConfig(root);
+}

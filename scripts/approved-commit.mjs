@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// First step of a dispatched self-hosted benchmark (bench-pr.yml, upgrade-gate.yml): the job runs
+// the default branch's checkout (the harness); this fetches the one commit the request approved
+// (the workflow_dispatch inputs pr and sha, read from the event file), finds its merge base with
+// the default branch, and records both for the next steps and for bench-comment.
+//   node scripts/approved-commit.mjs --out DIR
+// Writes DIR/pr.json and the step outputs pr, head (the approved sha) and base (the merge base).
+// GITHUB_TOKEN, when set, authenticates the fetch (private repositories) through the
+// environment of that one git command, never in a URL, argument or file.
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { runCommand } from '../bench/cli/run.js';
+import { githubErrors } from '../bench/errors.js';
+import { writePullRequestRecord } from '../bench/github/artifact.js';
+import { gitAuthEnv, readEvent, requireEnv, setOutputs } from '../bench/github/context.js';
+import { checkedInputs } from '../bench/github/trusted-trigger.js';
+
+const APPROVED_COMMIT_COMMAND = {
+  name: 'approved-commit',
+  invocation: 'node scripts/approved-commit.mjs',
+  synopsis: '--out DIR',
+  summary: 'Fetches the commit a benchmark request approved (the workflow_dispatch inputs pr and sha) and its merge base.\nExit 0 ready, 1 the commit cannot be fetched, 2 bad inputs or context.',
+  options: { out: { type: 'string', value: 'DIR', help: 'where pr.json goes (for bench-comment)', required: true } },
+};
+
+function git(args, env = {}) {
+  const result = spawnSync('git', args, { encoding: 'utf8', env: { ...process.env, ...env } });
+  return { ok: result.status === 0, out: result.stdout.trim(), err: result.stderr.trim() };
+}
+
+await runCommand(APPROVED_COMMIT_COMMAND, ({ values }) => {
+  const event = readEvent();
+  const { number, sha } = checkedInputs(event.inputs ?? {});
+  const defaultBranch = event.repository?.default_branch;
+  if (!defaultBranch) throw githubErrors.badEvent('GITHUB_EVENT_PATH', 'names no repository.default_branch');
+  // The definition that runs must be the default branch's, whatever ref a dispatch named.
+  const ref = requireEnv(process.env, 'GITHUB_REF');
+  if (ref !== `refs/heads/${defaultBranch}`) throw githubErrors.badEvent('GITHUB_REF', `is ${ref}: dispatch this workflow on ${defaultBranch} only, so that its definition is the reviewed one`);
+
+  const env = gitAuthEnv(process.env.GITHUB_TOKEN, process.env.GITHUB_SERVER_URL || undefined);
+  const fetched = git(['fetch', '--quiet', '--no-tags', 'origin', sha, `+refs/heads/${defaultBranch}:refs/remotes/origin/${defaultBranch}`], env);
+  if (!fetched.ok) throw githubErrors.api('git fetch', `origin ${sha}`, 'an error', fetched.err.split('\n').pop());
+  const base = git(['merge-base', `refs/remotes/origin/${defaultBranch}`, sha]);
+  if (!base.ok) throw githubErrors.badEvent('the sha input', `(${sha}) shares no history with ${defaultBranch}`);
+  writePullRequestRecord(resolve(values.out), { number, headSha: sha });
+  setOutputs({ pr: number, head: sha, base: base.out });
+  console.log(`pull request #${number}: measuring ${sha} against its merge base ${base.out} with ${defaultBranch}`);
+});

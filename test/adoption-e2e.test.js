@@ -1,0 +1,271 @@
+// perfgate as a user meets it: `npm pack` of this repository installed into a small Express
+// service in its own git repository (two commits, the second clearly slower in one route),
+// a perfgate.config.json at its root, then `npx perfgate bench` and `npx perfgate compare` run
+// there, the composite actions' steps run from that repository with simulated GITHUB_* files,
+// and the bad input a new user makes. Behaviour is asserted, never speed.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { YAML } from 'zx';
+import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
+
+const GIT_ENV = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 't@example.com' };
+const QUIET_NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+// Short rounds; the welch interval decides from 3 rounds a side (the paired one needs 6).
+const QUICK_COMPARE = ['--duration', '1', '--warmup', '0.3', '--min-rounds', '3', '--max-rounds', '6', '--interval', 'welch', '--budget', '60'];
+
+const USER = { id: 42, name: 'Ada' };
+const APP = `import express from 'express';
+
+const app = express();
+app.get('/health', (req, res) => res.send('ok'));
+app.get('/users/:id', (req, res) => res.json({ id: Number(req.params.id), name: 'Ada' }));
+export default app;
+`;
+// The second commit: the users route does a few milliseconds of work first, the same answer.
+const SLOW_ROUTE = `app.get('/users/:id', (req, res, next) => {
+  let sum = 0;
+  for (let i = 0; i < 2e6; i++) sum += i % 7;
+  res.locals.sum = sum;
+  next();
+}, (req, res) => res.json({ id: Number(req.params.id), name: 'Ada' }));`;
+
+const CONFIG = {
+  servers: { api: { module: 'app.js', readyPath: '/health' } },
+  scenarios: {
+    user: { path: '/users/42', expect: { status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(USER) } },
+  },
+  connections: [4],
+  duration: 1,
+  warmup: 0.3,
+  reference: { variants: ['node-http'], scenarios: ['hello'] },
+};
+
+const run = (command, args, cwd, env = {}) => {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '', ...env } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+};
+const git = (cwd, ...args) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+const npx = (cwd, args, env) => run('npx', ['--no-install', 'perfgate', ...args], cwd, env);
+
+// The tarball `npm publish` would upload, packed once for all the tests here.
+let packed;
+const pack = () => {
+  packed ??= packNow();
+  return packed;
+};
+
+function packNow() {
+  const dir = tempDir('perfgate-pack-');
+  const [file] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: PROJECT_ROOT, encoding: 'utf8' }));
+  return { tarball: join(dir, file.filename), files: file.files.map((entry) => entry.path) };
+}
+
+// The user's service: an Express app, its lockfile, perfgate installed from the tarball, the config.
+function makeService(tarball) {
+  const repo = tempDir('perfgate-user-');
+  writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'shop-api', version: '1.0.0', private: true, type: 'module', dependencies: { express: '^5.1.0' } }, null, 2)}\n`);
+  writeFileSync(join(repo, 'app.js'), APP);
+  writeFileSync(join(repo, '.gitignore'), 'node_modules/\nresults/\n.perfgate/\n');
+  execFileSync('npm', ['install', ...QUIET_NPM], { cwd: repo });
+  execFileSync('npm', ['install', '--save-dev', ...QUIET_NPM, tarball], { cwd: repo });
+  writeFileSync(join(repo, 'perfgate.config.json'), `${JSON.stringify(CONFIG, null, 2)}\n`);
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-qm', 'the shop api');
+  writeFileSync(join(repo, 'app.js'), APP.replace(/app\.get\('\/users\/:id'.*\n/, `${SLOW_ROUTE}\n`));
+  git(repo, 'commit', '-qam', 'users: compute a checksum first');
+  return repo;
+}
+
+// Processes started from the user's repository (other agents' runs on this machine are not ours).
+const leftovers = (repo) => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(repo));
+
+describe('perfgate in a user\'s repository', () => {
+  let repo;
+  before(() => {
+    repo = makeService(pack().tarball);
+  });
+
+  test('the package ships the harness, engines, variants, site and actions, and no test fixtures', () => {
+    for (const file of ['bin/perfgate.js', 'bench/run.js', 'bench/load.js', 'servers/handler.js', 'servers/variants/node-http.js', 'docs/index.html', 'docs/getting-started.md', 'actions/compare/action.yml', 'templates/perfgate-pr.yml']) {
+      assert.ok(packed.files.includes(file), `${file} is not in the package`);
+    }
+    assert.deepEqual(packed.files.filter((file) => file.startsWith('test/') || file.includes('fixtures')), []);
+    const installed = JSON.parse(readFileSync(join(repo, 'node_modules/perfgate/package.json'), 'utf8'));
+    // The reference frameworks are not pulled into the user's project.
+    for (const heavy of ['bun', 'uWebSockets.js', 'hyper-express', 'fastify']) assert.equal(installed.dependencies[heavy], undefined, heavy);
+  });
+
+  test('npx perfgate bench measures the service and the reference beside it, into the repository\'s history', () => {
+    const out = join(tempDir(), 'bench');
+    const bench = npx(repo, ['bench', '--out', out]);
+    assert.equal(bench.code, 0, bench.stderr);
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'));
+    assert.equal(result.suite, 'shop-api');
+    assert.deepEqual(result.benchmarks.map((benchmark) => [benchmark.id, benchmark.status]), [['api user c=4', 'ok'], ['node-http hello c=4', 'ok']]);
+    assert.ok(result.benchmarks[0].summary.requests.mean > 0);
+    assert.match(bench.stdout, /\| api user \| 4 \|/);
+    assert.ok(existsSync(join(repo, '.perfgate/history/data.js')), 'the history is the user repository\'s');
+  });
+
+  test('npx perfgate compare --base HEAD~1 --head HEAD finds the slower route and fails', () => {
+    const out = join(tempDir(), 'compare');
+    const compared = npx(repo, ['compare', '--base', 'HEAD~1', '--head', 'HEAD', ...QUICK_COMPARE, '--out', out]);
+    assert.equal(compared.code, 1, compared.stderr);
+    const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
+    const api = comparison.benchmarks.find((benchmark) => benchmark.id === 'api user c=4');
+    assert.equal(api.verdicts['req/s'].verdict, 'regression');
+    // The reference runs the same code on both sides: never part of the gate.
+    assert.equal(comparison.benchmarks.find((benchmark) => benchmark.id === 'node-http hello c=4').reference, true);
+    assert.deepEqual(comparison.gate.regressions, ['api user c=4']);
+    assert.match(comparison.sides.base.description, /^HEAD~1 \([0-9a-f]{12}\)$/);
+    assert.match(compared.stdout, /\| api user c=4 \| req\/s \|.*regression/);
+    assert.deepEqual(leftovers(repo), []);
+    assert.equal(git(repo, 'worktree', 'list').split('\n').length, 1);
+  });
+
+  test('a reference variant whose framework is not installed is skipped with the install command', () => {
+    const dir = tempDir();
+    const config = { ...CONFIG, reference: { variants: ['h3'], scenarios: ['hello'] } };
+    writeFileSync(join(repo, 'perfgate.config.json'), JSON.stringify(config));
+    const bench = npx(repo, ['bench', '--out', join(dir, 'out'), '--no-history']);
+    git(repo, 'checkout', '--', 'perfgate.config.json');
+    assert.equal(bench.code, 0, bench.stderr);
+    assert.match(bench.stderr, /skipped h3: the npm package "h3" is not installed \(npm install --save-dev h3\)/);
+  });
+
+  describe('bad input', () => {
+    test('no config file: the message says how to create one', () => {
+      const empty = tempDir();
+      git(empty, 'init', '-q');
+      const bench = run(process.execPath, [join(repo, 'node_modules/perfgate/bin/perfgate.js'), 'bench'], empty);
+      assert.equal(bench.code, 2);
+      assert.match(bench.stderr, /no perfgate\.config\.json \(or \.mjs\/\.js\) at .*: create one there/);
+      assert.match(bench.stderr, /"servers": \{ "app": \{ "module": "app\.js" \} \}/);
+    });
+
+    test('a server command that does not exist is named, before anything starts', () => {
+      const config = { ...CONFIG, servers: { api: { command: ['shop-api-server', '--port', '0'] } } };
+      writeFileSync(join(repo, 'perfgate.config.json'), JSON.stringify(config));
+      const bench = npx(repo, ['bench', '--no-history']);
+      git(repo, 'checkout', '--', 'perfgate.config.json');
+      assert.equal(bench.code, 2);
+      assert.match(bench.stderr, /servers\.api\.command: "shop-api-server" is neither a program on PATH nor a file in/);
+    });
+
+    test('a wrong field is named with what is allowed', () => {
+      const config = { ...CONFIG, reference: { variants: ['expresss'], scenarios: ['hello'] }, servers: { api: { module: 'app.js', comand: ['node'] } } };
+      writeFileSync(join(repo, 'perfgate.config.json'), JSON.stringify(config));
+      const bench = npx(repo, ['bench', '--no-history']);
+      git(repo, 'checkout', '--', 'perfgate.config.json');
+      assert.equal(bench.code, 2);
+      assert.match(bench.stderr, /servers\.api: unknown field "comand"/);
+      assert.match(bench.stderr, /reference\.variants\.0: "expresss" is not allowed \(allowed: .*express,/);
+    });
+
+    test('a ref that does not exist in the repository', () => {
+      const compared = npx(repo, ['compare', '--base', 'release-1', '--head', 'HEAD']);
+      assert.equal(compared.code, 2);
+      assert.match(compared.stderr, /"release-1" is not a commit in .*perfgate-user-.*: check the name with `git log --oneline`/);
+    });
+
+    test('a command this version does not have says so', () => {
+      const bisect = npx(repo, ['bisect']);
+      if (existsSync(join(PROJECT_ROOT, 'scripts/bisect.mjs'))) return;
+      assert.equal(bisect.code, 2);
+      assert.match(bisect.stderr, /"bisect" is not available in perfgate \d+\.\d+\.\d+/);
+    });
+  });
+
+});
+
+// A composite action's `run:` steps, run as the runner would: `${{ inputs.* }}` and
+// `${{ runner.temp }}` expanded in `env:` (never in `run:`), GITHUB_* files simulated.
+function runActionSteps(action, { cwd, inputs, runnerTemp, env }) {
+  const steps = YAML.parse(readFileSync(join(PROJECT_ROOT, 'actions', action, 'action.yml'), 'utf8')).runs.steps;
+  const expand = (value) => String(value).replace(/\$\{\{\s*(inputs\.([\w-]+)|runner\.temp)\s*\}\}/g, (_, __, input) => (input ? inputs[input] : runnerTemp));
+  const outcomes = [];
+  for (const step of steps.filter((each) => each.run)) {
+    assert.ok(!step.run.includes('${{'), `${action}: "${step.name}" expands an expression in run:`);
+    const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(value)]));
+    assert.ok(!Object.values(stepEnv).some((value) => value.includes('${{')), `${action}: "${step.name}" has an expression the test does not simulate`);
+    const result = run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], cwd, { RUNNER_TEMP: runnerTemp, ...env, ...stepEnv });
+    outcomes.push({ name: step.name, ...result });
+    if (result.code !== 0) break;
+  }
+  return outcomes;
+}
+
+describe('the composite actions, from a user\'s repository', () => {
+  let repo;
+  let github;
+  before(() => {
+    repo = makeService(pack().tarball);
+    const root = tempDir('perfgate-github-');
+    // GitHub: the repository as a remote whose pull request 7 carries the slower commit.
+    const remote = join(root, 'shop/api.git');
+    git(root, 'init', '-q', '--bare', '-b', 'main', remote);
+    git(repo, 'push', '-q', remote, 'HEAD~1:refs/heads/main', 'HEAD:refs/pull/7/head');
+    // Pull request 8, as dependabot makes it: the default branch with express locked at 5.0.0.
+    const bump = join(root, 'bump');
+    git(root, 'clone', '-q', remote, bump);
+    execFileSync('npm', ['install', '--package-lock-only', ...QUIET_NPM, 'express@5.0.0'], { cwd: bump });
+    git(bump, 'commit', '-qam', 'Bump express to 5.0.0');
+    git(bump, 'push', '-q', remote, 'HEAD:refs/pull/8/head');
+    // The runner's checkout: the default branch, perfgate installed from its lockfile.
+    const checkout = join(root, 'checkout');
+    git(root, 'clone', '-q', remote, checkout);
+    symlinkSync(join(repo, 'node_modules'), join(checkout, 'node_modules'));
+    const files = { GITHUB_OUTPUT: join(root, 'output'), GITHUB_STEP_SUMMARY: join(root, 'summary.md') };
+    for (const file of Object.values(files)) writeFileSync(file, '');
+    github = { root, checkout, remote, files, bumpSha: git(bump, 'rev-parse', 'HEAD'), env: { ...files, GITHUB_SERVER_URL: `file://${root}`, GITHUB_REPOSITORY: 'shop/api', GITHUB_SHA: git(checkout, 'rev-parse', 'HEAD') } };
+  });
+
+  test('compare: the approved commit against its merge base, judged by the default branch\'s perfgate', () => {
+    const headSha = git(repo, 'rev-parse', 'HEAD');
+    const runnerTemp = tempDir();
+    const steps = runActionSteps('compare', { cwd: github.checkout, inputs: { 'head-sha': headSha, token: 'token', 'compare-options': QUICK_COMPARE.join(' ') }, runnerTemp, env: github.env });
+    assert.deepEqual(steps.map((step) => step.name), ['Fetch the commit to measure', 'Compare it with its merge base']);
+    assert.equal(steps[0].code, 0, steps[0].stderr);
+    assert.equal(steps[1].code, 1, steps[1].stderr);
+    const comparison = JSON.parse(readFileSync(join(runnerTemp, 'perfgate-bench/comparison.json'), 'utf8'));
+    assert.equal(comparison.sides.head.sha, headSha);
+    assert.equal(comparison.sides.base.sha, github.env.GITHUB_SHA);
+    assert.match(readFileSync(github.files.GITHUB_OUTPUT, 'utf8'), /^regression=true$/m);
+    assert.match(readFileSync(github.files.GITHUB_STEP_SUMMARY, 'utf8'), /\| api user c=4 \| req\/s \|/);
+  });
+
+  test('compare: a head-sha that is not a full SHA is refused before anything runs', () => {
+    const steps = runActionSteps('compare', { cwd: github.checkout, inputs: { 'head-sha': 'main; rm -rf /', token: 'token' }, runnerTemp: tempDir(), env: github.env });
+    assert.equal(steps.length, 1);
+    assert.equal(steps[0].code, 2);
+    assert.match(steps[0].stdout, /::error::head-sha must be a full 40-character commit SHA/);
+  });
+
+  test('bench then publish: the default branch measured, its results and the trend site on a new gh-pages', () => {
+    const runnerTemp = tempDir();
+    const bench = runActionSteps('bench', { cwd: github.checkout, inputs: {}, runnerTemp, env: github.env });
+    assert.equal(bench.at(-1).code, 0, bench.at(-1).stderr);
+    assert.ok(existsSync(join(runnerTemp, 'perfgate-results/benchmark-action-bigger.json')));
+    const publish = runActionSteps('publish', { cwd: github.checkout, inputs: { token: 'token' }, runnerTemp, env: github.env });
+    assert.equal(publish.at(-1).code, 0, publish.at(-1).stderr);
+    const pages = git(github.root, '--git-dir', github.remote, 'ls-tree', '-r', '--name-only', 'gh-pages').split('\n');
+    for (const file of ['dev/bench/data.js', 'index.html', 'app.js', '.nojekyll']) assert.ok(pages.includes(file), `${file} is not on gh-pages`);
+    const data = git(github.root, '--git-dir', github.remote, 'show', 'gh-pages:dev/bench/data.js');
+    assert.match(data, /"name": "api user c=4 - req\/s"/);
+  });
+
+  test('upgrade gate: the default branch\'s servers with the old and the new version the pull request locks', () => {
+    const runnerTemp = tempDir();
+    const steps = runActionSteps('upgrade-gate', { cwd: github.checkout, inputs: { 'head-sha': github.bumpSha, token: 'token', 'compare-options': QUICK_COMPARE.join(' ') }, runnerTemp, env: github.env });
+    assert.ok([0, 1].includes(steps.at(-1).code), steps.at(-1).stderr);
+    const comparison = JSON.parse(readFileSync(join(runnerTemp, 'perfgate-upgrade/comparison-express.json'), 'utf8'));
+    assert.match(comparison.sides.base.description, /^express@5\.\d+\.\d+$/);
+    assert.equal(comparison.sides.head.description, 'express@5.0.0');
+    assert.equal(comparison.benchmarks.find((benchmark) => benchmark.id === 'api user c=4').status, 'ok');
+    assert.match(readFileSync(github.files.GITHUB_STEP_SUMMARY, 'utf8'), /express 5\.\d+\.\d+ → 5\.0\.0/);
+  });
+});

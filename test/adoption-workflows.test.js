@@ -1,0 +1,87 @@
+// The workflow templates (templates/) and composite actions (actions/) that a user's repository
+// uses: the hardening rules of this repository's own workflows, checked on the parsed YAML, and
+// actionlint + zizmor run over them laid out as in a user's repository (the templates in
+// .github/workflows/, the actions in node_modules/perfgate/actions/).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { YAML } from 'zx';
+import { isInstalled, workflowLinters } from '../scripts/lib/workflow-linters.js';
+import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
+
+const read = (path) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
+const templates = readdirSync(join(PROJECT_ROOT, 'templates')).filter((name) => name.endsWith('.yml'));
+const actions = readdirSync(join(PROJECT_ROOT, 'actions'));
+const sources = { ...Object.fromEntries(templates.map((name) => [`templates/${name}`, read(`templates/${name}`)])), ...Object.fromEntries(actions.map((name) => [`actions/${name}`, read(`actions/${name}/action.yml`)])) };
+const workflows = Object.fromEntries(templates.map((name) => [name, YAML.parse(sources[`templates/${name}`])]));
+const jobs = () => Object.entries(workflows).flatMap(([name, workflow]) => Object.entries(workflow.jobs).map(([id, job]) => [`${name}:${id}`, job, workflow]));
+const steps = () => [
+  ...jobs().flatMap(([where, job]) => job.steps.map((step) => [where, step])),
+  ...actions.map((name) => [`actions/${name}`, YAML.parse(sources[`actions/${name}`])]).flatMap(([where, action]) => action.runs.steps.map((step) => [where, step])),
+];
+const selfHosted = (job) => [job['runs-on']].flat().includes('self-hosted');
+
+describe('templates and actions', () => {
+  test('there are the PR check, the main-branch trend and the upgrade gate', () => {
+    assert.deepEqual(templates.sort(), ['perfgate-main.yml', 'perfgate-pr.yml', 'perfgate-upgrade.yml']);
+    assert.deepEqual(actions.sort(), ['bench', 'compare', 'publish', 'upgrade-gate']);
+  });
+
+  test('third-party actions are pinned by full SHA, the same ones as this repository\'s workflows', () => {
+    const ownPins = new Set(readdirSync(join(PROJECT_ROOT, '.github/workflows')).flatMap((name) => read(`.github/workflows/${name}`).match(/[\w.-]+\/[\w.-]+@[0-9a-f]{40} # v[\d.]+/g) ?? []));
+    for (const [where, source] of Object.entries(sources)) {
+      for (const line of source.split('\n').filter((each) => /^\s*(- )?uses:/.test(each))) {
+        const uses = line.replace(/^\s*(- )?uses:\s*/, '');
+        if (uses.startsWith('./')) continue;
+        assert.ok(ownPins.has(uses), `${where}: "${uses}" is not pinned as this repository's workflows pin it`);
+      }
+    }
+  });
+
+  test('each local action a template uses is one of the package\'s actions', () => {
+    for (const [where, step] of steps().filter(([, each]) => each.uses?.startsWith('./'))) {
+      const match = /^\.\/node_modules\/perfgate\/actions\/([\w-]+)$/.exec(step.uses);
+      assert.ok(match && actions.includes(match[1]), `${where}: ${step.uses}`);
+    }
+  });
+
+  test('no expression inside a run: script; no credentials kept by checkout; every job has a timeout', () => {
+    for (const [where, step] of steps()) if (step.run) assert.ok(!step.run.includes('${{'), `${where}: "${step.name}" expands an expression in run:`);
+    for (const [where, step] of steps().filter(([, each]) => each.uses?.startsWith('actions/checkout@'))) assert.equal(step.with['persist-credentials'], false, where);
+    for (const [where, job] of jobs()) assert.ok(Number.isInteger(job['timeout-minutes']), where);
+  });
+
+  test('least privilege, and no event a pull request controls reaches the benchmark runner', () => {
+    for (const [name, workflow] of Object.entries(workflows)) assert.deepEqual(workflow.permissions, {}, name);
+    for (const [where, job, workflow] of jobs().filter(([, each]) => selfHosted(each))) {
+      assert.deepEqual(job.permissions, { contents: 'read' }, where);
+      const events = Object.keys(workflow.on);
+      assert.deepEqual(events.filter((event) => !['workflow_dispatch', 'push', 'schedule'].includes(event)), [], `${where} runs on ${events}`);
+      if (workflow.on.push) assert.deepEqual(workflow.on.push.branches, ['main'], where);
+    }
+    const writers = jobs().filter(([, job]) => Object.values(job.permissions).includes('write'));
+    assert.deepEqual(writers.map(([where, job]) => [where, job.permissions, selfHosted(job)]), [['perfgate-main.yml:publish', { contents: 'write' }, false]]);
+  });
+});
+
+const missing = workflowLinters(PROJECT_ROOT).filter((linter) => !isInstalled(linter));
+const skip = missing.length ? `${missing.map((linter) => `${linter.name} ${linter.version}`).join(', ')} not installed (node scripts/setup.mjs --for test installs it)` : false;
+
+test('actionlint and zizmor (pedantic and auditor) find nothing in a user\'s repository laid out with them', { skip }, () => {
+  const root = tempDir('perfgate-lint-');
+  mkdirSync(join(root, '.github/workflows'), { recursive: true });
+  for (const name of templates) cpSync(join(PROJECT_ROOT, 'templates', name), join(root, '.github/workflows', name));
+  cpSync(join(PROJECT_ROOT, '.github/actionlint.yaml'), join(root, '.github/actionlint.yaml')); // the runner label `perfgate`
+  cpSync(join(PROJECT_ROOT, 'actions'), join(root, 'node_modules/perfgate/actions'), { recursive: true });
+  assert.ok(existsSync(join(root, 'node_modules/perfgate/actions/compare/action.yml')));
+  const [actionlint, zizmor] = workflowLinters(PROJECT_ROOT);
+  const files = templates.map((name) => join('.github/workflows', name));
+  const lint = spawnSync(actionlint.bin, ['-no-color', '-config-file', '.github/actionlint.yaml', ...files], { cwd: root, encoding: 'utf8' });
+  assert.equal(lint.status, 0, lint.stdout + lint.stderr);
+  for (const persona of ['pedantic', 'auditor']) {
+    const audit = spawnSync(zizmor.bin, ['--offline', '--quiet', '--no-progress', '--color=never', `--persona=${persona}`, '.github', 'node_modules/perfgate/actions'], { cwd: root, encoding: 'utf8' });
+    assert.equal(audit.status, 0, `${persona}: ${audit.stdout}${audit.stderr}`);
+  }
+});
