@@ -127,6 +127,17 @@ describe('perfgate in a user\'s repository', () => {
     assert.equal(git(repo, 'worktree', 'list').split('\n').length, 1);
   });
 
+  test('npx perfgate bisect --good HEAD~1 --bad HEAD finds the slower commit of the service', () => {
+    const out = join(tempDir(), 'bisect');
+    const bisected = npx(repo, ['bisect', '--good', 'HEAD~1', '--bad', 'HEAD', '--benchmark', 'api user c=4', '--no-profile', ...QUICK_COMPARE, '--out', out]);
+    assert.equal(bisected.code, 0, bisected.stderr);
+    const bisect = JSON.parse(readFileSync(join(out, 'bisect.json'), 'utf8'));
+    assert.equal(bisect.outcome, 'found');
+    assert.equal(bisect.firstBad.sha, git(repo, 'rev-parse', 'HEAD'));
+    assert.deepEqual(leftovers(repo), []);
+    assert.equal(git(repo, 'worktree', 'list').split('\n').length, 1);
+  });
+
   test('a reference variant whose framework is not installed is skipped with the install command', () => {
     const dir = tempDir();
     const config = { ...CONFIG, reference: { variants: ['h3'], scenarios: ['hello'] } };
