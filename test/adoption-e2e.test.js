@@ -90,7 +90,7 @@ describe('perfgate in a user\'s repository', () => {
   });
 
   test('the package ships the harness, engines, variants, site and actions, and no test fixtures', () => {
-    for (const file of ['bin/perfgate.js', 'bench/run.js', 'bench/load.js', 'servers/handler.js', 'servers/variants/node-http.js', 'docs/index.html', 'docs/getting-started.md', 'actions/compare/action.yml', 'templates/perfgate-pr.yml']) {
+    for (const file of ['bin/perfgate.js', 'bench/run.js', 'bench/load.js', 'servers/handler.js', 'servers/variants/node-http.js', 'docs/index.html', 'docs/getting-started.md', 'actions/compare/action.yml', 'actions/fetch-commit.sh', 'templates/perfgate-pr.yml']) {
       assert.ok(packed.files.includes(file), `${file} is not in the package`);
     }
     assert.deepEqual(packed.files.filter((file) => file.startsWith('test/') || file.includes('fixtures')), []);
@@ -195,15 +195,17 @@ describe('perfgate in a user\'s repository', () => {
 
 // A composite action's `run:` steps, run as the runner would: `${{ inputs.* }}` and
 // `${{ runner.temp }}` expanded in `env:` (never in `run:`), GITHUB_* files simulated.
+// The action is the installed package's, where the templates' `uses:` finds it.
 function runActionSteps(action, { cwd, inputs, runnerTemp, env }) {
-  const steps = YAML.parse(readFileSync(join(PROJECT_ROOT, 'actions', action, 'action.yml'), 'utf8')).runs.steps;
+  const actionPath = join(cwd, 'node_modules/perfgate/actions', action);
+  const steps = YAML.parse(readFileSync(join(actionPath, 'action.yml'), 'utf8')).runs.steps;
   const expand = (value) => String(value).replace(/\$\{\{\s*(inputs\.([\w-]+)|runner\.temp)\s*\}\}/g, (_, __, input) => (input ? inputs[input] : runnerTemp));
   const outcomes = [];
   for (const step of steps.filter((each) => each.run)) {
     assert.ok(!step.run.includes('${{'), `${action}: "${step.name}" expands an expression in run:`);
     const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(value)]));
     assert.ok(!Object.values(stepEnv).some((value) => value.includes('${{')), `${action}: "${step.name}" has an expression the test does not simulate`);
-    const result = run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], cwd, { RUNNER_TEMP: runnerTemp, ...env, ...stepEnv });
+    const result = run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], cwd, { RUNNER_TEMP: runnerTemp, GITHUB_ACTION_PATH: actionPath, ...env, ...stepEnv });
     outcomes.push({ name: step.name, ...result });
     if (result.code !== 0) break;
   }
