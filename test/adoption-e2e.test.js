@@ -182,15 +182,7 @@ describe('perfgate in a user\'s repository', () => {
       assert.equal(compared.code, 2);
       assert.match(compared.stderr, /"release-1" is not a commit in .*perfgate-user-.*: check the name with `git log --oneline`/);
     });
-
-    test('a command this version does not have says so', () => {
-      const bisect = npx(repo, ['bisect']);
-      if (existsSync(join(PROJECT_ROOT, 'scripts/bisect.mjs'))) return;
-      assert.equal(bisect.code, 2);
-      assert.match(bisect.stderr, /"bisect" is not available in perfgate \d+\.\d+\.\d+/);
-    });
   });
-
 });
 
 // A composite action's `run:` steps, run as the runner would: `${{ inputs.* }}` and
