@@ -7,9 +7,11 @@ import { markedPoints, trendSections } from './lib/trend.js';
 import { tierCurves } from './lib/tiers.js';
 import { readState, writeState, FILTER_KEYS, DEFAULT_THRESHOLD } from './lib/url-state.js';
 import { barSeries, cellValue, nextSort, sortRows, variantTable } from './lib/variants-table.js';
-import { barChartConfig, changePointDatasets, isWorse, tierChartConfig, trendChartConfig } from './lib/chart-configs.js';
+import { addChangePointOverlay, barChartConfig, changePointOverlay, isWorse, tierChartConfig, trendChartConfig } from './lib/chart-configs.js';
 import { DEFAULT_DATA_PATH } from './lib/sources.js';
 import { pointDetails } from './lib/point-details.js';
+import { unpackSamples } from './lib/sample-transfer.js';
+import { seriesByKey } from './lib/series.js';
 import { repoTitle } from './lib/repo.js';
 
 const LISTED_ROWS = 50;
@@ -47,7 +49,7 @@ window.addEventListener('unhandledrejection', (event) => showProblem(`The page f
 // The page's whole state: loaded once, then re-rendered from the URL state on every change.
 const page = {
   worker: null, data: null, choices: null, colours: null, state: null,
-  charts: [], observer: null, toDraw: [], drawn: new Map(), changePoints: new Map(), changePointsFailed: null, shownKeys: [],
+  charts: [], observer: null, toDraw: [], drawn: new Map(), changePointsWanted: null, changePoints: new Map(), changePointsFailed: null, shownKeys: [],
 };
 
 function theme() {
@@ -98,7 +100,7 @@ function showTooltip({ chart, tooltip }, group) {
   const label = item.dataset.overlayOf ?? item.dataset.label;
   const details = pointDetails(item.raw, { label, unit: group.unit, commits: page.data.commits });
   const box = $('#tooltip');
-  box.replaceChildren(
+  box.replaceChildren(...[
     el('strong', {}, details.title),
     el('p', { class: 'message' }, details.message),
     el('p', { class: 'muted' }, details.people),
@@ -107,7 +109,7 @@ function showTooltip({ chart, tooltip }, group) {
     details.mark ? el('p', { class: 'bad' }, details.mark) : null,
     details.changePoint ? el('p', { class: 'change-point' }, details.changePoint) : null,
     details.extra ? el('pre', {}, details.extra) : null,
-    el('p', { class: 'muted' }, details.link));
+    el('p', { class: 'muted' }, details.link)].filter(Boolean));
   box.hidden = false;
   // Beside the point, flipped and clamped so the whole box stays on the screen.
   const canvas = chart.canvas.getBoundingClientRect();
@@ -139,7 +141,9 @@ function addChangePoints(drawn) {
     const changePoints = page.changePoints.get(series.key);
     if (!changePoints || drawn.withChangePoints.has(series.key)) continue;
     drawn.withChangePoints.add(series.key);
-    drawn.chart.data.datasets.push(...changePointDatasets(series, changePoints, { colour: page.colours.get(series.label), biggerIsBetter: drawn.group.biggerIsBetter }));
+    const overlay = changePointOverlay(series, changePoints, { colour: page.colours.get(series.label), biggerIsBetter: drawn.group.biggerIsBetter });
+    if (!overlay) continue;
+    addChangePointOverlay(drawn.chart, overlay);
     added = true;
   }
   if (added) drawn.chart.update('none');
@@ -155,10 +159,17 @@ function drawNext() {
   const card = page.toDraw.shift();
   if (card?.isConnected && !page.drawn.has(card)) drawTrend(card, card.group);
   if (page.toDraw.length) setTimeout(drawNext, 0);
+  else askForChangePoints();
+}
+
+function askForChangePoints() {
+  if (!page.changePointsWanted) return;
+  page.worker.postMessage({ type: 'changePoints', keys: page.changePointsWanted });
+  page.changePointsWanted = null;
 }
 
 function renderTrend() {
-  const sections = trendSections(page.data, page.state, page.choices);
+  const sections = trendSections(page.data, page.state, page.choices, page.series);
   const holder = $('#trend-charts');
   page.observer?.disconnect();
   page.observer = new IntersectionObserver((seen) => {
@@ -184,8 +195,16 @@ function renderTrend() {
   }
   page.shownKeys = sections.flatMap((section) => section.groups.flatMap((group) => group.series.map((series) => ({ series, group }))));
   page.marked = markedPoints(sections);
-  // Change points of what is shown, in page order: the charts at the top get theirs first.
-  page.worker.postMessage({ type: 'changePoints', keys: page.shownKeys.map(({ series }) => series.key) });
+  // Change points of what is shown, in page order (the charts at the top get theirs first),
+  // asked for once the first screenful is drawn (drawNext), so the detection does not slow that down.
+  page.changePointsWanted = page.shownKeys.map(({ series }) => series.key);
+  // What is on the screen now is queued now, without waiting for the observer's first report.
+  for (const card of holder.querySelectorAll('figure[data-chart]')) {
+    if (card.getBoundingClientRect().top > window.innerHeight) break;
+    page.observer.unobserve(card);
+    queueDraw(card);
+  }
+  if (page.toDraw.length === 0) askForChangePoints();
   renderListed();
 }
 
@@ -307,7 +326,10 @@ function renderFilters() {
     fieldset.hidden = choices[key].length < (key === 'metric' ? 1 : 2);
     fieldset.disabled = !APPLIES[state.view].includes(key);
   }
-  for (const control of ['commit', 'threshold', 'search']) $(`[data-control="${control}"]`).classList.toggle('inactive', !APPLIES[state.view].includes(control));
+  // A control that means nothing in this view is not shown.
+  for (const control of ['commit', 'threshold', 'search']) $(`[data-control="${control}"]`).hidden = !APPLIES[state.view].includes(control);
+  // Only perfgate's views pick a commit; thousands of options are built only when they are used.
+  if (APPLIES[state.view].includes('commit')) fillCommits();
   $('#commit').value = String(selectedCommit());
   $('#marks').checked = state.threshold !== null;
   $('#threshold').value = String(Math.round(100 * (state.threshold ?? DEFAULT_THRESHOLD)));
@@ -315,6 +337,13 @@ function renderFilters() {
   if (document.activeElement !== $('#search')) $('#search').value = state.search;
   for (const tab of document.querySelectorAll('.tabs button')) tab.setAttribute('aria-current', String(tab.dataset.view === state.view));
   for (const panel of document.querySelectorAll('[data-view-panel]')) panel.hidden = panel.dataset.viewPanel !== state.view;
+}
+
+function fillCommits() {
+  const select = $('#commit');
+  if (select.options.length) return;
+  select.replaceChildren(...page.data.commits.map((commit, index) => el('option', { value: String(index) },
+    `${commit.short} · ${formatDate(commit.date)} · ${commit.message.split('\n')[0]}`.slice(0, 90))).reverse());
 }
 
 function toggleFilter(key, value) {
@@ -346,8 +375,6 @@ function wireControls() {
   for (const tab of document.querySelectorAll('.tabs button')) tab.addEventListener('click', () => update({ view: tab.dataset.view }));
   const commitSelect = $('#commit');
   const { commits } = page.data;
-  commitSelect.replaceChildren(...commits.map((commit, index) => el('option', { value: String(index) },
-    `${commit.short} · ${formatDate(commit.date)} · ${commit.message.split('\n')[0]}`.slice(0, 90))).reverse());
   commitSelect.addEventListener('change', () => {
     const index = Number(commitSelect.value);
     update({ commit: index === commits.length - 1 ? null : commits[index].short });
@@ -403,6 +430,7 @@ function open(data, choices, paths) {
   performance.mark('perfgate:data');
   if (data.samples.length === 0) return showStatus(`No data yet: ${paths.join(', ')} has no runs (npm run bench adds one).`, 'empty');
   page.data = data;
+  page.series = seriesByKey(data.samples);
   page.choices = choices;
   page.colours = paletteFor(data.samples.map((sample) => sample.variant ?? sample.name));
   // perfgate's views need perfgate's names (variant, scenario, connections).
@@ -431,14 +459,19 @@ function start() {
   page.worker = worker;
   let paths = [DEFAULT_DATA_PATH];
   const samples = [];
+  let tables = null;
+  let total = 0;
   const handlers = {
     paths: (message) => {
       ({ paths } = message);
     },
     progress: showProgress,
-    samples: (message) => {
-      samples.push(...message.samples);
-      showStatus(`Reading ${paths.join(', ')}: ${samples.length.toLocaleString('en-US')} of ${message.total.toLocaleString('en-US')} results…`, 'loading');
+    tables: (message) => {
+      ({ tables, total } = message);
+    },
+    samples: ({ columns }) => {
+      for (const sample of unpackSamples(tables, columns)) samples.push(sample);
+      showStatus(`Reading ${paths.join(', ')}: ${samples.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} results…`, 'loading');
     },
     data: ({ data, choices }) => open({ ...data, samples }, choices, paths),
     missing: ({ message }) => showStatus(paths.length === 1 && paths[0] === DEFAULT_DATA_PATH

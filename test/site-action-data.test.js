@@ -5,7 +5,8 @@
 // the render times are printed for the record. Screenshots go to test-output/.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSiteServer } from '../scripts/site.mjs';
 import { chromiumMissing, launchChromium } from './helpers/browser.js';
@@ -49,6 +50,8 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await Promise.all(Object.values(sites).map((site) => site.close()));
+  // 30 MB of generated history is not left behind.
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const open = (t, url, options) => openPage(t, browser, url, options);
@@ -97,6 +100,19 @@ test('change points: the 15 % step is drawn with its means and listed, newest fi
   const rows = await page.locator('#listed tbody tr').allTextContents();
   assert.ok(rows.some((row) => /Rust Benchmarkbench_fib_20.*\+1[4-6](\.\d)? %change point/.test(row)), rows.join('\n'));
   await chart.screenshot({ path: `${outputDir}site-change-point.png` });
+
+  // The same change points as `npm run detect` finds in the file. detect refuses values written
+  // as strings, so it reads a copy with those as numbers (the numbers the page plots).
+  const numeric = structuredClone(toolsHistory);
+  for (const run of Object.values(numeric.entries).flat()) for (const bench of run.benches) bench.value = Number(bench.value);
+  const file = writeHistory('tools-numeric', numeric);
+  const json = join(dir, 'tools-numeric', 'change-points.json');
+  const detect = spawnSync(process.execPath, ['scripts/detect.mjs', '--data', file, '--json', json], { encoding: 'utf8' });
+  assert.equal(detect.status, 0, detect.stderr);
+  const detected = JSON.parse(readFileSync(json, 'utf8')).changePoints.map((point) => `${point.commit.id.slice(0, 7)} ${point.suite} ${point.bench}`);
+  const listed = await page.locator('#listed tbody tr').evaluateAll((trs) => trs.map((tr) => [0, 2, 3].map((cell) => tr.cells[cell].textContent).join(' ')));
+  assert.ok(detected.length >= 16, detected.join('\n'));
+  assert.deepEqual(listed.sort(), detected.sort());
 });
 
 test('tooltip: date, commit message, author and committer, range and extra, all inside the window', { skip }, async (t) => {

@@ -2,7 +2,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readBenchmarkData } from '../docs/lib/benchmark-data.js';
-import { barChartConfig, changePointDatasets, isWorse, tierChartConfig, trendChartConfig } from '../docs/lib/chart-configs.js';
+import { addChangePointOverlay, barChartConfig, changePointOverlay, isWorse, tierChartConfig, trendChartConfig } from '../docs/lib/chart-configs.js';
 import { filterChoices } from '../docs/lib/filters.js';
 import { IMPROVEMENT_COLOUR, paletteFor, REGRESSION_COLOUR } from '../docs/lib/palette.js';
 import { tierCurves } from '../docs/lib/tiers.js';
@@ -49,19 +49,25 @@ test('trend chart: a gap becomes a null that breaks the line', () => {
   assert.deepEqual(config.data.datasets[0].data.map(({ x, y }) => [x, y]), [[0, 1], [1.5, null], [3, 2]]);
 });
 
-test('change points: the mean of each stretch as a step line, a marker coloured by worse or better', () => {
+test('change points: the mean of each stretch as steps, a marker coloured by worse or better', () => {
   const series = { label: 'express', points: [0, 1, 1, 2, 3, 4].map((x) => ({ x })) };
   const changePoints = [
     { index: 2, before: { mean: 100, n: 2 }, after: { mean: 80, n: 2 }, change: -0.2, pValue: 0.0001 },
     { index: 4, before: { mean: 80, n: 2 }, after: { mean: 90, n: 2 }, change: 0.125, pValue: 0.0002 },
   ];
-  const [means, markers] = changePointDatasets(series, changePoints, { colour: '#123456', biggerIsBetter: true });
-  assert.deepEqual(means.data, [{ x: 0, y: 100 }, { x: 1, y: 80 }, { x: 3, y: 90 }, { x: 4, y: 90 }]);
+  const { steps, markers } = changePointOverlay(series, changePoints, { colour: '#123456', biggerIsBetter: true });
+  assert.deepEqual(steps, [{ x: 0, y: 100 }, { x: 1, y: 80 }, { x: 3, y: 90 }, { x: 4, y: 90 }]);
   assert.deepEqual(markers.data.map(({ x, y }) => [x, y]), [[1, 80], [3, 90]]);
   assert.deepEqual(markers.pointBackgroundColor, [REGRESSION_COLOUR, IMPROVEMENT_COLOUR]);
   assert.deepEqual(markers.pointRotation, [180, 0]);
   assert.equal(isWorse(changePoints[1], false), true, 'up is worse for a timing');
-  assert.deepEqual(changePointDatasets(series, [], { colour: '#123456', biggerIsBetter: true }), []);
+  assert.equal(changePointOverlay(series, [], { colour: '#123456', biggerIsBetter: true }), null);
+  // Added to a drawn chart: the markers as a dataset, the steps to the means plugin (never a tooltip target).
+  const config = trendChartConfig({ unit: 'ns', slots: [0, 1, 2, 3, 4], series: [{ label: 'express', points: [] }] }, { commits: data.commits, colours, theme, onPointClick: () => {} });
+  addChangePointOverlay(config, { steps, markers });
+  assert.deepEqual(config.options.plugins.stepMeans, { colour: theme.text, lines: [steps] });
+  assert.equal(config.data.datasets.at(-1), markers);
+  assert.deepEqual(config.plugins.map((plugin) => plugin.id), ['stepMeans']);
 });
 
 test('tier chart: req/s and errors % per variant, the knee drawn as a star', () => {

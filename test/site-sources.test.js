@@ -7,6 +7,7 @@ import { readDataScript } from '../docs/lib/data-script.js';
 import { repoTitle } from '../docs/lib/repo.js';
 import { pointDetails, describeChangePoint } from '../docs/lib/point-details.js';
 import { readBenchmarkData } from '../docs/lib/benchmark-data.js';
+import { packSamples, unpackSamples } from '../docs/lib/sample-transfer.js';
 import { buildHistory, toDataScript } from './helpers/benchmark-history.js';
 
 const PAGE = 'https://octo-org.github.io/fib-bench/index.html';
@@ -56,4 +57,16 @@ test('a point\'s tooltip: run date, commit, author and committer, value with ran
   assert.equal(details.mark, '');
   const changePoint = { index: 1, before: { mean: 100, n: 20 }, after: { mean: 110, n: 5 }, change: 0.1, pValue: 0.00002 };
   assert.equal(describeChangePoint(changePoint, 'ns'), 'change point: mean 100 ns (20 runs) → 110 ns (5 runs), +10 %, p < 0.001');
+});
+
+test('samples packed for the page come back as they were', () => {
+  const data = readBenchmarkData(buildHistory({ tools: ['go', 'customSmallerIsBetter'], commits: 7, rerunEvery: 3 }));
+  const { tables, slices } = packSamples(data.samples, 10);
+  assert.equal(slices.length, Math.ceil(data.samples.length / 10));
+  assert.ok(tables.benches.length === 6 && tables.facts.length < data.samples.length);
+  const back = slices.flatMap(({ columns, transfer }) => {
+    assert.ok(transfer.every((buffer) => buffer instanceof ArrayBuffer));
+    return unpackSamples(structuredClone(tables), structuredClone(columns));
+  });
+  assert.deepEqual(back, data.samples);
 });

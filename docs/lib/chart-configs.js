@@ -82,6 +82,7 @@ export function trendChartConfig(group, { commits, colours, theme, onPointClick,
   if (dense) options.plugins.decimation = { enabled: true, algorithm: 'min-max' };
   options.interaction = { mode: 'nearest', intersect: false, axis: 'xy' };
   options.plugins.legend.labels.filter = (item, data) => !data.datasets[item.datasetIndex].overlayOf;
+  options.plugins.stepMeans = { colour: theme.text, lines: [] };
   // One line needs no legend: the caption names it.
   options.plugins.legend.display = group.series.length > 1;
   const commitAt = (slot) => commits[group.slots[slot]];
@@ -111,47 +112,69 @@ export function trendChartConfig(group, { commits, colours, theme, onPointClick,
   options.onHover = (event, elements) => {
     event.native.target.style.cursor = elements.length ? 'pointer' : 'default';
   };
-  return { type: 'line', data: { datasets }, options };
+  return { type: 'line', data: { datasets }, options, plugins: [STEP_MEANS] };
 }
 
 // A step down is for the worse when bigger is better, and the other way round.
 export const isWorse = (changePoint, biggerIsBetter) => (changePoint.after.mean < changePoint.before.mean) === biggerIsBetter;
 
-// The change points of one series as two overlays: the mean of each stretch between change
-// points (a dashed step line) and a marker on the first point after each step, red when the
-// step is for the worse, green when for the better, pointing the way the values moved.
-export function changePointDatasets(series, changePoints, { colour, biggerIsBetter }) {
-  if (changePoints.length === 0) return [];
+// The mean of each stretch between change points, drawn by a plugin rather than as a dataset so
+// that it never takes the tooltip from the runs it summarises: a dashed step line over the points.
+const STEP_MEANS = {
+  id: 'stepMeans',
+  afterDatasetsDraw(chart, _args, options) {
+    const { ctx, chartArea, scales } = chart;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(chartArea.left, chartArea.top, chartArea.width, chartArea.height);
+    ctx.clip();
+    ctx.strokeStyle = options.colour;
+    ctx.lineWidth = 2;
+    ctx.setLineDash([6, 4]);
+    for (const steps of options.lines ?? []) {
+      ctx.beginPath();
+      steps.forEach(({ x, y }, index) => {
+        const px = scales.x.getPixelForValue(x);
+        // Flat at the previous mean up to this point, then the step to this one.
+        if (index > 0) ctx.lineTo(px, scales.y.getPixelForValue(steps[index - 1].y));
+        ctx[index === 0 ? 'moveTo' : 'lineTo'](px, scales.y.getPixelForValue(y));
+      });
+      ctx.stroke();
+    }
+    ctx.restore();
+  },
+};
+
+// The change points of one series: the stretches' means (for STEP_MEANS: flat at each mean, a
+// step at each change point) and a marker dataset on the first point after each step, red when
+// the step is for the worse, green when for the better, pointing the way the values moved.
+export function changePointOverlay(series, changePoints, { colour, biggerIsBetter }) {
+  if (changePoints.length === 0) return null;
   const xs = series.points.map((point) => point.x);
   const steps = changePoints.map((changePoint, index) => ({ x: xs[index === 0 ? 0 : changePoints[index - 1].index], y: changePoint.before.mean }));
   steps.push({ x: xs[changePoints.at(-1).index], y: changePoints.at(-1).after.mean }, { x: xs.at(-1), y: changePoints.at(-1).after.mean });
   const worse = changePoints.map((changePoint) => isWorse(changePoint, biggerIsBetter));
-  return [
-    {
-      label: `${series.label} means`,
-      overlayOf: series.label,
-      data: steps,
-      stepped: 'before', // Chart.js: flat at the previous mean, then the step
-      borderColor: colour,
-      borderDash: [5, 4],
-      borderWidth: 1.5,
-      pointRadius: 0,
-      pointHitRadius: 0,
-    },
-    {
-      label: `${series.label} change points`,
-      overlayOf: series.label,
-      data: changePoints.map((changePoint) => ({ x: xs[changePoint.index], y: changePoint.after.mean, changePoint, point: series.points[changePoint.index] })),
-      showLine: false,
-      pointStyle: 'triangle',
-      pointRotation: changePoints.map((changePoint) => (changePoint.after.mean < changePoint.before.mean ? 180 : 0)),
-      pointRadius: 8,
-      pointHoverRadius: 10,
-      pointBackgroundColor: worse.map((bad) => (bad ? REGRESSION_COLOUR : IMPROVEMENT_COLOUR)),
-      pointBorderColor: colour,
-      pointBorderWidth: 1.5,
-    },
-  ];
+  const markers = {
+    label: `${series.label} change points`,
+    overlayOf: series.label,
+    data: changePoints.map((changePoint) => ({ x: xs[changePoint.index], y: changePoint.after.mean, changePoint, point: series.points[changePoint.index] })),
+    showLine: false,
+    pointStyle: 'triangle',
+    pointRotation: changePoints.map((changePoint) => (changePoint.after.mean < changePoint.before.mean ? 180 : 0)),
+    pointRadius: 9,
+    pointHoverRadius: 11,
+    pointBackgroundColor: worse.map((bad) => (bad ? REGRESSION_COLOUR : IMPROVEMENT_COLOUR)),
+    pointBorderColor: colour,
+    pointBorderWidth: 1.5,
+    order: -1, // over the line and its points
+  };
+  return { steps, markers };
+}
+
+// Adds a series' change points to a drawn trend chart.
+export function addChangePointOverlay(chart, overlay) {
+  chart.data.datasets.push(overlay.markers);
+  chart.options.plugins.stepMeans.lines.push(overlay.steps);
 }
 
 // req/s (solid, left axis) and errors + timeouts % (dashed, right axis) per variant; the knee is a star.
