@@ -388,6 +388,7 @@ function open(data, choices, paths) {
   if (window.matchMedia('(max-width: 600px)').matches) $('#filters').open = false;
   $('#status').hidden = true;
   $('#app').hidden = false;
+  $('#download').hidden = false;
   performance.mark('perfgate:open');
   render();
   performance.mark('perfgate:rendered');
