@@ -1,4 +1,4 @@
-// github-action-benchmark's input format (shared/formats.md): throughput in a
+// github-action-benchmark's input format (its README, "customBiggerIsBetter"): throughput in a
 // customBiggerIsBetter file, latency, errors and memory in a customSmallerIsBetter file.
 // Names "<id> - <metric>" are the identity of a trend line: never change them lightly.
 import { describeServerSettings } from '../config/server-settings.js';

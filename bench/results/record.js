@@ -1,23 +1,13 @@
 // Turns one measured load (autocannon's result plus the sampler's readings) into the run
 // record of perfgate's result file, and several runs of a benchmark into its summary.
 // Pure functions: tested without starting anything.
+import { mean, median, standardDeviation as stddev } from '../stats/descriptive.js';
 
 // Above this share of its cores, the load generator, not the server, sets the pace.
 export const CLIENT_SATURATION_PCT = 90;
 
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const percentOf = (part, whole) => (whole > 0 ? round((100 * part) / whole, 3) : 0);
-const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-const stddev = (values) => {
-  if (values.length < 2) return 0;
-  const average = mean(values);
-  return Math.sqrt(values.reduce((sum, value) => sum + (value - average) ** 2, 0) / (values.length - 1));
-};
 
 export function runRecord({ result, perSecond, errorCodes, warnings }, sampled, { loadCores }) {
   const attempted = result.requests.total + result.errors;
