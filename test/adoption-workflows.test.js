@@ -13,7 +13,7 @@ import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const read = (path) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
 const templates = readdirSync(join(PROJECT_ROOT, 'templates')).filter((name) => name.endsWith('.yml'));
-const actions = readdirSync(join(PROJECT_ROOT, 'actions'));
+const actions = readdirSync(join(PROJECT_ROOT, 'actions'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 const sources = { ...Object.fromEntries(templates.map((name) => [`templates/${name}`, read(`templates/${name}`)])), ...Object.fromEntries(actions.map((name) => [`actions/${name}`, read(`actions/${name}/action.yml`)])) };
 const workflows = Object.fromEntries(templates.map((name) => [name, YAML.parse(sources[`templates/${name}`])]));
 const jobs = () => Object.entries(workflows).flatMap(([name, workflow]) => Object.entries(workflow.jobs).map(([id, job]) => [`${name}:${id}`, job, workflow]));
@@ -84,4 +84,13 @@ test('actionlint and zizmor (pedantic and auditor) find nothing in a user\'s rep
     const audit = spawnSync(zizmor.bin, ['--offline', '--quiet', '--no-progress', '--color=never', `--persona=${persona}`, '.github', 'node_modules/perfgate/actions'], { cwd: root, encoding: 'utf8' });
     assert.equal(audit.status, 0, `${persona}: ${audit.stdout}${audit.stderr}`);
   }
+});
+
+const hasShellcheck = spawnSync('shellcheck', ['--version']).status === 0;
+
+test('the actions\' shell scripts pass shellcheck', { skip: hasShellcheck ? false : 'shellcheck is not installed (node scripts/setup.mjs --for test installs it)' }, () => {
+  const scripts = readdirSync(join(PROJECT_ROOT, 'actions')).filter((name) => name.endsWith('.sh')).map((name) => join('actions', name));
+  assert.ok(scripts.length >= 2);
+  const check = spawnSync('shellcheck', ['-x', ...scripts], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  assert.equal(check.status, 0, check.stdout + check.stderr);
 });

@@ -3,7 +3,7 @@
 // (AB, BA, AB, ...; every pair of rounds is ABBA) so that a slow phase of the machine hits
 // both, each measurement in a fresh server process; rounds are added until the verdict
 // for the deciding metric is resolved or the time budget is spent.
-import { compareSamples, DEFAULTS, stopReason } from '../stats/index.js';
+import { compareSamples, DEFAULTS, stopReason, VERDICTS } from '../stats/index.js';
 
 // What is kept of each measured round (a run record of bench/results/record.js): enough
 // to recompute the verdicts and to audit them.
@@ -27,7 +27,7 @@ export function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULT
     const base = samples.base.map(value);
     const head = samples.head.map(value);
     // A latency of 0 ms (below autocannon's resolution) cannot be a relative baseline.
-    if (base.every((each) => each === 0)) return [metric, { verdict: 'inconclusive', ci: null, reason: 'base is 0' }];
+    if (base.every((each) => each === 0)) return [metric, { verdict: VERDICTS.inconclusive, ci: null, reason: 'base is 0' }];
     return [metric, compareSamples(base, head, { direction, ...thresholds[metric], minSamples, interval })];
   }));
 }

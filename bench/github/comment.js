@@ -2,21 +2,13 @@
 // the artifact (never its markdown), then created once and updated in place, found again by
 // a hidden marker in a comment of the workflow's own bot user.
 import { verdictCells } from '../compare/report.js';
+import { codeSpan as code } from '../text.js';
 
 export const MARKER = '<!-- perfgate-bench -->';
 export const BOT_LOGIN = 'github-actions[bot]';
 const MAX_ROWS = 150;
 // GitHub refuses comments over 65 536 characters.
 const MAX_BODY = 60_000;
-
-// Text from the artifact, shown literally: in a code span nothing is markdown, HTML, a
-// mention or a link, and with backticks, pipes and line breaks gone it can neither end the
-// span nor split a table cell.
-export function code(value, max = 120) {
-  const clean = String(value).replace(/[^\w .,:;=+\-/()[\]@%~^#]/g, '?');
-  const cut = clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
-  return `\`${cut.trim() || '-'}\``;
-}
 
 function rows(benchmark) {
   if (benchmark.status !== 'ok') return [`| ${code(benchmark.id)} | | | | | | ${benchmark.status}: ${code(benchmark.reason.split('\n')[0])} |`];
