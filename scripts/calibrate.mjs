@@ -6,14 +6,16 @@
 // Prints the false-alarm rate, the detection rate and the time to a verdict; writes
 // calibration.md and calibration.json. A benchmark script: it asserts nothing.
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { writeFileAtomicSync } from '../bench/atomic-file.js';
+import { fileURLToPath } from 'node:url';
 import { calibrationMarkdown, loopsForSlowdown, measureLoopSeconds, summarizeTrials, trialOutcome } from '../bench/calibration/index.js';
+import { writeCalibration } from '../bench/calibration/write.js';
 import { resolveSuite } from '../bench/config/resolve.js';
 import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
 import { errors } from '../bench/errors.js';
 import { runComparison } from '../bench/compare/run-comparison.js';
+import { sideOf } from '../bench/compare/sides.js';
+import { writeComparison } from '../bench/compare/write.js';
 import { mean } from '../bench/stats/index.js';
 
 // Rates are the point of calibrate: a profile after each injected trial would only cost time.
@@ -43,13 +45,13 @@ const PROBE_ROUNDS = 3;
 const CHECK_ROUNDS = 6;
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
-const thisCheckout = (label, env) => ({ label, root: projectRoot, description: env ? `this checkout, ${env.PERFGATE_INJECT_LOOPS} loops injected` : 'this checkout', serversDir: pathToFileURL(join(projectRoot, 'servers/')), env });
+const thisCheckout = (label, env) => ({ ...sideOf(label, projectRoot, env ? `this checkout, ${env.PERFGATE_INJECT_LOOPS} loops injected` : 'this checkout', projectRoot), env });
 
 async function compareOnce({ config, settings, outDir, injectLoops, label }) {
   const sides = { base: thisCheckout('base'), head: thisCheckout('head', injectLoops ? { PERFGATE_INJECT_LOOPS: String(injectLoops) } : undefined) };
   const comparison = await runComparison({ config, sides, settings, outDir: join(outDir, label) });
   // Every trial's rounds and samples stay on disk, so a rate can be checked against its data.
-  writeFileAtomicSync(join(outDir, label, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
+  writeComparison(comparison, join(outDir, label));
   const [benchmark] = comparison.benchmarks;
   if (benchmark.status !== 'ok') throw errors.calibrationFailed(benchmark.id, benchmark.status, benchmark.reason);
   return { comparison, benchmark };
@@ -88,8 +90,7 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
   const summary = summarizeTrials(trials);
   const benchmark = probe.benchmark.id;
   const markdown = calibrationMarkdown({ benchmark, slowdown: request.slowdown, injection, summary, trials, targets: TARGETS });
-  writeFileAtomicSync(join(outDir, 'calibration.json'), `${JSON.stringify({ benchmark, slowdown: request.slowdown, settings, injection, summary, trials, machine: probe.comparison.machine, pinning: probe.comparison.pinning }, null, 2)}\n`);
-  writeFileAtomicSync(join(outDir, 'calibration.md'), markdown);
+  writeCalibration(outDir, { benchmark, slowdown: request.slowdown, settings, injection, summary, trials, machine: probe.comparison.machine, pinning: probe.comparison.pinning }, markdown);
   console.log(markdown);
   console.log(`results: ${outDir}`);
 });

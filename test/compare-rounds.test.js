@@ -1,7 +1,8 @@
 // The interleaved sampling loop and the report, on synthetic measurements: no servers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { comparisonMarkdown, escapeCell } from '../bench/compare/report.js';
+import { comparisonMarkdown } from '../bench/compare/report.js';
+import { escapeMarkdown as escapeCell } from '../bench/text.js';
 import { compareInterleaved, sequentialRound } from '../bench/compare/rounds.js';
 import { benchmarkMode } from '../bench/compare/run-comparison.js';
 import { seededRandom } from '../bench/stats/index.js';

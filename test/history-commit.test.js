@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { commitFromGit, placeholderCommit, validateRun, webUrlOfRemote } from '../bench/history/index.js';
+import { githubUsername } from '../bench/history/git-commit.js';
 import { git, gitCheckout, tempDir } from './fixtures/history/helpers.js';
 
 const isValidCommit = (commit) => validateRun({ commit, date: 0, suites: [] }).length === 0;
@@ -14,6 +15,9 @@ test('a git checkout gives the action\'s commit fields from HEAD, linked through
   assert.equal(commit.tree_id, git(dir, 'rev-parse', 'HEAD^{tree}'));
   assert.equal(commit.message, 'Speed up routing\n\nUse a radix tree.');
   assert.deepEqual(commit.author, { email: 'test@perfgate.invalid', name: 'Perfgate Test' });
+  // The push payload's head_commit keys, in its order (what github-action-benchmark stores).
+  assert.deepEqual(Object.keys(commit), ['author', 'committer', 'distinct', 'id', 'message', 'timestamp', 'tree_id', 'url']);
+  assert.equal(commit.distinct, true);
   assert.deepEqual(commit.committer, commit.author);
   assert.match(commit.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
   assert.equal(commit.url, `https://github.com/acme/api/commit/${id}`);
@@ -51,4 +55,11 @@ test('remotes become web addresses without credentials; local paths have none', 
     'file:///srv/git/api.git': '',
   };
   for (const [remote, web] of Object.entries(cases)) assert.equal(webUrlOfRemote(remote), web, remote);
+});
+
+test('a GitHub no-reply or web-flow email gives the username, any other email none (as GitHub\'s payload)', () => {
+  assert.equal(githubUsername('12345+octo-cat@users.noreply.github.com'), 'octo-cat');
+  assert.equal(githubUsername('octocat@users.noreply.github.com'), 'octocat');
+  assert.equal(githubUsername('noreply@github.com'), 'web-flow');
+  assert.equal(githubUsername('dev@example.com'), undefined);
 });

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { divisionLoop } from '../../servers/scenarios.js';
 import { describePinning } from '../pinning.js';
-import { median } from '../stats/index.js';
+import { median, VERDICTS } from '../stats/index.js';
 
 // Seconds per iteration of the division loop the servers run, on this core: the median of
 // several timings after a warm-up, so that the JIT and a noisy neighbour count less.
@@ -51,12 +51,12 @@ export function summarizeTrials(trials) {
   const of = (kind) => trials.filter((trial) => trial.kind === kind && trial.status === 'ok');
   const aa = of('A/A');
   const injected = of('injected');
-  const falseAlarms = aa.filter((trial) => trial.verdict === 'regression' || trial.verdict === 'improvement').length;
-  const detected = injected.filter((trial) => trial.verdict === 'regression').length;
+  const falseAlarms = aa.filter((trial) => trial.verdict === VERDICTS.regression || trial.verdict === VERDICTS.improvement).length;
+  const detected = injected.filter((trial) => trial.verdict === VERDICTS.regression).length;
   const ok = [...aa, ...injected];
   return {
-    aa: { runs: aa.length, falseAlarms, falseAlarmRate: share(falseAlarms, aa.length), inconclusive: aa.filter((trial) => trial.verdict === 'inconclusive').length },
-    injected: { runs: injected.length, detected, detectionRate: share(detected, injected.length), inconclusive: injected.filter((trial) => trial.verdict === 'inconclusive').length },
+    aa: { runs: aa.length, falseAlarms, falseAlarmRate: share(falseAlarms, aa.length), inconclusive: aa.filter((trial) => trial.verdict === VERDICTS.inconclusive).length },
+    injected: { runs: injected.length, detected, detectionRate: share(detected, injected.length), inconclusive: injected.filter((trial) => trial.verdict === VERDICTS.inconclusive).length },
     failed: trials.length - ok.length,
     medianSecondsToVerdict: ok.length ? median(ok.map((trial) => trial.seconds)) : null,
     maxSecondsToVerdict: ok.length ? Math.max(...ok.map((trial) => trial.seconds)) : null,

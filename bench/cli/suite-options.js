@@ -25,7 +25,7 @@ const NUMBERS = ['duration', 'warmup', 'repetitions', 'workers', 'pipelining', '
 const toNumber = (text) => (String(text).trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text);
 
 // The option values that choose and shape a suite, as overrides of its config.
-export function suiteOverrides(values) {
+function suiteOverrides(values) {
   const overrides = {};
   for (const [flag, field] of Object.entries(LISTS)) {
     if (values[flag] === undefined) continue;

@@ -3,12 +3,12 @@
 // summary and the sticky PR comment, so every text from outside is escaped.
 import { describePinning } from '../pinning.js';
 import { profileMarkdown } from '../profile/report.js';
+import { VERDICTS } from '../stats/index.js';
+import { escapeMarkdown as escapeCell } from '../text.js';
 import { METRICS } from './rounds.js';
 
-export const VERDICT_SYMBOLS = { regression: '🔴', improvement: '🟢', 'no change': '⚪', inconclusive: '🟡' };
+const VERDICT_SYMBOLS = { [VERDICTS.regression]: '🔴', [VERDICTS.improvement]: '🟢', [VERDICTS.noChange]: '⚪', [VERDICTS.inconclusive]: '🟡' };
 
-// No markdown or HTML from a name may change the report's structure.
-export const escapeCell = (text) => String(text).replace(/[|\n\r<>&`*_[\]\\]/g, (char) => `&#${char.charCodeAt(0)};`);
 
 const pct = (ratio) => `${+(100 * ratio).toFixed(2)} %`;
 const signedPct = (ratio) => `${ratio >= 0 ? '+' : ''}${(100 * ratio).toFixed(1)} %`;

@@ -5,7 +5,7 @@
 // every deciding metric is resolved or the time budget is spent (Node core's compare.js,
 // tachometer's automatic mode, duet benchmarking of Bulej et al.).
 import { JUDGED_METRICS } from '../metrics.js';
-import { compareSamples, DEFAULTS, stopReason } from '../stats/index.js';
+import { compareSamples, DEFAULTS, stopReason, VERDICTS } from '../stats/index.js';
 
 // What is kept of each measured round (a run record of bench/results/record.js): every
 // judged metric under its sampleKey, enough to recompute the verdicts and to audit them.
@@ -36,9 +36,9 @@ export function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULT
   return Object.fromEntries(Object.entries(METRICS).map(([metric, { direction, value }]) => {
     const base = samples.base.map(value);
     const head = samples.head.map(value);
-    if (![...base, ...head].every((each) => typeof each === 'number')) return [metric, { verdict: 'inconclusive', ci: null, reason: 'not measured in every round' }];
+    if (![...base, ...head].every((each) => typeof each === 'number')) return [metric, { verdict: VERDICTS.inconclusive, ci: null, reason: 'not measured in every round' }];
     // A value of 0 cannot be a relative baseline.
-    if (base.every((each) => each === 0)) return [metric, { verdict: 'inconclusive', ci: null, reason: 'base is 0' }];
+    if (base.every((each) => each === 0)) return [metric, { verdict: VERDICTS.inconclusive, ci: null, reason: 'base is 0' }];
     return [metric, compareSamples(base, head, { direction, ...thresholds[metric], minSamples, interval })];
   }));
 }

@@ -10,14 +10,14 @@ import { PerfgateError } from '../errors.js';
 import { gitInfo, machineInfo } from '../machine.js';
 import { currentPinning, pinSelf } from '../pinning.js';
 import { fileSafe, measureOnce, measureTogether } from '../measure.js';
-import { failsGate } from '../stats/index.js';
+import { failsGate, VERDICTS } from '../stats/index.js';
 import { expandSpecs } from '../specs.js';
 import { loadBuiltInVariant } from '../variants.js';
 import { profileBenchmark } from '../profile/index.js';
 import { compareInterleaved, METRICS, roundSample, sequentialRound } from './rounds.js';
+import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariant } from './sides.js';
 
-export const COMPARISON_FORMAT = { format: 'perfgate-comparison', version: 1 };
 export const MODES = ['duet', 'sequential'];
 
 // Why a benchmark cannot be measured in duet mode, or null when it can.
@@ -61,7 +61,7 @@ const isReference = (config, spec) => !config.variants.includes(spec.variant) &&
 const settingsOf = (settings, spec) => ({ ...settings, ...settings.benchmarks?.[spec.id] });
 
 // 'auto' profiles a benchmark only when some metric regressed; 'always' and 'never' as they say.
-const wantsProfile = (mode = 'auto', verdicts) => mode === 'always' || (mode === 'auto' && Object.values(verdicts).some((each) => each.verdict === 'regression'));
+const wantsProfile = (mode = 'auto', verdicts) => mode === 'always' || (mode === 'auto' && Object.values(verdicts).some((each) => each.verdict === VERDICTS.regression));
 
 /**
  * @param {{config: object, sides: {base: object, head: object}, settings: object, outDir: string, onProgress?: Function}} comparison

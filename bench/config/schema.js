@@ -114,7 +114,7 @@ function serverProblems(servers = {}, field) {
 }
 
 // Ajv's errors as "field: what is wrong (allowed: ...)" lines.
-export function problemLines(validationErrors) {
+function problemLines(validationErrors) {
   const problems = validationErrors
     // anyOf's branches and propertyNames' enum already say what is wrong
     .filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'propertyNames')

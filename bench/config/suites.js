@@ -1,5 +1,5 @@
-// The named suites (`npm run bench -- --suite <name>`). The reference studies are in
-// shared/reference-studies.md; each suite keeps the study's tiers and settings.
+// The named suites (`npm run bench -- --suite <name>`): the study suites re-run published
+// Node.js server load studies, each with the study's tiers and settings (README: Named suites).
 import os from 'node:os';
 import { DEFAULT_ENGINE } from '../engines/index.js';
 import { OPTION_DEFAULTS } from '../../servers/options.js';

@@ -4,6 +4,12 @@
 import { historyErrors } from '../errors.js';
 import { validateRun } from './schema.js';
 
+// The key order the action writes a bench in (its zod schema: name, value, range, unit, extra),
+// whatever order the input file had.
+function actionKeyOrder({ name, value, range, unit, extra }) {
+  return { name, value, ...(range === undefined ? {} : { range }), unit, ...(extra === undefined ? {} : { extra }) };
+}
+
 function checkMaxItems(maxItems) {
   if (maxItems === undefined || maxItems === null) return;
   if (!Number.isInteger(maxItems) || maxItems < 1) {
@@ -23,7 +29,7 @@ export function appendRun(data, run, { maxItems = null, repoUrl, now = Date.now(
   const added = [];
   // A suite without benches (every benchmark of its kind failed) would add an empty run.
   for (const { suite, tool, benches } of run.suites.filter((item) => item.benches.length > 0)) {
-    const runs = [...(entries.get(suite) ?? []), { commit: run.commit, date: run.date, tool, benches }];
+    const runs = [...(entries.get(suite) ?? []), { commit: run.commit, date: run.date, tool, benches: benches.map(actionKeyOrder) }];
     entries.set(suite, maxItems ? runs.slice(-maxItems) : runs);
     added.push(suite);
   }

@@ -1,6 +1,8 @@
 // The text form of github-action-benchmark's gh-pages data file: `window.BENCHMARK_DATA = `
-// followed by JSON. Serialization matches the action byte for byte, so a file written by
-// perfgate and one written by the action diff cleanly in the pages branch.
+// followed by JSON. With the commit fields of git-commit.js and the bench key order of
+// append.js, a run written by perfgate and the same run written by the action are the same
+// bytes (scripts/check-action-format.mjs runs the action's code to compare), so the two diff
+// cleanly in the pages branch.
 import { historyErrors } from '../errors.js';
 import { validateBenchmarkData } from './schema.js';
 

@@ -1,20 +1,12 @@
 // The commit object of a run (the shape of github-action-benchmark's `commit`) for a run
 // measured outside GitHub Actions: HEAD of the measured checkout, or a placeholder naming
 // the run's time when the directory is not a git checkout (or has no commit yet).
-import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { basename } from 'node:path';
+import { gitOutput as git } from '../git.js';
 
 // NUL never occurs in a commit's header fields, and %B (the message) comes last.
 const FIELDS = ['%H', '%T', '%an', '%ae', '%cn', '%ce', '%cI', '%B'];
-
-function git(args, cwd) {
-  try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch {
-    return null;
-  }
-}
 
 // The web address of a GitHub-like remote (https, ssh or scp-like), for commit links;
 // '' for anything else, e.g. a local path.
@@ -50,6 +42,24 @@ export function placeholderCommit(dir, date = Date.now()) {
   };
 }
 
+// The GitHub login behind a commit email, when the email itself says it: GitHub's no-reply
+// addresses (ID+login@users.noreply.github.com) and web-flow (commits made on github.com).
+// Other emails map to an account only on GitHub's side; GitHub's own push payload then omits
+// username too, so it is left out here as there.
+export function githubUsername(email) {
+  if (email === 'noreply@github.com') return 'web-flow';
+  return /^(?:\d+\+)?([A-Za-z\d](?:[A-Za-z\d-]*[A-Za-z\d])?)@users\.noreply\.github\.com$/i.exec(email)?.[1];
+}
+
+// A person as the push payload's head_commit has it, keys in that order (email, name, username).
+function person(name, email) {
+  const username = githubUsername(email);
+  return username === undefined ? { email, name } : { email, name, username };
+}
+
+// The fields and key order of the push event's head_commit that github-action-benchmark stores
+// verbatim (checked against the action's own gh-pages data.js: committer date, trimmed full
+// message, distinct true for the pushed head): so data.js diffs cleanly whichever of the two wrote it.
 // repoUrl: where commit links point; by default the origin remote's web address.
 export function commitFromGit(dir, { date = Date.now(), repoUrl } = {}) {
   const log = git(['log', '-1', `--format=${FIELDS.join('%x00')}`], dir);
@@ -57,8 +67,9 @@ export function commitFromGit(dir, { date = Date.now(), repoUrl } = {}) {
   const [id, treeId, authorName, authorEmail, committerName, committerEmail, timestamp, message] = log.split('\0');
   const webUrl = repoUrl ?? originWebUrl(dir);
   return {
-    author: { email: authorEmail, name: authorName },
-    committer: { email: committerEmail, name: committerName },
+    author: person(authorName, authorEmail),
+    committer: person(committerName, committerEmail),
+    distinct: true,
     id,
     message: message.trim(),
     timestamp,

@@ -2,6 +2,7 @@
 // readings) into the run record of perfgate's result file, and several runs of a benchmark
 // into its summary. Pure functions: tested without starting anything.
 import { latencySummary, mergeHistograms } from '../latency-histogram.js';
+import { mean, standardDeviation as stddev } from '../stats/descriptive.js';
 
 // Above this share of the cores it may use, the load generator, not the server, sets the pace.
 export const CLIENT_SATURATION_PCT = 90;
@@ -9,12 +10,6 @@ export const CLIENT_SATURATED_WARNING = 'client saturated: req/s is a client-bou
 
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const percentOf = (part, whole) => (whole > 0 ? round((100 * part) / whole, 3) : 0);
-const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
-const stddev = (values) => {
-  if (values.length < 2) return 0;
-  const average = mean(values);
-  return Math.sqrt(values.reduce((sum, value) => sum + (value - average) ** 2, 0) / (values.length - 1));
-};
 
 // The smallest or largest of the values an engine gave (null: it counts no seconds).
 const extreme = (pick, values) => (values.some((value) => value !== null) ? pick(...values.filter((value) => value !== null)) : null);

@@ -40,13 +40,15 @@ function seriesPoints(samples, threshold) {
   });
 }
 
-export function trendSections(data, state, choices) {
-  const metrics = chosenMetrics(state, choices);
+// series: seriesByKey(data.samples), which the page computes once for every view. A series is
+// shown or not as a whole, by what its first run says (suite, name, metric, variant ...).
+export function trendSections(data, state, choices, series = seriesByKey(data.samples)) {
+  const metrics = new Set(chosenMetrics(state, choices));
   const matchesSearch = searchMatcher(state.search);
-  const shown = data.samples.filter((sample) => metrics.includes(sample.metric) && matchesFilters(sample, state) && matchesSearch(sample));
   const groups = new Map();
-  for (const [key, samples] of seriesByKey(shown)) {
+  for (const [key, samples] of series) {
     const first = samples[0];
+    if (!metrics.has(first.metric) || !matchesFilters(first, state) || !matchesSearch(first)) continue;
     const groupKey = groupKeyOf(first);
     if (!groups.has(groupKey)) {
       groups.set(groupKey, {
