@@ -25,8 +25,8 @@ const selfHosted = (job) => [job['runs-on']].flat().includes('self-hosted');
 
 describe('templates and actions', () => {
   test('there are the PR check, the main-branch trend and the upgrade gate', () => {
-    assert.deepEqual(templates.sort(), ['perfgate-main.yml', 'perfgate-pr.yml', 'perfgate-upgrade.yml']);
-    assert.deepEqual(actions.sort(), ['bench', 'compare', 'publish', 'upgrade-gate']);
+    assert.deepEqual(templates.sort(), ['perfgate-main.yml', 'perfgate-pr.yml', 'perfgate-request.yml', 'perfgate-upgrade.yml']);
+    assert.deepEqual(actions.sort(), ['bench', 'compare', 'publish', 'request', 'upgrade-gate']);
   });
 
   test('third-party actions are pinned by full SHA, the same ones as this repository\'s workflows', () => {
@@ -62,7 +62,25 @@ describe('templates and actions', () => {
       if (workflow.on.push) assert.deepEqual(workflow.on.push.branches, ['main'], where);
     }
     const writers = jobs().filter(([, job]) => Object.values(job.permissions).includes('write'));
-    assert.deepEqual(writers.map(([where, job]) => [where, job.permissions, selfHosted(job)]), [['perfgate-main.yml:publish', { contents: 'write' }, false]]);
+    assert.deepEqual(writers.map(([where, job]) => [where, job.permissions, selfHosted(job)]), [
+      ['perfgate-main.yml:publish', { contents: 'write' }, false],
+      ['perfgate-request.yml:request', { actions: 'write', contents: 'read', 'pull-requests': 'write' }, false],
+    ]);
+  });
+
+  test('the trusted trigger dispatches exactly the workflows that take a pull request and its approved commit', () => {
+    const request = workflows['perfgate-request.yml'];
+    assert.deepEqual(Object.keys(request.on).sort(), ['issue_comment', 'pull_request_target']);
+    const dispatched = request.jobs.request.steps.filter((step) => step.uses === './node_modules/perfgate/actions/request').map((step) => step.with.workflow);
+    assert.deepEqual(dispatched, ['perfgate-pr.yml', 'perfgate-upgrade.yml']);
+    for (const name of dispatched) {
+      assert.deepEqual(Object.keys(workflows[name].on), ['workflow_dispatch'], name);
+      assert.deepEqual(Object.keys(workflows[name].on.workflow_dispatch.inputs).sort(), ['pr', 'sha'], name);
+    }
+    // Nothing of the pull request is checked out where the token may write.
+    for (const step of request.jobs.request.steps.filter((each) => each.uses?.startsWith('actions/checkout@'))) {
+      assert.equal(step.with.ref, '${{ github.event.repository.default_branch }}');
+    }
   });
 });
 

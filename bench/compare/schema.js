@@ -26,6 +26,24 @@ const verdict = {
     ci: { anyOf: [{ type: 'null' }, { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number', minimum: -1000, maximum: 1000 } }] },
   },
 };
+// A differential profile (bench/profile): at most ten rows each way, or why none was taken.
+const micros = { type: 'number', minimum: -1e9, maximum: 1e9 };
+const profileRow = {
+  type: 'object',
+  required: ['functionName', 'path', 'line', 'package', 'base', 'head', 'change'],
+  properties: { functionName: text(200), path: text(300), line: { type: 'integer', minimum: 0 }, package: text(100), base: micros, head: micros, change: micros },
+};
+const profileRows = { type: 'array', maxItems: 10, items: profileRow };
+const profile = {
+  anyOf: [
+    { type: 'object', required: ['skipped'], properties: { skipped: text(500) } },
+    {
+      type: 'object',
+      required: ['grew', 'shrank', 'totals'],
+      properties: { grew: profileRows, shrank: profileRows, totals: { type: 'object', required: ['base', 'head'], properties: { base: micros, head: micros } } },
+    },
+  ],
+};
 const benchmark = {
   type: 'object',
   required: ['id', 'status'],
@@ -34,8 +52,10 @@ const benchmark = {
     status: { enum: ['ok', 'skipped', 'failed'] },
     reason: text(4000),
     rounds: { type: 'integer', minimum: 0 },
-    verdicts: { type: 'object', required: Object.keys(METRICS), properties: Object.fromEntries(Object.keys(METRICS).map((metric) => [metric, verdict])) },
+    // Every comparison has these two; CPU µs/request came later (bench/metrics.js).
+    verdicts: { type: 'object', required: ['req/s', 'p99 latency'], properties: Object.fromEntries(Object.keys(METRICS).map((metric) => [metric, verdict])) },
     samples: { type: 'object', required: ['base', 'head'], properties: { base: samples, head: samples } },
+    profile,
   },
   if: { properties: { status: { const: 'ok' } } },
   then: { required: ['verdicts', 'samples', 'rounds'] },

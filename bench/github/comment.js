@@ -2,6 +2,7 @@
 // the artifact (never its markdown), then created once and updated in place, found again by
 // a hidden marker in a comment of the workflow's own bot user.
 import { verdictCells } from '../compare/report.js';
+import { profileTables } from '../profile/report.js';
 import { codeSpan as code } from '../text.js';
 
 export const MARKER = '<!-- perfgate-bench -->';
@@ -13,6 +14,15 @@ const MAX_BODY = 60_000;
 function rows(benchmark) {
   if (benchmark.status !== 'ok') return [`| ${code(benchmark.id)} | | | | | | ${benchmark.status}: ${code(benchmark.reason.split('\n')[0])} |`];
   return verdictCells(benchmark).map((cells) => `| ${code(benchmark.id)} | ${cells} |`);
+}
+
+// Where the CPU time went, collapsed: the profile files themselves are in the run's artifacts.
+function profiles(comparison) {
+  return comparison.benchmarks.filter((benchmark) => benchmark.profile).flatMap((benchmark) => [
+    `<details><summary>Where the CPU time went: ${code(benchmark.id)}</summary>`, '',
+    ...profileTables(benchmark.profile, (value) => code(value)),
+    '</details>', '',
+  ]);
 }
 
 function section(comparison) {
@@ -32,6 +42,7 @@ function section(comparison) {
     ...shown,
     ...(all.length > shown.length ? ['', `${all.length - shown.length} more rows: see the run's job summary.`] : []),
     '',
+    ...profiles(comparison),
   ];
 }
 
