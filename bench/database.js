@@ -4,7 +4,6 @@
 // PostgreSQL refuses to run as root, so as root it runs as the `postgres` user (or nobody).
 import { spawnSync } from 'node:child_process';
 import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,6 +11,7 @@ import pg from 'pg';
 import { errors } from './errors.js';
 import { pinnedCommand } from './pinning.js';
 import { spawnGroup, stopGroup } from './process/children.js';
+import { freePort } from './process/ports.js';
 
 const USER = 'perfgate';
 const DATABASE = 'postgres';
@@ -43,14 +43,6 @@ function unprivileged() {
   const uid = id('-u').status === 0 ? Number(id('-u').stdout) : 65534;
   const gid = id('-g').status === 0 ? Number(id('-g').stdout) : 65534;
   return { prefix: ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups'], uid, gid };
-}
-
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 async function connectWhenReady(config, exited, { readyTimeout, logFile }) {

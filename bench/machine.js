@@ -1,9 +1,9 @@
 // What a result must say about where it was measured: numbers from different machines,
 // Node versions or framework versions are not comparable, and a reader must be able to tell.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { gitOutput } from './git.js';
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -11,13 +11,7 @@ function readOptional(path) {
   return existsSync(path) ? readFileSync(path, 'utf8').trim() : undefined;
 }
 
-function git(args, cwd) {
-  try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return undefined;
-  }
-}
+const git = (args, cwd) => gitOutput(args, cwd)?.trim();
 
 export function gitInfo(cwd = process.cwd()) {
   const commit = git(['rev-parse', 'HEAD'], cwd);

@@ -2,7 +2,7 @@
 // `perfgate <command> [options]`: the one command line of an installed perfgate. Each command
 // is the script that `npm run <command>` runs in perfgate's own checkout, with the same flags;
 // it runs in this process, as if started directly.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { invokedAs } from '../bench/cli/run.js';
 
@@ -13,8 +13,8 @@ export const COMMANDS = {
   bench: ['bench.mjs', 'measure the servers of perfgate.config (or a built-in suite), write results and the local history'],
   compare: ['compare.mjs', 'base vs head (--base REF --head REF, or --dep PKG@V1 --vs PKG@V2) with a verdict per benchmark'],
   calibrate: ['calibrate.mjs', 'inject known slowdowns and report which ones compare detects on this machine'],
-  bisect: ['bisect.mjs', 'find the commit that made a benchmark slower'],
-  detect: ['detect.mjs', 'change points in the history'],
+  bisect: ['bisect.mjs', 'find the commit that made a benchmark slower, with a differential CPU profile'],
+  detect: ['detect.mjs', 'change points in the history (each step of a trend line, with its commit)'],
   site: ['site.mjs', 'serve the trend site over the local history'],
   publish: ['publish.mjs', 'append results to a history branch (gh-pages)'],
   'client-check': ['client-check.mjs', 'is the load generator the limit? autocannon vs wrk on the same server'],
@@ -22,7 +22,7 @@ export const COMMANDS = {
 
 const USAGE = `usage: perfgate <command> [options]      (perfgate <command> --help for its options)
 
-${Object.entries(COMMANDS).map(([name, [script, what]]) => `  ${name.padEnd(13)} ${existsSync(new URL(script, SCRIPTS)) ? what : '(not available in this version)'}`).join('\n')}
+${Object.entries(COMMANDS).map(([name, [, what]]) => `  ${name.padEnd(13)} ${what}`).join('\n')}
 
 In a repository, perfgate reads perfgate.config.json (or .mjs/.js) at its root: see
 docs/getting-started.md in the perfgate package.`;
@@ -36,13 +36,9 @@ if (!command || command === '--help' || command === '-h' || command === 'help') 
   console.error(`perfgate: unknown command "${command}": choose one of ${Object.keys(COMMANDS).join(', ')}`);
   process.exitCode = 2;
 } else {
-  const script = new URL(COMMANDS[command][0], SCRIPTS);
-  if (existsSync(script)) {
-    process.argv = [process.argv[0], fileURLToPath(script), ...args];
-    invokedAs('perfgate');
-    await import(pathToFileURL(fileURLToPath(script)));
-  } else {
-    console.error(`perfgate: "${command}" is not available in perfgate ${version}: a later version adds it`);
-    process.exitCode = 2;
-  }
+  const script = fileURLToPath(new URL(COMMANDS[command][0], SCRIPTS));
+  // The script reads its own path and arguments from process.argv, as when started directly.
+  process.argv = [process.argv[0], script, ...args];
+  invokedAs('perfgate');
+  await import(pathToFileURL(script));
 }

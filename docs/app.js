@@ -9,7 +9,8 @@ import { readState, writeState, FILTER_KEYS, DEFAULT_THRESHOLD } from './lib/url
 import { barSeries, cellValue, nextSort, sortRows, variantTable } from './lib/variants-table.js';
 import { addChangePointOverlay, barChartConfig, changePointOverlay, isWorse, tierChartConfig, trendChartConfig } from './lib/chart-configs.js';
 import { DEFAULT_DATA_PATH } from './lib/sources.js';
-import { pointDetails } from './lib/point-details.js';
+import { $, el, showProblem, showStatus } from './dom.js';
+import { hideTooltip, showTooltip } from './tooltip.js';
 import { unpackSamples } from './lib/sample-transfer.js';
 import { seriesByKey } from './lib/series.js';
 import { repoTitle } from './lib/repo.js';
@@ -18,29 +19,6 @@ const LISTED_ROWS = 50;
 const SEARCH_DELAY_MS = 200;
 // Charts are drawn when they come near the screen: a history with hundreds of benches opens as fast as one with ten.
 const DRAW_MARGIN = '600px 0px';
-
-const $ = (selector) => document.querySelector(selector);
-
-// Builds an element from text only (never HTML): commit messages and bench names are data.
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
-    else node.setAttribute(name, value === true ? '' : value);
-  }
-  node.append(...children.filter((child) => child !== null && child !== undefined && child !== ''));
-  return node;
-}
-
-function showStatus(message, kind) {
-  const status = $('#status');
-  status.textContent = message;
-  status.className = `status ${kind}`;
-  status.hidden = false;
-}
-
-const showProblem = (message) => showStatus(message, 'problem');
 
 // Anything thrown ends up on the page, never in a silent console.
 window.addEventListener('error', (event) => showProblem(`The page failed: ${event.message}`));
@@ -89,45 +67,11 @@ function commitLink(commit) {
 
 const nothingMatches = () => el('p', { class: 'empty' }, 'Nothing matches these filters.');
 
-// ---- tooltip: HTML over the page, so long messages and extras wrap instead of being cut.
-function hideTooltip() {
-  $('#tooltip').hidden = true;
-}
-
-function showTooltip({ chart, tooltip }, group) {
-  const item = tooltip.dataPoints?.[0];
-  if (tooltip.opacity === 0 || !item?.raw?.point) return hideTooltip();
-  const label = item.dataset.overlayOf ?? item.dataset.label;
-  const details = pointDetails(item.raw, { label, unit: group.unit, commits: page.data.commits });
-  const box = $('#tooltip');
-  box.replaceChildren(...[
-    el('strong', {}, details.title),
-    el('p', { class: 'message' }, details.message),
-    el('p', { class: 'muted' }, details.people),
-    el('p', { class: 'value' }, details.value),
-    el('p', {}, details.change),
-    details.mark ? el('p', { class: 'bad' }, details.mark) : null,
-    details.changePoint ? el('p', { class: 'change-point' }, details.changePoint) : null,
-    details.extra ? el('pre', {}, details.extra) : null,
-    el('p', { class: 'muted' }, details.link)].filter(Boolean));
-  box.hidden = false;
-  // Beside the point, flipped and clamped so the whole box stays on the screen.
-  const canvas = chart.canvas.getBoundingClientRect();
-  const x = canvas.left + tooltip.caretX;
-  const y = canvas.top + tooltip.caretY;
-  const { width, height } = box.getBoundingClientRect();
-  const gap = 12;
-  const left = x + gap + width <= window.innerWidth ? x + gap : Math.max(4, x - gap - width);
-  const top = Math.min(Math.max(4, y - height / 2), Math.max(4, window.innerHeight - height - 4));
-  box.style.left = `${left}px`;
-  box.style.top = `${top}px`;
-}
-
 // ---- trend view
 function drawTrend(card, group) {
   const chart = draw(card.querySelector('canvas'), trendChartConfig(group, {
     commits: page.data.commits, colours: page.colours, theme: theme(), onPointClick: openCommit,
-    tooltip: (context) => showTooltip(context, group),
+    tooltip: (context) => showTooltip(context, { unit: group.unit, commits: page.data.commits }),
   }));
   page.drawn.set(card, { chart, group, withChangePoints: new Set() });
   // Marks for the render timings in the browser tests and the README.
@@ -444,6 +388,7 @@ function open(data, choices, paths) {
   if (window.matchMedia('(max-width: 600px)').matches) $('#filters').open = false;
   $('#status').hidden = true;
   $('#app').hidden = false;
+  $('#download').hidden = false;
   performance.mark('perfgate:open');
   render();
   performance.mark('perfgate:rendered');

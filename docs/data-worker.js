@@ -1,8 +1,10 @@
 // Off the page's thread: fetches the data.js files (reporting progress, so a 30 MB history
 // shows how far it got instead of freezing the tab), reads them, and then finds the change
 // points of every series, those the page shows first. The page only draws.
-// The modules load while the data downloads, not before.
-const modules = Promise.all([import('./lib/benchmark-data.js'), import('./lib/data-script.js'), import('./lib/series.js'), import('./lib/sources.js'), import('./lib/filters.js'), import('./lib/sample-transfer.js')])
+import { dataPaths, ForeignDataError, sourceLabels } from './lib/sources.js';
+
+// The modules that read the data load while it downloads, not before.
+const modules = Promise.all([import('./lib/benchmark-data.js'), import('./lib/data-script.js'), import('./lib/series.js'), import('./lib/filters.js'), import('./lib/sample-transfer.js')])
   .then((loaded) => Object.assign({}, ...loaded));
 
 const PROGRESS_EVERY_MS = 100;
@@ -57,14 +59,21 @@ function readScript(readDataScript, text, path) {
 
 // page: the page's address; its ?data= says what to read (lib/sources.js).
 async function load({ page }) {
-  const { dataPaths, sourceLabels, readDataScript, readSources, seriesByKey, filterChoices, packSamples, MalformedDataError, ForeignDataError } = await modules;
+  let paths;
   try {
-    const paths = dataPaths(new URL(page).search, page);
+    paths = dataPaths(new URL(page).search, page);
+  } catch (error) {
+    if (!(error instanceof ForeignDataError)) throw error;
+    postMessage({ type: 'problem', message: `${error.message}.` });
+    return;
+  }
+  postMessage({ type: 'paths', paths });
+  // All files download at once; each is read as soon as it is complete.
+  const texts = paths.map((path) => fetchText(new URL(path, page).href, path));
+  for (const text of texts) text.catch(() => {}); // the first failure is reported below, once
+  const { readDataScript, readSources, seriesByKey, filterChoices, packSamples, MalformedDataError } = await modules;
+  try {
     const labels = sourceLabels(paths);
-    postMessage({ type: 'paths', paths });
-    // All files download at once; each is read as soon as it is complete.
-    const texts = paths.map((path) => fetchText(new URL(path, page).href, path));
-    for (const text of texts) text.catch(() => {}); // the first failure is reported below, once
     raws = [];
     for (const [index, path] of paths.entries()) raws.push({ label: labels[index], path, raw: readScript(readDataScript, await texts[index], path) });
     const data = readSources(raws);
@@ -75,7 +84,7 @@ async function load({ page }) {
     for (const { columns, transfer } of slices) postMessage({ type: 'samples', columns }, transfer);
     postMessage({ type: 'data', data: rest, choices: filterChoices(data) });
   } catch (error) {
-    if (error instanceof MalformedDataError || error instanceof ForeignDataError) postMessage({ type: 'problem', message: `${error.message}.` });
+    if (error instanceof MalformedDataError) postMessage({ type: 'problem', message: `${error.message}.` });
     else if (error instanceof DataProblem) postMessage({ type: error.cause === 'missing' ? 'missing' : 'problem', message: `${error.message}.` });
     else throw error;
   }

@@ -8,8 +8,9 @@ import { resolveSuite } from '../bench/config/resolve.js';
 import { EXIT } from '../bench/errors.js';
 import { withProject } from '../bench/project/config.js';
 import { runSuite } from '../bench/run.js';
-import { defaultHistoryPath } from '../bench/history/index.js';
-import { appendToHistory, writeOutputs } from '../bench/results/write.js';
+import { appendSummary } from '../bench/github/context.js';
+import { appendToHistory, defaultHistoryPath } from '../bench/history/index.js';
+import { writeOutputs } from '../bench/results/write.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -22,6 +23,7 @@ await runCommand(BENCH_COMMAND, async ({ values }) => {
   const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-${config.name}`;
   const result = await runSuite({ config, variants, outDir });
   const outputs = writeOutputs(result, outDir);
+  appendSummary(outputs.table);
   console.log(`\n${outputs.table}`);
   console.log(`results: ${outDir}`);
   if (request.historyFile !== null && outputs.bigger.length) {

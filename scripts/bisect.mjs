@@ -14,6 +14,7 @@ import { runCommand } from '../bench/cli/run.js';
 import { resolveSuite } from '../bench/config/resolve.js';
 import { createWorkRoot } from '../bench/compare/sides.js';
 import { EXIT } from '../bench/errors.js';
+import { withProject } from '../bench/project/config.js';
 
 const BISECT_COMMAND = {
   name: 'bisect',
@@ -34,12 +35,15 @@ const BISECT_COMMAND = {
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
 await runCommand(BISECT_COMMAND, async ({ values }) => {
-  const request = { ...comparisonRequest(values), good: values.good, bad: values.bad, benchmark: values.benchmark, repo: values.repo ?? process.cwd() };
+  const parsed = { ...comparisonRequest(values), good: values.good, bad: values.bad, benchmark: values.benchmark, repo: values.repo ?? process.cwd() };
+  // In a user's repository (a perfgate.config), its servers are bisected, its commits installed its way.
+  const request = await withProject(parsed, parsed.repo);
   const { config } = await resolveSuite(request);
   const work = createWorkRoot();
   try {
     const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-bisect`;
-    const bisect = await runBisect({ ...request, config, outDir, projectRoot, work, onProgress: (line) => console.error(line) });
+    const project = request.project ? { repo: request.project.root, projectRoot: request.project.root, install: request.project.install } : { projectRoot };
+    const bisect = await runBisect({ ...request, ...project, config, outDir, work, onProgress: (line) => console.error(line) });
     const markdown = bisectMarkdown(bisect, { linkFrom: outDir });
     writeFileAtomicSync(join(outDir, 'bisect.json'), `${JSON.stringify(bisect, null, 2)}\n`);
     writeFileAtomicSync(join(outDir, 'bisect.md'), markdown);

@@ -5,8 +5,8 @@
 // level and significance level: how often the step is flagged within the 40 runs (at the right
 // run, +-3), after how many runs (median and 90th percentile), and how often a history gets a
 // point reported elsewhere in those 40 runs (for A/A: a false alarm). Noise levels are this machine's
-// per-run spread (bench/stats/METHOD.md: per-round cv 2-16 %; shared/measurement.md: 5.6 % SD
-// of one-after-the-other ratios, about 4 % per run), with and without bursts.
+// per-run spread (bench/stats/METHOD.md: per-round cv 2-16 %; about 4 % per
+// run is typical), with and without bursts.
 //   node scripts/measure-detect.mjs [--trials N] [--markdown FILE]
 import { writeFileAtomicSync } from '../bench/atomic-file.js';
 import { syntheticSeries } from '../bench/detect/synthetic.js';

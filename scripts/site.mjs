@@ -59,7 +59,12 @@ function handle(request, response, mounts) {
   }
   // The type follows the URL, not the file: the history may be stored under any name.
   // no-store: reloading the page after `npm run bench` must show the new run.
-  response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(urlPath)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  // content-length lets the page show how far a big data.js has downloaded.
+  response.writeHead(200, {
+    'content-type': CONTENT_TYPES[extname(urlPath)] ?? 'application/octet-stream',
+    'content-length': statSync(file).size,
+    'cache-control': 'no-store',
+  });
   if (request.method === 'HEAD') response.end();
   else createReadStream(file).pipe(response);
 }

@@ -4,13 +4,16 @@
 // there, the composite actions' steps run from that repository with simulated GITHUB_* files,
 // and the bad input a new user makes. Behaviour is asserted, never speed.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
 import { YAML } from 'zx';
+import { startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
+const execFileAsync = promisify(execFile);
 const GIT_ENV = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 't@example.com' };
 const QUIET_NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 // Short rounds; the welch interval decides from 3 rounds a side (the paired one needs 6).
@@ -90,7 +93,7 @@ describe('perfgate in a user\'s repository', () => {
   });
 
   test('the package ships the harness, engines, variants, site and actions, and no test fixtures', () => {
-    for (const file of ['bin/perfgate.js', 'bench/run.js', 'bench/load.js', 'servers/handler.js', 'servers/variants/node-http.js', 'docs/index.html', 'docs/getting-started.md', 'actions/compare/action.yml', 'templates/perfgate-pr.yml']) {
+    for (const file of ['bin/perfgate.js', 'bench/run.js', 'bench/load.js', 'servers/handler.js', 'servers/variants/node-http.js', 'docs/index.html', 'docs/getting-started.md', 'actions/compare/action.yml', 'actions/fetch-commit.sh', 'templates/perfgate-pr.yml']) {
       assert.ok(packed.files.includes(file), `${file} is not in the package`);
     }
     assert.deepEqual(packed.files.filter((file) => file.startsWith('test/') || file.includes('fixtures')), []);
@@ -123,6 +126,17 @@ describe('perfgate in a user\'s repository', () => {
     assert.deepEqual(comparison.gate.regressions, ['api user c=4']);
     assert.match(comparison.sides.base.description, /^HEAD~1 \([0-9a-f]{12}\)$/);
     assert.match(compared.stdout, /\| api user c=4 \| req\/s \|.*regression/);
+    assert.deepEqual(leftovers(repo), []);
+    assert.equal(git(repo, 'worktree', 'list').split('\n').length, 1);
+  });
+
+  test('npx perfgate bisect --good HEAD~1 --bad HEAD finds the slower commit of the service', () => {
+    const out = join(tempDir(), 'bisect');
+    const bisected = npx(repo, ['bisect', '--good', 'HEAD~1', '--bad', 'HEAD', '--benchmark', 'api user c=4', '--no-profile', ...QUICK_COMPARE, '--out', out]);
+    assert.equal(bisected.code, 0, bisected.stderr);
+    const bisect = JSON.parse(readFileSync(join(out, 'bisect.json'), 'utf8'));
+    assert.equal(bisect.outcome, 'found');
+    assert.equal(bisect.firstBad.sha, git(repo, 'rev-parse', 'HEAD'));
     assert.deepEqual(leftovers(repo), []);
     assert.equal(git(repo, 'worktree', 'list').split('\n').length, 1);
   });
@@ -171,28 +185,24 @@ describe('perfgate in a user\'s repository', () => {
       assert.equal(compared.code, 2);
       assert.match(compared.stderr, /"release-1" is not a commit in .*perfgate-user-.*: check the name with `git log --oneline`/);
     });
-
-    test('a command this version does not have says so', () => {
-      const bisect = npx(repo, ['bisect']);
-      if (existsSync(join(PROJECT_ROOT, 'scripts/bisect.mjs'))) return;
-      assert.equal(bisect.code, 2);
-      assert.match(bisect.stderr, /"bisect" is not available in perfgate \d+\.\d+\.\d+/);
-    });
   });
-
 });
 
 // A composite action's `run:` steps, run as the runner would: `${{ inputs.* }}` and
 // `${{ runner.temp }}` expanded in `env:` (never in `run:`), GITHUB_* files simulated.
-function runActionSteps(action, { cwd, inputs, runnerTemp, env }) {
-  const steps = YAML.parse(readFileSync(join(PROJECT_ROOT, 'actions', action, 'action.yml'), 'utf8')).runs.steps;
+// The action is the installed package's, where the templates' `uses:` finds it.
+async function runActionSteps(action, { cwd, inputs, runnerTemp, env }) {
+  const actionPath = join(cwd, 'node_modules/perfgate/actions', action);
+  const steps = YAML.parse(readFileSync(join(actionPath, 'action.yml'), 'utf8')).runs.steps;
   const expand = (value) => String(value).replace(/\$\{\{\s*(inputs\.([\w-]+)|runner\.temp)\s*\}\}/g, (_, __, input) => (input ? inputs[input] : runnerTemp));
   const outcomes = [];
   for (const step of steps.filter((each) => each.run)) {
     assert.ok(!step.run.includes('${{'), `${action}: "${step.name}" expands an expression in run:`);
     const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(value)]));
     assert.ok(!Object.values(stepEnv).some((value) => value.includes('${{')), `${action}: "${step.name}" has an expression the test does not simulate`);
-    const result = run('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], cwd, { RUNNER_TEMP: runnerTemp, ...env, ...stepEnv });
+    // Asynchronous: a fake GitHub API may answer from this process meanwhile.
+    const result = await execFileAsync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '', RUNNER_TEMP: runnerTemp, GITHUB_ACTION_PATH: actionPath, ...env, ...stepEnv } })
+      .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (error) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }));
     outcomes.push({ name: step.name, ...result });
     if (result.code !== 0) break;
   }
@@ -224,10 +234,10 @@ describe('the composite actions, from a user\'s repository', () => {
     github = { root, checkout, remote, files, bumpSha: git(bump, 'rev-parse', 'HEAD'), env: { ...files, GITHUB_SERVER_URL: `file://${root}`, GITHUB_REPOSITORY: 'shop/api', GITHUB_SHA: git(checkout, 'rev-parse', 'HEAD') } };
   });
 
-  test('compare: the approved commit against its merge base, judged by the default branch\'s perfgate', () => {
+  test('compare: the approved commit against its merge base, judged by the default branch\'s perfgate', async () => {
     const headSha = git(repo, 'rev-parse', 'HEAD');
     const runnerTemp = tempDir();
-    const steps = runActionSteps('compare', { cwd: github.checkout, inputs: { 'head-sha': headSha, token: 'token', 'compare-options': QUICK_COMPARE.join(' ') }, runnerTemp, env: github.env });
+    const steps = await runActionSteps('compare', { cwd: github.checkout, inputs: { 'head-sha': headSha, token: 'token', 'compare-options': QUICK_COMPARE.join(' ') }, runnerTemp, env: github.env });
     assert.deepEqual(steps.map((step) => step.name), ['Fetch the commit to measure', 'Compare it with its merge base']);
     assert.equal(steps[0].code, 0, steps[0].stderr);
     assert.equal(steps[1].code, 1, steps[1].stderr);
@@ -238,19 +248,19 @@ describe('the composite actions, from a user\'s repository', () => {
     assert.match(readFileSync(github.files.GITHUB_STEP_SUMMARY, 'utf8'), /\| api user c=4 \| req\/s \|/);
   });
 
-  test('compare: a head-sha that is not a full SHA is refused before anything runs', () => {
-    const steps = runActionSteps('compare', { cwd: github.checkout, inputs: { 'head-sha': 'main; rm -rf /', token: 'token' }, runnerTemp: tempDir(), env: github.env });
+  test('compare: a head-sha that is not a full SHA is refused before anything runs', async () => {
+    const steps = await runActionSteps('compare', { cwd: github.checkout, inputs: { 'head-sha': 'main; rm -rf /', token: 'token' }, runnerTemp: tempDir(), env: github.env });
     assert.equal(steps.length, 1);
     assert.equal(steps[0].code, 2);
     assert.match(steps[0].stdout, /::error::head-sha must be a full 40-character commit SHA/);
   });
 
-  test('bench then publish: the default branch measured, its results and the trend site on a new gh-pages', () => {
+  test('bench then publish: the default branch measured, its results and the trend site on a new gh-pages', async () => {
     const runnerTemp = tempDir();
-    const bench = runActionSteps('bench', { cwd: github.checkout, inputs: {}, runnerTemp, env: github.env });
+    const bench = await runActionSteps('bench', { cwd: github.checkout, inputs: {}, runnerTemp, env: github.env });
     assert.equal(bench.at(-1).code, 0, bench.at(-1).stderr);
     assert.ok(existsSync(join(runnerTemp, 'perfgate-results/benchmark-action-bigger.json')));
-    const publish = runActionSteps('publish', { cwd: github.checkout, inputs: { token: 'token' }, runnerTemp, env: github.env });
+    const publish = await runActionSteps('publish', { cwd: github.checkout, inputs: { token: 'token' }, runnerTemp, env: github.env });
     assert.equal(publish.at(-1).code, 0, publish.at(-1).stderr);
     const pages = git(github.root, '--git-dir', github.remote, 'ls-tree', '-r', '--name-only', 'gh-pages').split('\n');
     for (const file of ['dev/bench/data.js', 'index.html', 'app.js', '.nojekyll']) assert.ok(pages.includes(file), `${file} is not on gh-pages`);
@@ -258,14 +268,40 @@ describe('the composite actions, from a user\'s repository', () => {
     assert.match(data, /"name": "api user c=4 - req\/s"/);
   });
 
-  test('upgrade gate: the default branch\'s servers with the old and the new version the pull request locks', () => {
+  test('upgrade gate: the default branch\'s servers with the old and the new version the pull request locks', async () => {
     const runnerTemp = tempDir();
-    const steps = runActionSteps('upgrade-gate', { cwd: github.checkout, inputs: { 'head-sha': github.bumpSha, token: 'token', 'compare-options': QUICK_COMPARE.join(' ') }, runnerTemp, env: github.env });
+    const steps = await runActionSteps('upgrade-gate', { cwd: github.checkout, inputs: { 'head-sha': github.bumpSha, token: 'token', 'compare-options': QUICK_COMPARE.join(' ') }, runnerTemp, env: github.env });
     assert.ok([0, 1].includes(steps.at(-1).code), steps.at(-1).stderr);
     const comparison = JSON.parse(readFileSync(join(runnerTemp, 'perfgate-upgrade/comparison-express.json'), 'utf8'));
     assert.match(comparison.sides.base.description, /^express@5\.\d+\.\d+$/);
     assert.equal(comparison.sides.head.description, 'express@5.0.0');
     assert.equal(comparison.benchmarks.find((benchmark) => benchmark.id === 'api user c=4').status, 'ok');
     assert.match(readFileSync(github.files.GITHUB_STEP_SUMMARY, 'utf8'), /express 5\.\d+\.\d+ → 5\.0\.0/);
+  });
+
+  test('request: a maintainer\'s /perfgate dispatches perfgate-pr.yml on main with the head commit of that moment', async () => {
+    const headSha = git(repo, 'rev-parse', 'HEAD');
+    const api = await startFakeGitHub([
+      ['GET', /^\/repos\/shop\/api\/collaborators\/ada\/permission$/, () => [200, { permission: 'write', role_name: 'maintain' }]],
+      ['GET', /^\/repos\/shop\/api\/pulls\/7$/, () => [200, { number: 7, state: 'open', base: { ref: 'main' }, head: { sha: headSha, repo: { full_name: 'shop/api', fork: false } } }]],
+      ['POST', /^\/repos\/shop\/api\/actions\/workflows\/perfgate-pr\.yml\/dispatches$/, () => [204]],
+      ['POST', /^\/repos\/shop\/api\/issues\/7\/comments$/, () => [201, { id: 1 }]],
+    ]);
+    try {
+      const event = join(tempDir(), 'event.json');
+      writeFileSync(event, JSON.stringify({ action: 'created', repository: { default_branch: 'main' }, issue: { number: 7, pull_request: {} }, comment: { id: 9, body: '/perfgate', user: { login: 'ada' } } }));
+      const env = { ...github.env, GITHUB_EVENT_NAME: 'issue_comment', GITHUB_EVENT_PATH: event, GITHUB_API_URL: api.url };
+      const asked = { workflow: 'perfgate-pr.yml', command: '/perfgate', label: 'run-bench', token: 'token' };
+      const steps = await runActionSteps('request', { cwd: github.checkout, inputs: asked, runnerTemp: tempDir(), env });
+      assert.equal(steps.at(-1).code, 0, steps.at(-1).stderr);
+      const dispatch = api.requests.find((request) => request.path.endsWith('/dispatches'));
+      assert.deepEqual(dispatch.body, { ref: 'main', inputs: { pr: '7', sha: headSha } });
+      // The upgrade gate's step of the same template does not take a `/perfgate` comment.
+      const other = await runActionSteps('request', { cwd: github.checkout, inputs: { ...asked, workflow: 'perfgate-upgrade.yml', command: '/perfgate-upgrade', label: 'run-upgrade-gate' }, runnerTemp: tempDir(), env });
+      assert.match(other.at(-1).stdout, /not a benchmark request: nothing to do/);
+      assert.equal(api.requests.filter((request) => request.path.endsWith('/dispatches')).length, 1);
+    } finally {
+      await api.close();
+    }
   });
 });

@@ -13,7 +13,7 @@ import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const read = (path) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
 const templates = readdirSync(join(PROJECT_ROOT, 'templates')).filter((name) => name.endsWith('.yml'));
-const actions = readdirSync(join(PROJECT_ROOT, 'actions'));
+const actions = readdirSync(join(PROJECT_ROOT, 'actions'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
 const sources = { ...Object.fromEntries(templates.map((name) => [`templates/${name}`, read(`templates/${name}`)])), ...Object.fromEntries(actions.map((name) => [`actions/${name}`, read(`actions/${name}/action.yml`)])) };
 const workflows = Object.fromEntries(templates.map((name) => [name, YAML.parse(sources[`templates/${name}`])]));
 const jobs = () => Object.entries(workflows).flatMap(([name, workflow]) => Object.entries(workflow.jobs).map(([id, job]) => [`${name}:${id}`, job, workflow]));
@@ -25,8 +25,8 @@ const selfHosted = (job) => [job['runs-on']].flat().includes('self-hosted');
 
 describe('templates and actions', () => {
   test('there are the PR check, the main-branch trend and the upgrade gate', () => {
-    assert.deepEqual(templates.sort(), ['perfgate-main.yml', 'perfgate-pr.yml', 'perfgate-upgrade.yml']);
-    assert.deepEqual(actions.sort(), ['bench', 'compare', 'publish', 'upgrade-gate']);
+    assert.deepEqual(templates.sort(), ['perfgate-main.yml', 'perfgate-pr.yml', 'perfgate-request.yml', 'perfgate-upgrade.yml']);
+    assert.deepEqual(actions.sort(), ['bench', 'compare', 'publish', 'request', 'upgrade-gate']);
   });
 
   test('third-party actions are pinned by full SHA, the same ones as this repository\'s workflows', () => {
@@ -62,7 +62,25 @@ describe('templates and actions', () => {
       if (workflow.on.push) assert.deepEqual(workflow.on.push.branches, ['main'], where);
     }
     const writers = jobs().filter(([, job]) => Object.values(job.permissions).includes('write'));
-    assert.deepEqual(writers.map(([where, job]) => [where, job.permissions, selfHosted(job)]), [['perfgate-main.yml:publish', { contents: 'write' }, false]]);
+    assert.deepEqual(writers.map(([where, job]) => [where, job.permissions, selfHosted(job)]), [
+      ['perfgate-main.yml:publish', { contents: 'write' }, false],
+      ['perfgate-request.yml:request', { actions: 'write', contents: 'read', 'pull-requests': 'write' }, false],
+    ]);
+  });
+
+  test('the trusted trigger dispatches exactly the workflows that take a pull request and its approved commit', () => {
+    const request = workflows['perfgate-request.yml'];
+    assert.deepEqual(Object.keys(request.on).sort(), ['issue_comment', 'pull_request_target']);
+    const dispatched = request.jobs.request.steps.filter((step) => step.uses === './node_modules/perfgate/actions/request').map((step) => step.with.workflow);
+    assert.deepEqual(dispatched, ['perfgate-pr.yml', 'perfgate-upgrade.yml']);
+    for (const name of dispatched) {
+      assert.deepEqual(Object.keys(workflows[name].on), ['workflow_dispatch'], name);
+      assert.deepEqual(Object.keys(workflows[name].on.workflow_dispatch.inputs).sort(), ['pr', 'sha'], name);
+    }
+    // Nothing of the pull request is checked out where the token may write.
+    for (const step of request.jobs.request.steps.filter((each) => each.uses?.startsWith('actions/checkout@'))) {
+      assert.equal(step.with.ref, '${{ github.event.repository.default_branch }}');
+    }
   });
 });
 
@@ -84,4 +102,13 @@ test('actionlint and zizmor (pedantic and auditor) find nothing in a user\'s rep
     const audit = spawnSync(zizmor.bin, ['--offline', '--quiet', '--no-progress', '--color=never', `--persona=${persona}`, '.github', 'node_modules/perfgate/actions'], { cwd: root, encoding: 'utf8' });
     assert.equal(audit.status, 0, `${persona}: ${audit.stdout}${audit.stderr}`);
   }
+});
+
+const hasShellcheck = spawnSync('shellcheck', ['--version']).status === 0;
+
+test('the actions\' shell scripts pass shellcheck', { skip: hasShellcheck ? false : 'shellcheck is not installed (node scripts/setup.mjs --for test installs it)' }, () => {
+  const scripts = readdirSync(join(PROJECT_ROOT, 'actions')).filter((name) => name.endsWith('.sh')).map((name) => join('actions', name));
+  assert.ok(scripts.length >= 2);
+  const check = spawnSync('shellcheck', ['-x', ...scripts], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  assert.equal(check.status, 0, check.stdout + check.stderr);
 });

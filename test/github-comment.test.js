@@ -166,6 +166,15 @@ describe('scripts/pr-comment.mjs', () => {
     assert.match(body, /\| `node-http hello c=10` \| req\/s \| 1,050 req\/s \| 790 req\/s \| -25\.6 % \| -30\.0 % … -20\.0 % \| 🔴 regression \|/);
   });
 
+  test('a differential profile shows collapsed, its names as code spans', () => {
+    const profiled = comparison();
+    const row = { functionName: 'hashBody<img>', path: 'src/app.js', line: 12, package: '(app)', base: 0, head: 41.5, change: 41.5 };
+    profiled.benchmarks[0].profile = { grew: [row], shrank: [], totals: { base: 20, head: 61.5 } };
+    const body = renderComment({ pr: prRecord(), comparisons: [{ name: 'comparison.json', comparison: profiled }] }, { runUrl: 'https://github.example/run', workflow: 'bench-pr', currentHeadSha: HEAD });
+    assert.match(body, /<details><summary>Where the CPU time went: `node-http hello c=10`<\/summary>/);
+    assert.match(body, /\| `hashBody\?img\?` \| `src\/app\.js:12` \| `\(app\)` \| 0\.00 \| 41\.5 \| \+41\.5 \|/);
+  });
+
   test('post updates our comment in place, found on a later page', async () => {
     state.comments = [
       { id: 1, user: { login: 'a' }, body: 'x' }, { id: 2, user: { login: 'b' }, body: 'y' },
@@ -228,6 +237,11 @@ describe('scripts/pr-comment.mjs', () => {
       odd.benchmarks[0].verdicts['req/s'].change = '<b>-5 %</b>';
       return { 'pr.json': prRecord(), 'comparison.json': odd };
     }, /not a valid comparison file: \/benchmarks\/0\/verdicts\/req~1s\/change must be null/],
+    ['a profile row with a name too long', () => {
+      const odd = comparison();
+      odd.benchmarks[0].profile = { grew: [{ functionName: 'x'.repeat(201), path: 'a.js', line: 1, package: '(app)', base: 0, head: 1, change: 1 }], shrank: [], totals: { base: 0, head: 1 } };
+      return { 'pr.json': prRecord(), 'comparison.json': odd };
+    }, /not a valid comparison file: \/benchmarks\/0\/profile/],
     ['no pr.json', () => ({ 'comparison.json': comparison() }), /it has no pr\.json/],
     ['extra fields in pr.json', () => ({ 'pr.json': prRecord({ comment: 'hi' }) }), /pr\.json is not a valid pr file/],
     ['another pull request than the run\'s', () => ({ 'pr.json': prRecord({ number: 8 }) }), /it names pull request #8, but the run benchmarked #7/],

@@ -10,13 +10,13 @@ const perfgate = (...args) => spawnSync(process.execPath, [join(PROJECT_ROOT, 'b
 const COMPARE_AND_BENCH = ['bench', 'compare'];
 const COMMANDS = ['bench', 'compare', 'calibrate', 'bisect', 'detect', 'site', 'publish', 'client-check'];
 
-test('package.json names it as the bin, and --help lists every command, or says it is not in this version', () => {
+test('package.json names it as the bin, and --help lists every command, each a script of the package', () => {
   assert.deepEqual(JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).bin, { perfgate: 'bin/perfgate.js' });
   const help = perfgate('--help');
   assert.equal(help.status, 0);
   for (const command of COMMANDS) {
-    const available = existsSync(join(PROJECT_ROOT, 'scripts', `${command}.mjs`));
-    assert.match(help.stdout, new RegExp(`^  ${command} +${available ? '(?!\\(not available)' : '\\(not available in this version\\)'}`, 'm'), command);
+    assert.match(help.stdout, new RegExp(`^  ${command} +\\w`, 'm'), command);
+    assert.ok(existsSync(join(PROJECT_ROOT, 'scripts', `${command}.mjs`)), command);
   }
 });
 

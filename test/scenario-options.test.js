@@ -1,6 +1,7 @@
 // The scenario options' one home (servers/options.js): the harness passes every option, a
 // server refuses to start without one, and a bad value is named with the allowed ones.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { resolveSuite } from '../bench/config/resolve.js';
 import { skipReason, loadBuiltInVariant } from '../bench/variants.js';
@@ -42,4 +43,21 @@ test('the backend and the servers in other languages skip the Node clients, with
   assert.match(skipReason(await loadBuiltInVariant('mock-backend'), fetchProxy), /the backend answers the proxy route itself/);
   assert.equal(skipReason(await loadBuiltInVariant('express'), fetchProxy), null);
   assert.equal(skipReason(await loadBuiltInVariant('go-nethttp'), { ...fetchProxy, options: OPTION_DEFAULTS }), null);
+});
+
+test('servers in every language refuse to start without an option, naming it', async (t) => {
+  for (const name of ['node-http', 'go-nethttp', 'tomcat']) {
+    const variant = await loadBuiltInVariant(name);
+    const reason = await variant.unavailable();
+    if (reason) {
+      t.diagnostic(`${name} skipped: ${reason}`);
+      continue;
+    }
+    const env = { ...process.env, ...optionsEnv(OPTION_DEFAULTS), PORT: '0', HOST: '127.0.0.1' };
+    delete env.PERFGATE_CPU_WORK;
+    const [command, ...args] = variant.launch.command;
+    const run = spawnSync(command, args, { env, encoding: 'utf8', timeout: 30000 });
+    assert.notEqual(run.status, 0, `${name} started without PERFGATE_CPU_WORK`);
+    assert.match(run.stderr, /perfgate server failed to start: PERFGATE_CPU_WORK is not set/, name);
+  }
 });

@@ -6,7 +6,7 @@
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSiteServer } from '../scripts/site.mjs';
 import { chromiumMissing, launchChromium } from './helpers/browser.js';
@@ -50,6 +50,8 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await Promise.all(Object.values(sites).map((site) => site.close()));
+  // 30 MB of generated history is not left behind.
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const open = (t, url, options) => openPage(t, browser, url, options);

@@ -150,6 +150,7 @@ test('malformed, empty and missing data each give a clear message, never a blank
     await page.waitForFunction(() => !document.querySelector('#status').textContent.startsWith('Loading'));
     assert.match(await page.locator('#status').textContent(), message, name);
     assert.equal(await page.locator('#app').isHidden(), true);
+    assert.equal(await page.locator('#download').isHidden(), true, 'no data, nothing to download');
     if (name === 'malformed') await page.screenshot({ path: `${outputDir}site-malformed.png` });
   }
   const foreign = await open(t, `${sites.history.url}?data=https://example.com/data.js`);

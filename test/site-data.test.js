@@ -74,6 +74,19 @@ test('runs are ordered by date, and every run of a re-measured commit is kept at
   assert.deepEqual(data.suites, [{ name: 'a', slots: [0, 1] }, { name: 'b', slots: [1] }], 'each suite has its own axis');
 });
 
+test('go\'s combined bench (every metric of the line in its unit) has the first unit as its metric', () => {
+  const data = readBenchmarkData({
+    entries: {
+      Benchmark: [
+        { ...run('c1', 1, [{ name: 'BenchmarkDBSetSmall', value: 7721, unit: 'ns/op\t   4.14 MB/s\t     344 B/op\t      15 allocs/op', extra: '140911 times\n4 procs' }]), tool: 'go' },
+        { ...run('c2', 2, [{ name: 'BenchmarkDBSetSmall', value: 7690, unit: 'ns/op\t   4.16 MB/s\t     344 B/op\t      15 allocs/op', extra: '141011 times\n4 procs' }]), tool: 'go' },
+      ],
+    },
+  });
+  assert.deepEqual(data.samples.map((sample) => [sample.unit, sample.metric]), [['ns/op', 'ns/op'], ['ns/op', 'ns/op']]);
+  assert.deepEqual(filterChoices(data).metric, ['ns/op']);
+});
+
 test('values written as numeric strings count, as on the action\'s page; other strings do not', () => {
   const data = readBenchmarkData({
     entries: { s: [run('c1', 1, [{ name: 'a', value: '12.5', unit: 'ms' }, { name: 'b', value: ' 3e2 ' }, { name: 'c', value: '' }, { name: 'd', value: '12 ms' }, { name: 'e', value: Infinity }])] },

@@ -1,6 +1,6 @@
 // bisect's markdown: the answer first (the first bad commit, or the smallest range it can
 // defend, or that no step was found), then every step with its verdict and interval.
-import { escapeCell } from '../compare/report.js';
+import { escapeMarkdown as escapeCell } from '../text.js';
 import { profileMarkdown } from '../profile/report.js';
 
 const short = (sha) => sha.slice(0, 12);

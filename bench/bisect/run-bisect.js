@@ -41,7 +41,8 @@ export function singleBenchmarkConfig(config, name) {
   const [spec] = matching;
   return {
     spec,
-    config: { ...config, variants: [spec.variant], scenarios: [spec.scenario], connections: [spec.connections], scenarioConnections: {}, options: spec.options },
+    // reference: a project's built-in references are other benchmarks, not this one.
+    config: { ...config, variants: [spec.variant], scenarios: [spec.scenario], connections: [spec.connections], scenarioConnections: {}, options: spec.options, reference: undefined },
   };
 }
 
@@ -49,15 +50,16 @@ const subjectOf = (repo, sha) => git(repo, 'log', '-1', '--format=%s', sha);
 
 /**
  * @param {{repo: string, good: string, bad: string, benchmark?: string, config: object, settings: object,
- *   outDir: string, projectRoot: string, work: object, onProgress?: Function}} request
+ *   outDir: string, projectRoot: string, install?: string[], work: object, onProgress?: Function}} request
+ *   install: how a side installs its dependencies (a project's perfgate.config "install")
  */
-export async function runBisect({ repo, good, bad, benchmark, config, settings, outDir, projectRoot, work, onProgress = () => {} }) {
+export async function runBisect({ repo, good, bad, benchmark, config, settings, outDir, projectRoot, install, work, onProgress = () => {} }) {
   const startedAt = Date.now();
   const commits = firstParentRange(repo, good, bad);
   const chosen = singleBenchmarkConfig(config, benchmark);
   const sides = new Map();
   const sideOf = (sha) => {
-    if (!sides.has(sha)) sides.set(sha, prepareGitSide({ repo, sha, ref: sha.slice(0, 12), label: sha.slice(0, 12), work, projectRoot }));
+    if (!sides.has(sha)) sides.set(sha, prepareGitSide({ repo, sha, ref: sha.slice(0, 12), label: sha.slice(0, 12), work, projectRoot, install }));
     return sides.get(sha);
   };
   let stepNumber = 0;

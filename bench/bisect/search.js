@@ -5,8 +5,10 @@
 // adds attempts); if it stays inconclusive, the search stops at the smallest range it can
 // defend instead of guessing.
 
-const BAD = 'regression';
-const INCONCLUSIVE = 'inconclusive';
+import { VERDICTS } from '../stats/verdict.js';
+
+const BAD = VERDICTS.regression;
+const INCONCLUSIVE = VERDICTS.inconclusive;
 
 /**
  * @param {{commits: string[], judge: (good: string, candidate: string, attempt: number) => Promise<{verdict: string}>,

@@ -41,7 +41,7 @@ export function createWorkRoot() {
 }
 
 // projectRoot: the checkout the side was made from; its servers' directories map into the side.
-function sideOf(label, root, description, projectRoot) {
+export function sideOf(label, root, description, projectRoot) {
   return { label, root, description, projectRoot, serversDir: pathToFileURL(join(root, 'servers/')) };
 }
 

@@ -5,7 +5,7 @@
 // different values never look alike in a trend.
 const whole = (minimum, maximum) => ({ type: 'integer', minimum, maximum });
 
-export const SERVER_SETTINGS = {
+const SERVER_SETTINGS = {
   // node-cluster's processes and node-workers' threads; 0: one per CPU the server is pinned to.
   workers: { default: 0, env: 'PERFGATE_SERVER_WORKERS', schema: whole(0, 1024), show: (value) => (value === 0 ? 'one per server CPU' : String(value)) },
   // Tomcat's connector limits (its own defaults).

@@ -1,6 +1,6 @@
 // Change points as markdown, for the terminal, the job summary and commit comments. Names come
-// from the data file, so they are shown as code spans (bench/github/comment.js's `code`).
-import { code } from '../github/comment.js';
+// from the data file, so they are shown as code spans.
+import { codeSpan as code } from '../text.js';
 
 const KIND_LABELS = { regression: '🔴 regression', improvement: '🟢 improvement', change: '🔵 change' };
 

@@ -3,14 +3,12 @@
 // plain files only (never a link, never run), every field schema-checked before use, and the
 // pull request it names checked against the event and the API.
 //   pr.json             { format: "perfgate-pr", version: 1, number, headSha }
-//   comparison*.json    scripts/compare.mjs's comparison.json, one per comparison
+//   comparison*.json    scripts/compare.mjs's comparison.json (its schema: bench/compare/schema.js)
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { writeFileAtomicSync } from '../atomic-file.js';
-import { METRICS } from '../compare/rounds.js';
-import { VERDICT_SYMBOLS } from '../compare/report.js';
-import { INTERVAL_KINDS } from '../stats/index.js';
+import { comparisonSchema } from '../compare/schema.js';
 import { githubErrors } from '../errors.js';
 import { printable } from '../text.js';
 
@@ -20,42 +18,6 @@ const COMPARISON_FILE = /^comparison(-[a-z0-9._-]{1,80})?\.json$/;
 export const LIMITS = { zipBytes: 2 * 1024 * 1024, fileBytes: 4 * 1024 * 1024, totalBytes: 16 * 1024 * 1024, entries: 32, comparisons: 16 };
 const PR_FORMAT = { format: 'perfgate-pr', version: 1 };
 
-const text = (maxLength) => ({ type: 'string', maxLength });
-const samples = {
-  type: 'array',
-  minItems: 1,
-  maxItems: 1000,
-  items: {
-    type: 'object',
-    required: ['requestsPerSecond', 'p99LatencyMs'],
-    properties: { requestsPerSecond: { type: 'number', minimum: 0 }, p99LatencyMs: { type: 'number', minimum: 0 } },
-  },
-};
-const verdict = {
-  type: 'object',
-  required: ['verdict'],
-  properties: {
-    verdict: { enum: Object.keys(VERDICT_SYMBOLS) },
-    change: { anyOf: [{ type: 'null' }, { type: 'number', minimum: -1000, maximum: 1000 }] },
-    ci: { anyOf: [{ type: 'null' }, { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number', minimum: -1000, maximum: 1000 } }] },
-  },
-};
-const benchmark = {
-  type: 'object',
-  required: ['id', 'status'],
-  properties: {
-    id: text(300),
-    status: { enum: ['ok', 'skipped', 'failed'] },
-    reason: text(4000),
-    rounds: { type: 'integer', minimum: 0 },
-    verdicts: { type: 'object', required: Object.keys(METRICS), properties: Object.fromEntries(Object.keys(METRICS).map((metric) => [metric, verdict])) },
-    samples: { type: 'object', required: ['base', 'head'], properties: { base: samples, head: samples } },
-  },
-  if: { properties: { status: { const: 'ok' } } },
-  then: { required: ['verdicts', 'samples', 'rounds'] },
-  else: { required: ['reason'] },
-};
-const side = { type: 'object', required: ['description'], properties: { description: text(200) } };
 const schemas = {
   pr: {
     type: 'object',
@@ -68,32 +30,11 @@ const schemas = {
       headSha: { type: 'string', pattern: '^[0-9a-f]{40}$' },
     },
   },
-  comparison: {
-    type: 'object',
-    required: ['format', 'version', 'sides', 'benchmarks', 'gate'],
-    properties: {
-      format: { const: 'perfgate-comparison' },
-      version: { const: 1 },
-      sides: { type: 'object', required: ['base', 'head'], properties: { base: side, head: side } },
-      settings: { type: 'object', properties: { interval: { enum: INTERVAL_KINDS } } },
-      benchmarks: { type: 'array', maxItems: 1000, items: benchmark },
-      gate: {
-        type: 'object',
-        required: ['failed', 'failThreshold', 'regressions'],
-        properties: {
-          failed: { type: 'boolean' },
-          failThreshold: { type: 'number', minimum: 0, maximum: 100 },
-          regressions: { type: 'array', maxItems: 1000, items: text(300) },
-        },
-      },
-    },
-  },
+  comparison: comparisonSchema,
 };
 // strictRequired off: if/then names fields that the benchmark schema's properties define.
 const ajv = new Ajv({ strict: true, strictRequired: false });
 const validators = { pr: ajv.compile(schemas.pr), comparison: ajv.compile(schemas.comparison) };
-
-// Text from the artifact may reach the log, where a line starting "::" is a workflow command.
 
 function validated(kind, value, file) {
   if (validators[kind](value)) return value;

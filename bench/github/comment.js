@@ -2,6 +2,8 @@
 // the artifact (never its markdown), then created once and updated in place, found again by
 // a hidden marker in a comment of the workflow's own bot user.
 import { verdictCells } from '../compare/report.js';
+import { profileTables } from '../profile/report.js';
+import { codeSpan as code } from '../text.js';
 
 export const MARKER = '<!-- perfgate-bench -->';
 export const BOT_LOGIN = 'github-actions[bot]';
@@ -9,18 +11,18 @@ const MAX_ROWS = 150;
 // GitHub refuses comments over 65 536 characters.
 const MAX_BODY = 60_000;
 
-// Text from the artifact, shown literally: in a code span nothing is markdown, HTML, a
-// mention or a link, and with backticks, pipes and line breaks gone it can neither end the
-// span nor split a table cell.
-export function code(value, max = 120) {
-  const clean = String(value).replace(/[^\w .,:;=+\-/()[\]@%~^#]/g, '?');
-  const cut = clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
-  return `\`${cut.trim() || '-'}\``;
-}
-
 function rows(benchmark) {
   if (benchmark.status !== 'ok') return [`| ${code(benchmark.id)} | | | | | | ${benchmark.status}: ${code(benchmark.reason.split('\n')[0])} |`];
   return verdictCells(benchmark).map((cells) => `| ${code(benchmark.id)} | ${cells} |`);
+}
+
+// Where the CPU time went, collapsed: the profile files themselves are in the run's artifacts.
+function profiles(comparison) {
+  return comparison.benchmarks.filter((benchmark) => benchmark.profile).flatMap((benchmark) => [
+    `<details><summary>Where the CPU time went: ${code(benchmark.id)}</summary>`, '',
+    ...profileTables(benchmark.profile, (value) => code(value)),
+    '</details>', '',
+  ]);
 }
 
 function section(comparison) {
@@ -40,6 +42,7 @@ function section(comparison) {
     ...shown,
     ...(all.length > shown.length ? ['', `${all.length - shown.length} more rows: see the run's job summary.`] : []),
     '',
+    ...profiles(comparison),
   ];
 }
 

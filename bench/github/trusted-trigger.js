@@ -4,7 +4,7 @@
 // code. It checks that the requester may write to the repository, records the head commit the
 // request approves at that moment, and dispatches the self-hosted workflow on the default branch
 // with that pull request and commit as inputs: whatever is pushed later, that commit is measured.
-import { code } from './comment.js';
+import { codeSpan as code } from '../text.js';
 import { errors, githubErrors } from '../errors.js';
 
 export const DEFAULT_COMMAND = '/perfgate';

@@ -1,20 +1,12 @@
 // The commit object of a run (the shape of github-action-benchmark's `commit`) for a run
 // measured outside GitHub Actions: HEAD of the measured checkout, or a placeholder naming
 // the run's time when the directory is not a git checkout (or has no commit yet).
-import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 import { basename } from 'node:path';
+import { gitOutput as git } from '../git.js';
 
 // NUL never occurs in a commit's header fields, and %B (the message) comes last.
 const FIELDS = ['%H', '%T', '%an', '%ae', '%cn', '%ce', '%cI', '%B'];
-
-function git(args, cwd) {
-  try {
-    return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch {
-    return null;
-  }
-}
 
 // The web address of a GitHub-like remote (https, ssh or scp-like), for commit links;
 // '' for anything else, e.g. a local path.

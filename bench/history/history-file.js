@@ -5,6 +5,8 @@ import { resolve } from 'node:path';
 import { appendRun } from './append.js';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { emptyBenchmarkData, parseBenchmarkData, serializeBenchmarkData } from './format.js';
+import { commitFromGit } from './git-commit.js';
+import { SUITE_NAMES, TOOLS } from '../results/benchmark-action.js';
 
 export const DEFAULT_HISTORY_FILE = '.perfgate/history/data.js';
 
@@ -31,4 +33,14 @@ export function appendRunToFile(path, run, { label, ...options } = {}) {
   const { data, added } = appendRun(readHistoryFile(path, label), run, options);
   writeFileAtomicSync(path, serializeBenchmarkData(data));
   return { data, added };
+}
+
+// Appends a run's github-action-benchmark inputs (bench/results/write.js) to the local
+// history, one entry per suite, named by the commit measured in commitDir.
+export function appendToHistory({ bigger, smaller }, historyFile, { commitDir, date = Date.now() }) {
+  const suites = [
+    { suite: SUITE_NAMES.bigger, tool: TOOLS.bigger, benches: bigger },
+    { suite: SUITE_NAMES.smaller, tool: TOOLS.smaller, benches: smaller },
+  ];
+  return appendRunToFile(historyFile, { commit: commitFromGit(commitDir, { date }), date, suites });
 }

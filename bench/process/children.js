@@ -14,7 +14,7 @@ function signalGroup(pid, signal) {
   }
 }
 
-export function killAllChildren(signal = 'SIGKILL') {
+function killAllChildren(signal = 'SIGKILL') {
   for (const pid of liveGroups) signalGroup(pid, signal);
   liveGroups.clear();
 }

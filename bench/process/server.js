@@ -1,32 +1,15 @@
 // Starts one server variant as a pinned child process, waits until it is ready (or fails
 // with the reason), and stops it. Its stdout and stderr go to a log file per run.
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from '../errors.js';
 import { pinnedCommand } from '../pinning.js';
 import { spawnGroup, stopGroup } from './children.js';
+import { freePort, LOOPBACK, portIsFree } from './ports.js';
 
-export const LOOPBACK = '127.0.0.1';
 const POLL_MS = 25;
-
-// Resolves to true when nothing listens on the port (we could bind it ourselves).
-function portIsFree(port) {
-  return new Promise((resolve) => {
-    const probe = net.createServer().once('error', () => resolve(false));
-    probe.listen(port, LOOPBACK, () => probe.close(() => resolve(true)));
-  });
-}
-
-async function freePort() {
-  const probe = net.createServer();
-  await new Promise((resolve) => probe.listen(0, LOOPBACK, resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 function lastLogLine(logFile) {
   const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n') : [];

@@ -3,7 +3,7 @@
 // the report (escaped names, links to the kept profiles) and the PR comment (code spans for
 // an untrusted artifact) share them.
 import { relative } from 'node:path';
-import { escapeCell } from '../compare/report.js';
+import { escapeMarkdown as escapeCell } from '../text.js';
 
 const micros = (value) => (Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(1) : value.toFixed(2));
 const signedMicros = (value) => `${value >= 0 ? '+' : '−'}${micros(Math.abs(value))}`;

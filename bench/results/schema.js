@@ -46,7 +46,7 @@ const benchmarkSchema = {
   ],
 };
 
-export const resultSchema = {
+const resultSchema = {
   type: 'object',
   required: ['format', 'version', 'suite', 'status', 'startedAt', 'machine', 'git', 'packages', 'pinning', 'config', 'benchmarks'],
   properties: {

@@ -4,7 +4,9 @@
 export const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 // Unbiased sample variance: divides by n - 1 (Bessel's correction, https://en.wikipedia.org/wiki/Bessel%27s_correction).
+// Fewer than two values show no spread: 0 (a run summary of one run); intervals need minSamples >= 2 anyway.
 export function variance(values) {
+  if (values.length < 2) return 0;
   const centre = mean(values);
   return values.reduce((sum, value) => sum + (value - centre) ** 2, 0) / (values.length - 1);
 }

@@ -1,9 +1,10 @@
 // Adaptive stopping for the interleaved runner: add rounds until the verdict is resolved or the budget is spent
 // (tachometer's automatic.ts). Peeking after every round inflates false alarms: calibrate with A/A runs (METHOD.md).
 import { DEFAULTS } from './defaults.js';
+import { VERDICTS } from './verdict.js';
 
 // A result is resolved when its interval is clear of every horizon, i.e. it has a verdict other than inconclusive.
-export const isResolved = (result) => result.verdict !== 'inconclusive';
+export const isResolved = (result) => result.verdict !== VERDICTS.inconclusive;
 
 // Why to stop adding rounds, or null to add another. maxRounds and the time budget are hard limits that win over
 // minRounds; the budget is spent when one more round, at the mean round duration so far, would end past it.

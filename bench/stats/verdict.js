@@ -12,6 +12,11 @@ const unpaired = (interval) => (base, head, settings) => ({ ci: interval(base, h
 const ESTIMATORS = { welch: unpaired(deltaMethodInterval), bootstrap: unpaired(bootstrapInterval), paired: pairedRatio };
 export const INTERVAL_KINDS = Object.keys(ESTIMATORS);
 
+// The verdicts of a comparison, named once: what classifyInterval answers, what comparison.json
+// may hold, what reports show.
+export const VERDICTS = Object.freeze({ regression: 'regression', improvement: 'improvement', noChange: 'no change', inconclusive: 'inconclusive' });
+export const VERDICT_NAMES = Object.values(VERDICTS);
+
 // An interval of relative change turned so that positive means better: latency intervals are negated.
 export const towardsBetter = ([low, high], direction) => (direction === 'bigger' ? [low, high] : [-high, -low]);
 
@@ -20,10 +25,10 @@ export const towardsBetter = ([low, high], direction) => (direction === 'bigger'
 // threshold) a true change of exactly the threshold sits on the edge and is never called (METHOD.md, section 3).
 export function classifyInterval(interval, { direction, threshold, minimumEffect = threshold }) {
   const [low, high] = towardsBetter(interval, direction);
-  if (low > minimumEffect) return 'improvement';
-  if (high < -minimumEffect) return 'regression';
-  if (low > -threshold && high < threshold) return 'no change';
-  return 'inconclusive';
+  if (low > minimumEffect) return VERDICTS.improvement;
+  if (high < -minimumEffect) return VERDICTS.regression;
+  if (low > -threshold && high < threshold) return VERDICTS.noChange;
+  return VERDICTS.inconclusive;
 }
 
 function checkSample(name, values) {
@@ -60,12 +65,12 @@ export function compareSamples(base, head, options = {}) {
     minimumEffect,
     interval: settings.interval,
   };
-  if (Math.min(n.base, n.head) < minSamples) return { verdict: 'inconclusive', ci: null, pValue: null, ...summary };
+  if (Math.min(n.base, n.head) < minSamples) return { verdict: VERDICTS.inconclusive, ci: null, pValue: null, ...summary };
   const estimated = ESTIMATORS[settings.interval](base, head, settings);
-  return { ...summary, ...estimated, verdict: estimated.ci ? classifyInterval(estimated.ci, settings) : 'inconclusive' };
+  return { ...summary, ...estimated, verdict: estimated.ci ? classifyInterval(estimated.ci, settings) : VERDICTS.inconclusive };
 }
 
 // The CI gate: fails only on a regression whose whole interval lies beyond failThreshold in the bad direction.
 export function failsGate(result, failThreshold = DEFAULTS.failThreshold) {
-  return result.verdict === 'regression' && towardsBetter(result.ci, result.direction)[1] < -failThreshold;
+  return result.verdict === VERDICTS.regression && towardsBetter(result.ci, result.direction)[1] < -failThreshold;
 }

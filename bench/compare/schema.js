@@ -1,0 +1,84 @@
+// The format of comparison.json, which `npm run compare` writes (run-comparison.js) and the PR
+// comment reads from an untrusted artifact (bench/github/artifact.js): what every reader may
+// rely on, with bounds on every text and list.
+import { INTERVAL_KINDS, VERDICT_NAMES } from '../stats/index.js';
+import { METRICS } from './rounds.js';
+
+export const COMPARISON_FORMAT = { format: 'perfgate-comparison', version: 1 };
+
+const text = (maxLength) => ({ type: 'string', maxLength });
+const samples = {
+  type: 'array',
+  minItems: 1,
+  maxItems: 1000,
+  items: {
+    type: 'object',
+    required: ['requestsPerSecond', 'p99LatencyMs'],
+    properties: { requestsPerSecond: { type: 'number', minimum: 0 }, p99LatencyMs: { type: 'number', minimum: 0 } },
+  },
+};
+const verdict = {
+  type: 'object',
+  required: ['verdict'],
+  properties: {
+    verdict: { enum: VERDICT_NAMES },
+    change: { anyOf: [{ type: 'null' }, { type: 'number', minimum: -1000, maximum: 1000 }] },
+    ci: { anyOf: [{ type: 'null' }, { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number', minimum: -1000, maximum: 1000 } }] },
+  },
+};
+// A differential profile (bench/profile): at most ten rows each way, or why none was taken.
+const micros = { type: 'number', minimum: -1e9, maximum: 1e9 };
+const profileRow = {
+  type: 'object',
+  required: ['functionName', 'path', 'line', 'package', 'base', 'head', 'change'],
+  properties: { functionName: text(200), path: text(300), line: { type: 'integer', minimum: 0 }, package: text(100), base: micros, head: micros, change: micros },
+};
+const profileRows = { type: 'array', maxItems: 10, items: profileRow };
+const profile = {
+  anyOf: [
+    { type: 'object', required: ['skipped'], properties: { skipped: text(500) } },
+    {
+      type: 'object',
+      required: ['grew', 'shrank', 'totals'],
+      properties: { grew: profileRows, shrank: profileRows, totals: { type: 'object', required: ['base', 'head'], properties: { base: micros, head: micros } } },
+    },
+  ],
+};
+const benchmark = {
+  type: 'object',
+  required: ['id', 'status'],
+  properties: {
+    id: text(300),
+    status: { enum: ['ok', 'skipped', 'failed'] },
+    reason: text(4000),
+    rounds: { type: 'integer', minimum: 0 },
+    // Every comparison has these two; CPU µs/request came later (bench/metrics.js).
+    verdicts: { type: 'object', required: ['req/s', 'p99 latency'], properties: Object.fromEntries(Object.keys(METRICS).map((metric) => [metric, verdict])) },
+    samples: { type: 'object', required: ['base', 'head'], properties: { base: samples, head: samples } },
+    profile,
+  },
+  if: { properties: { status: { const: 'ok' } } },
+  then: { required: ['verdicts', 'samples', 'rounds'] },
+  else: { required: ['reason'] },
+};
+const side = { type: 'object', required: ['description'], properties: { description: text(200) } };
+export const comparisonSchema = {
+  type: 'object',
+  required: ['format', 'version', 'sides', 'benchmarks', 'gate'],
+  properties: {
+    format: { const: COMPARISON_FORMAT.format },
+    version: { const: COMPARISON_FORMAT.version },
+    sides: { type: 'object', required: ['base', 'head'], properties: { base: side, head: side } },
+    settings: { type: 'object', properties: { interval: { enum: INTERVAL_KINDS } } },
+    benchmarks: { type: 'array', maxItems: 1000, items: benchmark },
+    gate: {
+      type: 'object',
+      required: ['failed', 'failThreshold', 'regressions'],
+      properties: {
+        failed: { type: 'boolean' },
+        failThreshold: { type: 'number', minimum: 0, maximum: 100 },
+        regressions: { type: 'array', maxItems: 1000, items: text(300) },
+      },
+    },
+  },
+};
