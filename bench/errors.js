@@ -43,6 +43,11 @@ export const errors = {
     `${connections} connections need more open files than the limit of ${limit}; raise the limit to at least ${needed} (\`ulimit -n\`, /etc/security/limits.conf, or the container's nofile limit)`),
   socketsExhausted: define('PG_SOCKETS_EXHAUSTED', (connections, detail) =>
     `the load generator could not open ${connections} sockets (${detail}): lower the tier or raise the open-file limit`),
+  unknownEngine: define('PG_UNKNOWN_ENGINE', (name, known) =>
+    `unknown load engine "${name}": choose one of ${known.join(', ')} (suite field "engine" or --engine)`),
+  engineUnavailable: define('PG_ENGINE_UNAVAILABLE', (name, reason) =>
+    `load engine "${name}" cannot run here: ${reason}; or choose another with --engine`),
+  loadFailed: define('PG_LOAD_FAILED', (engine, detail) => `the ${engine} load failed: ${detail}`, EXIT.failed),
   variantUnavailable: define('PG_VARIANT_UNAVAILABLE', (variant, reason) => `skipped ${variant}: ${reason}`),
   unknownRef: define('PG_UNKNOWN_REF', (ref, repo) =>
     `"${ref}" is not a commit in ${repo}: check the name with \`git log --oneline\`, or fetch it first`),

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
@@ -12,14 +11,17 @@ import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
 const QUICK = ['--scenario', 'hello', '--connections', '10', '--duration', '1', '--warmup', '0.3', '--min-rounds', '3', '--budget', '60'];
 const GIT_ENV = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 't@example.com' };
 
+// The compare runs' own temporary directory: other test runs on this machine make theirs in tmpdir().
+const COMPARE_TMP = tempDir('perfgate-e2e-tmp-');
+
 function compare(args) {
   const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/compare.mjs'), ...args], {
-    cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '' },
+    cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '', TMPDIR: COMPARE_TMP },
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-const compareSides = () => readdirSync(tmpdir()).filter((name) => name.startsWith('perfgate-compare-'));
+const compareSides = () => readdirSync(COMPARE_TMP).filter((name) => name.startsWith('perfgate-compare-'));
 
 function assertNothingLeft(repo) {
   assert.deepEqual(leftoverServers(), []);
@@ -53,12 +55,19 @@ describe('compare two commits', () => {
     const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
     const [benchmark] = comparison.benchmarks;
     assert.equal(benchmark.id, 'node-http hello c=10');
-    assert.equal(benchmark.verdicts['req/s'].verdict, 'regression');
+    assert.equal(benchmark.mode, 'duet', 'both sides at the same time by default');
+    assert.equal(benchmark.verdict.verdict, 'regression');
+    assert.ok(['CPU µs/request', 'req/s'].includes(benchmark.verdict.calledBy));
+    assert.equal(benchmark.verdicts['CPU µs/request'].verdict, 'regression');
+    assert.ok(benchmark.samples.head.every((sample, round) => sample.cpuMicrosPerRequest > benchmark.samples.base[round].cpuMicrosPerRequest));
     assert.ok(benchmark.rounds >= 3);
     assert.equal(benchmark.samples.base.length, benchmark.samples.head.length);
     assert.deepEqual(comparison.gate.regressions, ['node-http hello c=10']);
     assert.match(comparison.sides.base.description, /^main~1 \([0-9a-f]{12}\)$/);
-    assert.match(readFileSync(join(out, 'comparison.md'), 'utf8'), /\| node-http hello c=10 \| req\/s \|.*🔴 regression \|/);
+    const report = readFileSync(join(out, 'comparison.md'), 'utf8');
+    assert.match(report, /\| node-http hello c=10 \| CPU µs\/request \|.*🔴 regression \|/);
+    assert.match(report, /\*\*node-http hello c=10\*\*: 🔴 regression, called by (CPU µs\/request|req\/s)/);
+    assert.match(report, /duet: both sides at the same time on the same cores, load engine autocannon/);
     assert.match(run.stdout, /Regression beyond 10 %/);
     assertNothingLeft(repo);
   });
@@ -67,6 +76,8 @@ describe('compare two commits', () => {
     ['an unknown ref', ['--base', 'main', '--head', 'no-such-branch'], /"no-such-branch" is not a commit in/],
     ['the same ref twice', ['--base', 'main', '--head', 'main'], /are the same commit [0-9a-f]{12}: compare two different commits/],
     ['an unknown interval', ['--base', 'main~1', '--head', 'main', '--interval', 'median'], /--interval must be one of welch, bootstrap, paired, not "median"/],
+    ['an unknown mode', ['--base', 'main~1', '--head', 'main', '--mode', 'both'], /--mode must be one of duet, sequential, not "both"/],
+    ['an unknown engine', ['--base', 'main~1', '--head', 'main', '--engine', 'nosuch'], /engine: "nosuch" is not allowed \(allowed: autocannon, wrk\)/],
   ];
   for (const [what, args, message] of badInput) {
     test(`${what} is a clear error`, () => {

@@ -3,13 +3,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { comparisonMarkdown } from '../bench/compare/report.js';
 import { escapeMarkdown as escapeCell } from '../bench/text.js';
-import { compareInterleaved } from '../bench/compare/rounds.js';
+import { compareInterleaved, sequentialRound } from '../bench/compare/rounds.js';
+import { benchmarkMode } from '../bench/compare/run-comparison.js';
 import { seededRandom } from '../bench/stats/index.js';
 
-const thresholds = { 'req/s': { threshold: 0.05, minimumEffect: 0.02 }, 'p99 latency': { threshold: 0.1, minimumEffect: 0.1 } };
+import { defaultBands } from '../bench/metrics.js';
 
-// A fake measurement: req/s around `means[side]` with relative noise, p99 inversely so.
-// Each measurement takes one second of a fake clock, so a budget counts measurements.
+const thresholds = defaultBands();
+
+// A fake measurement: req/s around `means[side]` with relative noise, p99 and CPU µs per
+// request inversely so. Each measurement takes one second of a fake clock, so a budget
+// counts measurements. `measure` is one side's; `measureRound` a sequential round of both.
 function fakeMeasure(means, noise, seed = 1) {
   const random = seededRandom(seed);
   const order = [];
@@ -19,15 +23,16 @@ function fakeMeasure(means, noise, seed = 1) {
     order.push(side);
     clock += 1000;
     const requestsPerSecond = means[side] * (1 + noise * (random() - 0.5) * 2);
-    return { requestsPerSecond, p99LatencyMs: 1e5 / requestsPerSecond, errors: 0, timeouts: 0, clientSaturated: false };
+    return { requestsPerSecond, p99LatencyMs: 1e5 / requestsPerSecond, cpuMicrosPerRequest: 1e6 / requestsPerSecond, errors: 0, timeouts: 0, clientSaturated };
   };
-  return { measure, order, now };
+  let clientSaturated = false;
+  return { measureRound: sequentialRound(measure), order, now, saturate: () => { clientSaturated = true; } };
 }
 
 
 test('a clear 20 % slowdown is a regression, found after the minimum rounds', async () => {
-  const { measure } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
-  const result = await compareInterleaved({ measure, thresholds, budgetMs: 1e9, minRounds: 5, maxRounds: 60 });
+  const { measureRound } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
+  const result = await compareInterleaved({ measureRound, thresholds, budgetMs: 1e9, minRounds: 5, maxRounds: 60 });
   assert.equal(result.verdicts['req/s'].verdict, 'regression');
   assert.equal(result.verdicts['p99 latency'].verdict, 'regression');
   assert.equal(result.stoppedBy, 'resolved');
@@ -35,21 +40,21 @@ test('a clear 20 % slowdown is a regression, found after the minimum rounds', as
 });
 
 test('the same code on both sides is no change', async () => {
-  const { measure } = fakeMeasure({ base: 10000, head: 10000 }, 0.02);
-  const result = await compareInterleaved({ measure, thresholds, budgetMs: 1e9, minRounds: 5, maxRounds: 60 });
+  const { measureRound } = fakeMeasure({ base: 10000, head: 10000 }, 0.02);
+  const result = await compareInterleaved({ measureRound, thresholds, budgetMs: 1e9, minRounds: 5, maxRounds: 60 });
   assert.equal(result.verdicts['req/s'].verdict, 'no change');
 });
 
 test('noise wider than the band runs to the budget and says inconclusive', async () => {
-  const { measure, now } = fakeMeasure({ base: 10000, head: 10000 }, 0.6);
-  const result = await compareInterleaved({ measure, thresholds, budgetMs: 20000, minRounds: 5, maxRounds: 60, now });
+  const { measureRound, now } = fakeMeasure({ base: 10000, head: 10000 }, 0.6);
+  const result = await compareInterleaved({ measureRound, thresholds, budgetMs: 20000, minRounds: 5, maxRounds: 60, now });
   assert.equal(result.stoppedBy, 'budget');
   assert.equal(result.verdicts['req/s'].verdict, 'inconclusive');
 });
 
 test('sides alternate order every round (ABBA...)', async () => {
-  const { measure, order } = fakeMeasure({ base: 100, head: 100 }, 0.01);
-  await compareInterleaved({ measure, thresholds, budgetMs: 1e9, minRounds: 4, maxRounds: 4 });
+  const { measureRound, order } = fakeMeasure({ base: 100, head: 100 }, 0.01);
+  await compareInterleaved({ measureRound, thresholds, budgetMs: 1e9, minRounds: 4, maxRounds: 4 });
   assert.deepEqual(order, ['base', 'head', 'head', 'base', 'base', 'head', 'head', 'base']);
 });
 
@@ -64,8 +69,8 @@ const reportOf = (measured, { sides, settings, gate }) => comparisonMarkdown({
 });
 
 test('the report escapes names and shows a verdict with its symbol', async () => {
-  const { measure } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
-  const measured = await compareInterleaved({ measure, thresholds, budgetMs: 1e9, minRounds: 3, maxRounds: 3 });
+  const { measureRound } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
+  const measured = await compareInterleaved({ measureRound, thresholds, budgetMs: 1e9, minRounds: 3, maxRounds: 3 });
   const markdown = reportOf(measured, {
     sides: { base: { description: 'main (abc)' }, head: { description: '<img src=x onerror=alert(1)> | x' } },
     settings: { thresholds, minRounds: 3, maxRounds: 3, budgetSeconds: 1, roundSeconds: 1, warmupSeconds: 0 },
@@ -78,8 +83,8 @@ test('the report escapes names and shows a verdict with its symbol', async () =>
 });
 
 test('with paired rounds the report shows the paired change and names the method', async () => {
-  const { measure } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
-  const measured = await compareInterleaved({ measure, thresholds, interval: 'paired', budgetMs: 1e9, minRounds: 6, maxRounds: 6 });
+  const { measureRound } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
+  const measured = await compareInterleaved({ measureRound, thresholds, interval: 'paired', budgetMs: 1e9, minRounds: 6, maxRounds: 6 });
   const verdict = measured.verdicts['req/s'];
   assert.equal(verdict.interval, 'paired');
   assert.equal(verdict.verdict, 'regression');
@@ -92,9 +97,35 @@ test('with paired rounds the report shows the paired change and names the method
   assert.match(markdown, /median of the per-round head\/base ratios \(Hodges–Lehmann\), with its signed-rank 95 % interval/);
 });
 
+test('the verdict names the metric that called it; CPU µs/request calls it first', async () => {
+  const { measureRound } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
+  const result = await compareInterleaved({ measureRound, thresholds, budgetMs: 1e9, minRounds: 5, maxRounds: 60 });
+  assert.deepEqual(result.verdict, { verdict: 'regression', calledBy: 'CPU µs/request', notes: [] });
+  assert.equal(result.verdicts['CPU µs/request'].verdict, 'regression');
+});
+
+test('a client-bound benchmark gets its verdict from CPU µs/request, with a note on req/s', async () => {
+  const fake = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
+  fake.saturate();
+  const result = await compareInterleaved({ measureRound: fake.measureRound, thresholds, budgetMs: 1e9, minRounds: 5, maxRounds: 60 });
+  assert.equal(result.verdict.calledBy, 'CPU µs/request');
+  assert.match(result.verdict.notes[0], /client-bound: req\/s is a lower bound/);
+});
+
+test('duet falls back to sequential, with a one-line reason, where two sides cannot run at once', () => {
+  const builtin = { name: 'express', launch: {} };
+  const fixedPort = { name: 'mine', launch: { port: 8080 } };
+  assert.deepEqual(benchmarkMode('duet', { scenario: 'json' }, { base: builtin, head: builtin }), { mode: 'duet' });
+  const { mode, fallback } = benchmarkMode('duet', { scenario: 'json' }, { base: fixedPort, head: fixedPort });
+  assert.equal(mode, 'sequential');
+  assert.equal(fallback, 'sequential, not duet: mine listens on the fixed port 8080, so its two sides cannot run at once');
+  assert.match(benchmarkMode('duet', { scenario: 'db' }, { base: builtin, head: builtin }).fallback, /^sequential, not duet: the db scenario starts a PostgreSQL server per side/);
+  assert.deepEqual(benchmarkMode('sequential', { scenario: 'json' }, { base: builtin, head: builtin }), { mode: 'sequential' });
+});
+
 test('a reference that moved (the same code on both sides) warns that the machine was not steady', async () => {
-  const { measure } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
-  const measured = await compareInterleaved({ measure, thresholds, budgetMs: 1e9, minRounds: 3, maxRounds: 3 });
+  const { measureRound } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
+  const measured = await compareInterleaved({ measureRound, thresholds, budgetMs: 1e9, minRounds: 3, maxRounds: 3 });
   const report = (referencesMoved) => reportOf(measured, {
     sides: { base: { description: 'main' }, head: { description: 'branch' } },
     settings: { thresholds, minRounds: 3, maxRounds: 3, budgetSeconds: 1, roundSeconds: 1, warmupSeconds: 0 },

@@ -12,8 +12,8 @@ test('/proc/stat per-core busy % as mpstat computes it', () => {
 });
 
 test('/proc/<pid>/stat with spaces and parentheses in the name', () => {
-  const fields = ['S', '1', '4242', '4242', '0', '-1', '4194560', '0', '0', '0', '0', '70', '30', '0', '0', '20', '0', '1', '0', '5', '1000', '250'];
-  assert.deepEqual(parsePidStat(`4243 (node (worker) x) ${fields.join(' ')}`), { pgrp: 4242, cpuTicks: 100, rssPages: 250 });
+  const fields = ['S', '1', '4242', '4242', '0', '-1', '4194560', '0', '0', '0', '0', '70', '30', '12', '3', '20', '0', '1', '0', '5', '1000', '250'];
+  assert.deepEqual(parsePidStat(`4243 (node (worker) x) ${fields.join(' ')}`), { pgrp: 4242, cpuTicks: 100, childTicks: 15, rssPages: 250 });
 });
 
 test('cpu lists', () => {

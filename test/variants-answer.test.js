@@ -6,7 +6,7 @@ import { after, describe, test } from 'node:test';
 import { DEFAULTS } from '../bench/config/suites.js';
 import { planPinning } from '../bench/pinning.js';
 import { requestFor } from '../bench/requests.js';
-import { startBenchmarkServer } from '../bench/run.js';
+import { startBenchmarkServer } from '../bench/measure.js';
 import { builtInVariantNames, loadBuiltInVariant, skipReason } from '../bench/variants.js';
 import { PROXY_CLIENTS } from '../servers/options.js';
 import { verifyServer } from '../bench/verify.js';

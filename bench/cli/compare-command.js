@@ -1,5 +1,6 @@
 // `npm run compare`: its option table and the turning of its values into a comparison request.
 // The measurement and verdict options are shared with `npm run calibrate`.
+import { MODES } from '../compare/run-comparison.js';
 import { COMPARE_DEFAULTS, DEFAULTS, INTERVAL_KINDS } from '../stats/index.js';
 import { SUITE_OPTIONS, suiteRequest } from './suite-options.js';
 
@@ -13,12 +14,13 @@ export const COMPARISON_OPTIONS = {
   ...suiteOptions,
   duration: { ...SUITE_OPTIONS.duration, type: 'positive', help: 'measured seconds per round', default: COMPARE_DEFAULTS.roundSeconds },
   warmup: { ...SUITE_OPTIONS.warmup, type: 'nonNegative', help: 'discarded warm-up per round', default: COMPARE_DEFAULTS.warmupSeconds },
-  threshold: { type: 'positive', value: 'PCT', help: 'req/s: an interval wholly inside ±PCT is "no change"', default: percent(DEFAULTS.threshold) },
+  mode: { type: 'choice', choices: MODES, value: 'MODE', help: 'duet: base and head at the same time on the same cores; sequential: one after the other (also the fallback, with its reason, where duet cannot run)', default: 'duet' },
+  threshold: { type: 'positive', value: 'PCT', help: 'req/s and CPU µs/request: an interval wholly inside ±PCT is "no change"', default: percent(DEFAULTS.threshold) },
   // The verdict bands are each metric's own: these two mirror the metrics' defaults.
-  'min-effect': { type: 'positive', value: 'PCT', help: 'req/s: an interval wholly beyond ±PCT is a regression/improvement', default: 2 },
+  'min-effect': { type: 'positive', value: 'PCT', help: 'req/s and CPU µs/request: an interval wholly beyond ±PCT is a regression/improvement', default: 2 },
   'p99-threshold': { type: 'positive', value: 'PCT', help: 'p99 latency: both of the above', default: 10 },
   interval: { type: 'choice', choices: INTERVAL_KINDS, value: 'KIND', help: 'the interval that decides: paired (per-round ratios, signed-rank; needs >= 6 rounds), welch or bootstrap (independent samples); bench/stats/METHOD.md', default: COMPARE_DEFAULTS.interval },
-  'fail-threshold': { type: 'positive', value: 'PCT', help: 'exit 1 when a req/s regression lies wholly beyond this', default: percent(COMPARE_DEFAULTS.failThreshold) },
+  'fail-threshold': { type: 'positive', value: 'PCT', help: 'exit 1 when a regression in the metric that called the verdict lies wholly beyond this', default: percent(COMPARE_DEFAULTS.failThreshold) },
   budget: { type: 'positive', value: 'S', help: 'time budget per benchmark; then the verdict is inconclusive', default: COMPARE_DEFAULTS.budgetSeconds },
   'min-rounds': { type: 'count', value: 'N', help: 'rounds per side before a verdict may stop the sampling', default: COMPARE_DEFAULTS.minRounds },
   'max-rounds': { type: 'count', value: 'N', help: 'at most this many rounds per side', default: COMPARE_DEFAULTS.maxRounds },
@@ -33,7 +35,7 @@ export const COMPARE_COMMAND = {
   name: 'compare',
   invocation: 'npm run compare --',
   synopsis: '(--base REF --head REF | --dep PKG@V1 --vs PKG@V2) [options]',
-  summary: 'Base vs head, interleaved, with a verdict per benchmark and metric. Writes comparison.json and comparison.md,\nappends the report to $GITHUB_STEP_SUMMARY, and exits 1 only on a regression beyond --fail-threshold.',
+  summary: 'Base vs head, in duet (or sequential) rounds, with a verdict per benchmark and metric. Writes comparison.json and comparison.md,\nappends the report to $GITHUB_STEP_SUMMARY, and exits 1 only on a regression beyond --fail-threshold.',
   options: {
     base: { type: 'string', value: 'REF', help: 'the base commit of --repo, in its own worktree' },
     head: { type: 'string', value: 'REF', help: 'the head commit of --repo, in its own worktree' },
@@ -58,10 +60,13 @@ export function comparisonRequest(values) {
     overrides: { ...request.overrides, repetitions: 1 },
     outDir: values.out,
     settings: {
+      // The judged metrics and their default bands: bench/metrics.js; these options set them.
       thresholds: {
         'req/s': { threshold: values.threshold / 100, minimumEffect: values['min-effect'] / 100 },
+        'CPU µs/request': { threshold: values.threshold / 100, minimumEffect: values['min-effect'] / 100 },
         'p99 latency': { threshold: values['p99-threshold'] / 100, minimumEffect: values['p99-threshold'] / 100 },
       },
+      mode: values.mode,
       interval: values.interval,
       failThreshold: values['fail-threshold'] / 100,
       budgetSeconds: values.budget,

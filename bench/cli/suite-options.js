@@ -12,7 +12,8 @@ export const SUITE_OPTIONS = {
   duration: { type: 'number', value: 'S', help: 'seconds measured per benchmark' },
   warmup: { type: 'number', value: 'S', help: 'seconds of discarded warm-up per benchmark' },
   repetitions: { type: 'number', value: 'N', help: 'runs per benchmark (round-robin over the suite)' },
-  workers: { type: 'number', value: 'N', help: 'autocannon worker threads (0: the main thread)' },
+  engine: { type: 'string', value: 'NAME', help: 'load engine: autocannon, or wrk (Debian package) for servers faster than autocannon', defaultText: 'autocannon' },
+  workers: { type: 'number', value: 'N', help: 'load-generator processes (0: one; a tier beyond one process\'s open-file limit gets more)' },
   pipelining: { type: 'number', value: 'N', help: 'requests in flight per connection' },
   timeout: { type: 'number', value: 'S', help: 'request timeout in seconds' },
 };
@@ -34,6 +35,7 @@ function suiteOverrides(values) {
   // --connections asks for exactly these tiers, also where the suite gives a scenario its own.
   if (overrides.connections) overrides.scenarioConnections = {};
   for (const flag of NUMBERS) if (values[flag] !== undefined) overrides[flag] = toNumber(values[flag]);
+  if (values.engine !== undefined) overrides.engine = values.engine;
   return overrides;
 }
 

@@ -25,7 +25,8 @@ const CHANGE_METHODS = {
 // The cells after the benchmark's name, per metric, from numbers and verdicts only: shared
 // by this report and the PR comment, which each quote the name their own way.
 export function verdictCells(benchmark) {
-  return Object.entries(METRICS).map(([metric, { value, unit }]) => {
+  // A comparison written before a metric existed has no verdict for it.
+  return Object.entries(METRICS).filter(([metric]) => benchmark.verdicts[metric]).map(([metric, { value, unit }]) => {
     const verdict = benchmark.verdicts[metric];
     const base = meanOf(benchmark.samples.base.map(value));
     const head = meanOf(benchmark.samples.head.map(value));
@@ -42,13 +43,24 @@ function verdictRows(benchmark) {
   return verdictCells(benchmark).map((cells) => `| ${escapeCell(benchmark.id)} | ${cells} |`);
 }
 
+const cellOf = (value) => (typeof value === 'number' ? number(value) : 'n/a');
+
 function samplesTable(benchmark) {
+  const metrics = Object.entries(METRICS).filter(([metric]) => benchmark.verdicts[metric]);
   const rows = benchmark.samples.base.map((base, index) => {
     const head = benchmark.samples.head[index];
-    return `| ${index + 1} | ${number(base.requestsPerSecond)} | ${number(head.requestsPerSecond)} | ${base.p99LatencyMs} | ${head.p99LatencyMs} |`;
+    return `| ${index + 1} | ${metrics.map(([, { value }]) => `${cellOf(value(base))} | ${cellOf(value(head))}`).join(' | ')} |`;
   });
-  return [`**${escapeCell(benchmark.id)}** — ${benchmark.rounds} rounds in ${Math.round(benchmark.elapsedMs / 1000)} s, stopped: ${benchmark.stoppedBy}`, '',
-    '| round | base req/s | head req/s | base p99 ms | head p99 ms |', '| ---: | ---: | ---: | ---: | ---: |', ...rows, ''];
+  return [`**${escapeCell(benchmark.id)}** — ${benchmark.rounds} rounds (${benchmark.mode ?? 'sequential'}) in ${Math.round(benchmark.elapsedMs / 1000)} s, stopped: ${benchmark.stoppedBy}`, '',
+    `| round | ${metrics.map(([name, { unit }]) => `base ${name} (${unit}) | head ${name} (${unit})`).join(' | ')} |`,
+    `| ---: | ${metrics.map(() => '---: | ---:').join(' | ')} |`, ...rows, ''];
+}
+
+// The benchmark's own verdict line: which metric called it, and why (bench/compare/rounds.js).
+function verdictLine(benchmark) {
+  if (!benchmark.verdict) return [];
+  const { verdict, calledBy, notes } = benchmark.verdict;
+  return [`- **${escapeCell(benchmark.id)}**: ${VERDICT_SYMBOLS[verdict]} ${verdict}, called by ${escapeCell(calledBy)}${notes.length ? ` (${notes.map(escapeCell).join('; ')})` : ''}`];
 }
 
 // The differential profiles, one collapsed section per profiled benchmark.
@@ -67,7 +79,7 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
   const warnings = comparison.benchmarks.flatMap((benchmark) => (benchmark.warnings ?? []).map((warning) => `- ${escapeCell(benchmark.id)}: ${escapeCell(warning)}`));
   const gate = comparison.gate.failed
     ? `**Regression beyond ${100 * comparison.gate.failThreshold} %** in ${comparison.gate.regressions.map(escapeCell).join(', ')}: the check fails.`
-    : `No regression beyond ${100 * comparison.gate.failThreshold} % (req/s).`;
+    : `No regression beyond ${100 * comparison.gate.failThreshold} % in the metric that called each verdict.`;
   // The references run the same code on both sides (perfgate.config's "reference").
   const moved = comparison.gate.referencesMoved ?? [];
   const noise = moved.length ? `\n\n⚠️ The reference ${moved.map(escapeCell).join(', ')} moved although its code is the same on both sides: the machine was not steady, so read the other verdicts with care.` : '';
@@ -80,8 +92,11 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     '| --- | --- | ---: | ---: | ---: | --- | --- |',
     ...comparison.benchmarks.flatMap(verdictRows),
     '',
+    ...measured.flatMap(verdictLine),
+    '',
     `${CHANGE_METHODS[settings.interval ?? 'welch']}. Verdicts from that interval: regression or improvement when it lies wholly beyond ±${pct(settings.thresholds['req/s'].minimumEffect)}, `
-      + `no change when wholly inside ±${pct(settings.thresholds['req/s'].threshold)} (req/s; ±${pct(settings.thresholds['p99 latency'].threshold)} for p99), `
+      + `no change when wholly inside ±${pct(settings.thresholds['req/s'].threshold)} (req/s; ±${pct(settings.thresholds['p99 latency'].threshold)} for p99`
+      + `${settings.thresholds['CPU µs/request'] ? `, ±${pct(settings.thresholds['CPU µs/request'].threshold)} for CPU µs/request` : ''}), `
       + 'inconclusive when the time budget ran out first.',
     ...(warnings.length ? ['', '**Warnings**', ...warnings] : []),
     '',
@@ -95,6 +110,7 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     '',
     `- ${escapeCell(machine.cpuModel)} x${machine.cores}, Node ${machine.node}, kernel ${escapeCell(machine.kernel)}`,
     `- pinning: ${escapeCell(describePinning(comparison.pinning))}`,
+    `- ${settings.mode === 'sequential' ? 'sequential: the sides one after the other' : 'duet: both sides at the same time on the same cores'}, load engine ${escapeCell(settings.engine ?? 'autocannon')}`,
     `- rounds of ${settings.roundSeconds} s after ${settings.warmupSeconds} s warm-up, fresh server each, order alternating; `
       + `${settings.minRounds}–${settings.maxRounds} rounds, budget ${settings.budgetSeconds} s per benchmark`,
     '</details>',

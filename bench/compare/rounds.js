@@ -1,54 +1,85 @@
-// The interleaved, adaptive measurement of one benchmark on two sides (Node core's
-// compare.js and tachometer's automatic mode): rounds alternate the order of the sides
-// (AB, BA, AB, ...; every pair of rounds is ABBA) so that a slow phase of the machine hits
-// both, each measurement in a fresh server process; rounds are added until the verdict
-// for the deciding metric is resolved or the time budget is spent.
+// The adaptive round loop of one benchmark on two sides. Each round yields one base and one
+// head sample: in duet mode both servers measured at the same time (bench/measure.js), in
+// sequential mode one after the other. Rounds alternate which side goes first (AB, BA, ...;
+// in a duet: which starts first and gets the first engine instance), and are added until
+// every deciding metric is resolved or the time budget is spent (Node core's compare.js,
+// tachometer's automatic mode, duet benchmarking of Bulej et al.).
+import { JUDGED_METRICS } from '../metrics.js';
 import { compareSamples, DEFAULTS, stopReason, VERDICTS } from '../stats/index.js';
 
-// What is kept of each measured round (a run record of bench/results/record.js): enough
-// to recompute the verdicts and to audit them.
+// What is kept of each measured round (a run record of bench/results/record.js): every
+// judged metric under its sampleKey, enough to recompute the verdicts and to audit them.
 export const roundSample = (run) => ({
-  requestsPerSecond: run.requests.mean,
-  p99LatencyMs: run.latencyMs.p99,
+  ...Object.fromEntries(JUDGED_METRICS.map((metric) => [metric.sampleKey, metric.fromRun(run)])),
   errors: run.errors,
   timeouts: run.timeouts,
   clientSaturated: run.loadGenerator.saturated,
 });
 
-// What is judged, from a round sample; `decides` drives the stopping rule.
-export const METRICS = {
-  'req/s': { direction: 'bigger', unit: 'req/s', value: (sample) => sample.requestsPerSecond, decides: true },
-  'p99 latency': { direction: 'smaller', unit: 'ms', value: (sample) => sample.p99LatencyMs, decides: false },
-};
+// What is judged, from a round sample, keyed by metric name (bench/metrics.js).
+export const METRICS = Object.fromEntries(JUDGED_METRICS.map((metric) => [metric.name, {
+  direction: metric.direction, unit: metric.unit, value: (sample) => sample[metric.sampleKey],
+}]));
+
+// Which metrics may stop the sampling and call the verdict, in the order they call it.
+// CPU µs/request is the least noisy per-round ratio (METHOD.md) and does not depend on the
+// client; req/s stays beside it unless the client was the bottleneck, when it is only a lower bound.
+export function decidingMetrics(samples) {
+  const clientBound = [...samples.base, ...samples.head].some((sample) => sample.clientSaturated);
+  const present = (name) => [...samples.base, ...samples.head].every((sample) => typeof METRICS[name].value(sample) === 'number');
+  const names = (clientBound ? ['CPU µs/request'] : ['CPU µs/request', 'req/s']).filter(present);
+  return { names: names.length ? names : ['req/s'], clientBound };
+}
 
 // thresholds: per metric, { threshold, minimumEffect } as fractions; interval: which one decides (bench/stats/verdict.js).
 export function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULTS.interval }) {
   return Object.fromEntries(Object.entries(METRICS).map(([metric, { direction, value }]) => {
     const base = samples.base.map(value);
     const head = samples.head.map(value);
-    // A latency of 0 ms (below autocannon's resolution) cannot be a relative baseline.
+    if (![...base, ...head].every((each) => typeof each === 'number')) return [metric, { verdict: VERDICTS.inconclusive, ci: null, reason: 'not measured in every round' }];
+    // A value of 0 cannot be a relative baseline.
     if (base.every((each) => each === 0)) return [metric, { verdict: VERDICTS.inconclusive, ci: null, reason: 'base is 0' }];
     return [metric, compareSamples(base, head, { direction, ...thresholds[metric], minSamples, interval })];
   }));
 }
 
+// The benchmark's verdict: the first deciding metric that found a change calls it; else
+// "no change" when all of them say so; else inconclusive.
+export function overallVerdict(verdicts, deciding) {
+  const caller = deciding.names.find((name) => ['regression', 'improvement'].includes(verdicts[name].verdict));
+  const notes = deciding.clientBound ? ['client-bound: req/s is a lower bound, the verdict rests on CPU µs/request'] : [];
+  if (caller) return { verdict: verdicts[caller].verdict, calledBy: caller, notes };
+  const allSame = deciding.names.every((name) => verdicts[name].verdict === 'no change');
+  return { verdict: allSame ? 'no change' : 'inconclusive', calledBy: deciding.names.join(' + '), notes };
+}
+
 /**
- * @param {{measure: (side: 'base'|'head', round: number) => Promise<object>, budgetMs: number,
- *   minRounds: number, maxRounds: number, thresholds: object, interval?: string, now?: () => number}} plan
- * @returns {Promise<{samples: {base: object[], head: object[]}, verdicts: object, rounds: number, elapsedMs: number, stoppedBy: string}>}
+ * @param {{measureRound: (round: number, order: ['base'|'head', 'base'|'head']) => Promise<{base: object, head: object}>,
+ *   budgetMs: number, minRounds: number, maxRounds: number, thresholds: object, interval?: string, now?: () => number}} plan
+ * @returns {Promise<{samples: {base: object[], head: object[]}, verdicts: object, verdict: object, rounds: number, elapsedMs: number, stoppedBy: string}>}
  */
-export async function compareInterleaved({ measure, budgetMs, minRounds, maxRounds, thresholds, interval, now = Date.now }) {
+export async function compareInterleaved({ measureRound, budgetMs, minRounds, maxRounds, thresholds, interval, now = Date.now }) {
   const samples = { base: [], head: [] };
   const startedAt = now();
   let rounds = 0;
-  let verdicts;
   for (;;) {
     const order = rounds % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
-    for (const side of order) samples[side].push(await measure(side, rounds + 1));
+    const measured = await measureRound(rounds + 1, order);
+    samples.base.push(measured.base);
+    samples.head.push(measured.head);
     rounds++;
-    verdicts = verdictsOf(samples, { thresholds, minSamples: Math.max(2, minRounds), interval });
-    const deciding = Object.keys(METRICS).find((metric) => METRICS[metric].decides);
-    const stoppedBy = stopReason({ result: verdicts[deciding], elapsedMs: now() - startedAt, budgetMs, rounds, minRounds, maxRounds });
-    if (stoppedBy) return { samples, verdicts, rounds, elapsedMs: now() - startedAt, stoppedBy };
+    const verdicts = verdictsOf(samples, { thresholds, minSamples: Math.max(2, minRounds), interval });
+    const deciding = decidingMetrics(samples);
+    const verdict = overallVerdict(verdicts, deciding);
+    // Resolved when a deciding metric found a change, or all of them found none.
+    const stoppedBy = stopReason({ result: verdict, elapsedMs: now() - startedAt, budgetMs, rounds, minRounds, maxRounds });
+    if (stoppedBy) return { samples, verdicts, verdict, rounds, elapsedMs: now() - startedAt, stoppedBy };
   }
 }
+
+// A sequential round from a one-side measurement: the sides one after the other, in `order`.
+export const sequentialRound = (measure) => async (round, order) => {
+  const measured = {};
+  for (const side of order) measured[side] = await measure(side, round);
+  return measured;
+};

@@ -1,20 +1,50 @@
 // Compares two prepared sides (bench/compare/sides.js) over a resolved suite: every
-// benchmark is measured in interleaved rounds on both sides by the same harness and load
-// generator, and judged per metric. Raw per-round samples are kept, so every verdict can be
-// recomputed and audited (Node core's benchmark/ keeps measurement and judgement apart).
+// benchmark is measured in rounds on both sides by the same harness and load engine, and
+// judged per metric. Duet mode (the default) measures both sides at the same time on the
+// same cores, so machine noise hits both; sequential mode one after the other, and is the
+// fallback, with its reason, for a benchmark that cannot run twice at once. Raw per-round
+// samples are kept, so every verdict can be recomputed and audited (Node core's benchmark/ keeps measurement and judgement apart).
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerfgateError } from '../errors.js';
 import { gitInfo, machineInfo } from '../machine.js';
 import { currentPinning, pinSelf } from '../pinning.js';
-import { fileSafe, measureOnce } from '../run.js';
+import { fileSafe, measureOnce, measureTogether } from '../measure.js';
 import { failsGate, VERDICTS } from '../stats/index.js';
 import { expandSpecs } from '../specs.js';
 import { loadBuiltInVariant } from '../variants.js';
 import { profileBenchmark } from '../profile/index.js';
-import { compareInterleaved, METRICS, roundSample } from './rounds.js';
+import { compareInterleaved, METRICS, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariant } from './sides.js';
+
+export const MODES = ['duet', 'sequential'];
+
+// Why a benchmark cannot be measured in duet mode, or null when it can.
+export function duetUnavailable(variant, spec) {
+  if (variant.launch.port) return `${variant.name} listens on the fixed port ${variant.launch.port}, so its two sides cannot run at once`;
+  if (spec.scenario === 'db') return 'the db scenario starts a PostgreSQL server per side, and two would share the server cores with the servers measured';
+  return null;
+}
+
+// The mode a benchmark is measured in: the one asked for, or sequential with the reason.
+export function benchmarkMode(asked, spec, variants) {
+  const reason = asked === 'duet' ? duetUnavailable(variants.base, spec) ?? duetUnavailable(variants.head, spec) : null;
+  return reason ? { mode: 'sequential', fallback: `sequential, not duet: ${reason}` } : { mode: asked };
+}
+
+// The round of one benchmark: both sides together (duet), or one after the other.
+function roundMeasurer({ mode, spec, variants, backend, config, plan, logDir }) {
+  if (mode === 'duet') {
+    return async (round, order) => {
+      const records = await measureTogether({
+        sides: order.map((key) => ({ key, spec, variant: variants[key][spec.variant] })), backend, config, plan, logDir, label: `round${round}`,
+      });
+      return Object.fromEntries(order.map((key, index) => [key, roundSample(records[index])]));
+    };
+  }
+  return sequentialRound(async (side, round) => roundSample(await measureOnce({ spec, variant: variants[side][spec.variant], backend, config, plan, logDir, repetition: `${side}${round}` })));
+}
 
 async function sideVariants(sides, config) {
   const names = [...new Set([...config.variants, ...(config.reference?.variants ?? [])])];
@@ -54,11 +84,12 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       benchmarks.push({ ...entry, status: 'skipped', reason });
       continue;
     }
+    const { mode, fallback } = benchmarkMode(settings.mode, spec, { base: variants.base[spec.variant], head: variants.head[spec.variant] });
     try {
       const measured = await compareInterleaved({
         ...settingsOf(settings, spec),
         budgetMs: settings.budgetSeconds * 1000,
-        measure: async (side, round) => roundSample(await measureOnce({ spec, variant: variants[side][spec.variant], backend, config, plan, logDir, repetition: `${side}${round}` })),
+        measureRound: roundMeasurer({ mode, spec, variants, backend, config, plan, logDir }),
       });
       const saturated = [...measured.samples.base, ...measured.samples.head].some((sample) => sample.clientSaturated);
       const profile = wantsProfile(settings.profile, measured.verdicts)
@@ -67,12 +98,18 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       benchmarks.push({
         ...entry,
         status: 'ok',
+        mode,
+        ...(fallback ? { fallback } : {}),
+        verdict: measured.verdict,
         rounds: measured.rounds,
         elapsedMs: measured.elapsedMs,
         stoppedBy: measured.stoppedBy,
         verdicts: measured.verdicts,
         samples: measured.samples,
-        warnings: saturated ? ['client saturated in some rounds: numbers are a lower bound'] : [],
+        warnings: [
+          ...(fallback ? [fallback] : []),
+          ...(saturated ? ['client saturated in some rounds: req/s is a client-bound lower bound; the verdict rests on CPU µs/request'] : []),
+        ],
         ...(profile ? { profile } : {}),
       });
     } catch (error) {
@@ -81,10 +118,12 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     }
   }
   // A reference variant (a project's built-in beside its servers) is the same code on both sides:
-  // it never fails the gate, and when it moves, the machine did.
+  // it never fails the gate, and when it moves, the machine did. Otherwise the gate fails on a
+  // regression beyond the threshold in the metric that called the verdict.
   const judged = benchmarks.filter((benchmark) => benchmark.status === 'ok' && !benchmark.reference);
-  const regressions = judged.filter((benchmark) => failsGate(benchmark.verdicts['req/s'], settingsOf(settings, benchmark).failThreshold));
-  const moved = benchmarks.filter((benchmark) => benchmark.reference && benchmark.status === 'ok' && ['regression', 'improvement'].includes(benchmark.verdicts['req/s'].verdict));
+  const regressions = judged.filter((benchmark) => benchmark.verdict.verdict === 'regression'
+    && failsGate(benchmark.verdicts[benchmark.verdict.calledBy], settingsOf(settings, benchmark).failThreshold));
+  const moved = benchmarks.filter((benchmark) => benchmark.reference && benchmark.status === 'ok' && ['regression', 'improvement'].includes(benchmark.verdict.verdict));
   return {
     ...COMPARISON_FORMAT,
     suite: config.name,
@@ -93,8 +132,8 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     harness: gitInfo(),
     pinning: plan,
     sides: Object.fromEntries(Object.entries(sides).map(([key, side]) => [key, { description: side.description, ref: side.ref, sha: side.sha, spec: side.spec }])),
-    settings: { ...settings, roundSeconds: config.duration, warmupSeconds: config.warmup, server: config.server, metrics: Object.keys(METRICS) },
+    settings: { ...settings, engine: config.engine, roundSeconds: config.duration, warmupSeconds: config.warmup, server: config.server, metrics: Object.keys(METRICS) },
     benchmarks,
-    gate: { metric: 'req/s', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id), referencesMoved: moved.map((benchmark) => benchmark.id) },
+    gate: { metric: 'the metric that called the verdict', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id), referencesMoved: moved.map((benchmark) => benchmark.id) },
   };
 }

@@ -3,6 +3,7 @@
 // what exists (the built-in variants plus the config's own commands), so a typo is caught
 // here with the list of valid names.
 import Ajv from 'ajv';
+import { ENGINE_NAMES } from '../engines/index.js';
 import { serverSettingsSchema } from './server-settings.js';
 import { SCENARIO_OPTIONS } from '../../servers/options.js';
 
@@ -80,6 +81,8 @@ export function suiteSchema({ variantNames, scenarioNames, builtInNames = varian
       // Tiers of their own for some scenarios (a study that loads a database lightly and a
       // timer heavily); the others run at `connections`.
       scenarioConnections: { type: 'object', propertyNames: { enum: scenarioNames }, additionalProperties: tiersSchema },
+      // The load engine (bench/engines/): autocannon by default, wrk for servers faster than it.
+      engine: { enum: ENGINE_NAMES },
       duration: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
       warmup: { type: 'number', minimum: 0, maximum: 600 },
       pipelining: { type: 'integer', minimum: 1, maximum: 100 },

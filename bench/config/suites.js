@@ -1,6 +1,7 @@
 // The named suites (`npm run bench -- --suite <name>`): the study suites re-run published
 // Node.js server load studies, each with the study's tiers and settings (README: Named suites).
 import os from 'node:os';
+import { DEFAULT_ENGINE } from '../engines/index.js';
 import { OPTION_DEFAULTS } from '../../servers/options.js';
 
 const PROXY_BASELINE_TIERS = [50, 100, 150, 200, 500, 1000, 2000, 5000, 10000, 20000];
@@ -101,6 +102,7 @@ export const SUITES = {
 
 // Settings a suite does not give.
 export const DEFAULTS = {
+  engine: DEFAULT_ENGINE,
   duration: 5,
   warmup: 1,
   pipelining: 1,

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from '../errors.js';
 import { runLoad } from '../load.js';
 import { requestFor } from '../requests.js';
-import { startBenchmarkServer } from '../run.js';
+import { startBenchmarkServer } from '../measure.js';
 import { verifyServer } from '../verify.js';
 import { mergeSelfTimes, selfTimes } from './cpuprofile.js';
 
@@ -55,7 +55,7 @@ export async function profileSides({ spec, variants, roots, backend, config, pla
     }
     const load = (side, duration) => {
       const request = requestFor(variants[side], spec);
-      return runLoad({ port: started[side].server.port, request, connections: spec.connections, pipelining: config.pipelining, timeout: config.timeout, duration });
+      return runLoad({ engine: config.engine, port: started[side].server.port, request, connections: spec.connections, pipelining: config.pipelining, timeout: config.timeout, duration });
     };
     for (const side of SIDES) await verifyServer({ port: started[side].server.port, request: requestFor(variants[side], spec), variant: variants[side].name, scenario: spec.scenario, timeout: config.timeout });
     if (config.warmup > 0) await Promise.all(SIDES.map((side) => load(side, config.warmup)));
@@ -71,7 +71,7 @@ export async function profileSides({ spec, variants, roots, backend, config, pla
         return file;
       });
       const functions = mergeSelfTimes(profiles.map((file) => selfTimes(JSON.parse(readFileSync(file, 'utf8')), { root: roots[side] })));
-      return [side, { functions, requests: loads[index].result.requests.total, profiles }];
+      return [side, { functions, requests: loads[index].requests.total, profiles }];
     }));
   } finally {
     await Promise.all(Object.values(started).map(({ stop }) => stop()));

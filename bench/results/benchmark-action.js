@@ -1,13 +1,13 @@
-// github-action-benchmark's input format (its README, "customBiggerIsBetter"): throughput in a
-// customBiggerIsBetter file, latency, errors and memory in a customSmallerIsBetter file.
+// github-action-benchmark's input format (shared/formats.md): throughput in a
+// customBiggerIsBetter file; latency, CPU per request, errors and memory in a
+// customSmallerIsBetter file (the metrics and their directions: bench/metrics.js).
 // Names "<id> - <metric>" are the identity of a trend line: never change them lightly.
 import { describeServerSettings } from '../config/server-settings.js';
+import { METRICS } from '../metrics.js';
 import { describePinning } from '../pinning.js';
 
 export const SUITE_NAMES = { bigger: 'perfgate throughput', smaller: 'perfgate latency' };
 export const TOOLS = { bigger: 'customBiggerIsBetter', smaller: 'customSmallerIsBetter' };
-
-const MB = 1024 * 1024;
 
 // The facts the trend site reads back ("key: value" lines; the action keeps them as they are).
 export function extraText(benchmark, result) {
@@ -22,6 +22,8 @@ export function extraText(benchmark, result) {
     `timeouts %: ${summary.timeoutPct}`,
     `errors %: ${summary.errorPct}`,
     `server cpu %: ${summary.serverCpuPct}`,
+    `cpu µs/request: ${summary.cpuMicrosPerRequest ?? 'n/a'}`,
+    `engine: ${summary.engine ?? result.config.engine}`,
     `cpu: ${result.machine.cpuModel} x${result.machine.cores}`,
     `pinning: ${describePinning(result.pinning)}`,
     `node: ${result.machine.node}`,
@@ -32,20 +34,18 @@ export function extraText(benchmark, result) {
 
 const spread = (summary) => (summary.requests.mean > 0 ? `± ${((100 * summary.requests.stddev) / summary.requests.mean).toFixed(1)}%` : undefined);
 
+// Every metric of the registry (bench/metrics.js) goes to the file of its direction.
 export function toBenchmarkAction(result) {
   const measured = result.benchmarks.filter((benchmark) => benchmark.status === 'ok');
-  const bigger = [];
-  const smaller = [];
+  const files = { bigger: [], smaller: [] };
   for (const benchmark of measured) {
     const { summary, id } = benchmark;
     const extra = extraText(benchmark, result);
-    bigger.push({ name: `${id} - req/s`, unit: 'req/s', value: summary.requests.mean, range: spread(summary), extra });
-    smaller.push(
-      { name: `${id} - p50 latency`, unit: 'ms', value: summary.latencyMs.p50, extra },
-      { name: `${id} - p99 latency`, unit: 'ms', value: summary.latencyMs.p99, extra },
-      { name: `${id} - error %`, unit: '%', value: summary.errorPct, extra },
-      { name: `${id} - peak RSS`, unit: 'MB', value: Math.round((10 * summary.peakRssBytes) / MB) / 10, extra },
-    );
+    for (const metric of METRICS) {
+      const value = metric.fromSummary(summary);
+      if (value === null || value === undefined) continue; // e.g. CPU µs/request without requests
+      files[metric.direction].push({ name: `${id} - ${metric.name}`, unit: metric.unit, value, ...(metric.name === 'req/s' ? { range: spread(summary) } : {}), extra });
+    }
   }
-  return { bigger, smaller };
+  return files;
 }

@@ -1,78 +1,90 @@
-// Turns one measured load (autocannon's result plus the sampler's readings) into the run
-// record of perfgate's result file, and several runs of a benchmark into its summary.
-// Pure functions: tested without starting anything.
-import { mean, median, standardDeviation as stddev } from '../stats/descriptive.js';
+// Turns one measured load (the engine's load sample, bench/load.js, plus the sampler's
+// readings) into the run record of perfgate's result file, and several runs of a benchmark
+// into its summary. Pure functions: tested without starting anything.
+import { latencySummary, mergeHistograms } from '../latency-histogram.js';
+import { mean, standardDeviation as stddev } from '../stats/descriptive.js';
 
-// Above this share of its cores, the load generator, not the server, sets the pace.
+// Above this share of the cores it may use, the load generator, not the server, sets the pace.
 export const CLIENT_SATURATION_PCT = 90;
+export const CLIENT_SATURATED_WARNING = 'client saturated: req/s is a client-bound lower bound; CPU µs/request still measures the server';
 
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const percentOf = (part, whole) => (whole > 0 ? round((100 * part) / whole, 3) : 0);
 
-export function runRecord({ result, perSecond, errorCodes, warnings }, sampled, { loadCores }) {
-  const attempted = result.requests.total + result.errors;
-  const saturated = sampled.loadGenerator.cpuPct >= CLIENT_SATURATION_PCT * loadCores;
+// The smallest or largest of the values an engine gave (null: it counts no seconds).
+const extreme = (pick, values) => (values.some((value) => value !== null) ? pick(...values.filter((value) => value !== null)) : null);
+
+// Pure: server CPU seconds over the window / completed requests, in µs (null without requests).
+export const cpuMicrosPerRequest = (cpuSeconds, requests) => (requests > 0 ? round((cpuSeconds * 1e6) / requests, 3) : null);
+
+/**
+ * @param {object} load      the load sample (bench/load.js)
+ * @param {object} sampled   the sampler's readings (bench/sampling/sampler.js)
+ * @param {{clientCores: number}} how  the cores the client processes could use at most
+ *   (min of the load cores and its processes/threads): its CPU % is judged against them
+ */
+export function runRecord(load, sampled, { clientCores }) {
+  const attempted = load.requests.total + load.errors;
+  const seconds = load.durationSeconds || sampled.seconds;
+  const perSecond = load.requests.perSecond;
+  const clientCpuPct = round((100 * load.client.cpuSeconds) / sampled.seconds, 1);
+  const saturated = clientCpuPct >= CLIENT_SATURATION_PCT * clientCores;
   return {
-    durationSeconds: result.duration,
+    engine: load.engine,
+    durationSeconds: seconds,
     requests: {
-      mean: result.requests.mean,
-      stddev: result.requests.stddev,
-      min: result.requests.min,
-      max: result.requests.max,
-      total: result.requests.total,
+      mean: round(load.requests.total / seconds),
+      // Spread across seconds, where the engine counts them (wrk does not).
+      stddev: round(stddev(perSecond)),
+      min: perSecond.length ? Math.min(...perSecond) : null,
+      max: perSecond.length ? Math.max(...perSecond) : null,
+      total: load.requests.total,
       perSecond,
     },
-    latencyMs: {
-      avg: result.latency.average,
-      p50: result.latency.p50,
-      p90: result.latency.p90,
-      p99: result.latency.p99,
-      max: result.latency.max,
-    },
-    bytesPerSecond: result.throughput.mean,
-    responses: { '2xx': result['2xx'], non2xx: result.non2xx },
-    errors: result.errors,
-    timeouts: result.timeouts,
-    errorPct: percentOf(result.errors, attempted),
-    timeoutPct: percentOf(result.timeouts, attempted),
-    errorCodes,
-    server: sampled.server,
+    latencyMs: latencySummary(mergeHistograms([load.latencyHistogram])),
+    latencyHistogram: load.latencyHistogram,
+    bytesPerSecond: round(load.bytes / seconds),
+    responses: load.responses,
+    errors: load.errors,
+    timeouts: load.timeouts,
+    errorPct: percentOf(load.errors, attempted),
+    timeoutPct: percentOf(load.timeouts, attempted),
+    errorCodes: load.errorCodes,
+    server: { ...sampled.server, cpuMicrosPerRequest: cpuMicrosPerRequest(sampled.server.cpuSeconds, load.requests.total) },
     cores: sampled.cores,
-    loadGenerator: { ...sampled.loadGenerator, saturated },
-    warnings: saturated ? [...warnings, 'client saturated: numbers are a lower bound'] : warnings,
+    loadGenerator: { engine: load.engine, processes: load.processes, cpuPct: clientCpuPct, cpuSeconds: round(load.client.cpuSeconds, 3), saturated },
+    warnings: saturated ? [...load.warnings, CLIENT_SATURATED_WARNING] : load.warnings,
   };
 }
 
 // One benchmark over its repetitions: mean throughput (spread across runs when there are
-// several, across seconds when there is one), median latency percentiles, summed counts.
+// several, across seconds when there is one), latency percentiles of the merged histogram
+// of all runs (not a median of per-run percentiles), CPU µs/request over all requests.
 export function summarizeRuns(runs) {
   const requestMeans = runs.map((run) => run.requests.mean);
   const total = (pick) => runs.reduce((sum, run) => sum + pick(run), 0);
   const errors = total((run) => run.errors);
   const timeouts = total((run) => run.timeouts);
-  const attempted = total((run) => run.requests.total) + errors;
+  const completed = total((run) => run.requests.total);
+  const attempted = completed + errors;
   return {
     runs: runs.length,
+    engine: runs[0].engine,
     requests: {
       mean: round(mean(requestMeans)),
       stddev: round(runs.length > 1 ? stddev(requestMeans) : runs[0].requests.stddev),
-      min: Math.min(...runs.map((run) => run.requests.min)),
-      max: Math.max(...runs.map((run) => run.requests.max)),
-      total: total((run) => run.requests.total),
+      min: extreme(Math.min, runs.map((run) => run.requests.min)),
+      max: extreme(Math.max, runs.map((run) => run.requests.max)),
+      total: completed,
       samples: runs.reduce((count, run) => count + run.requests.perSecond.length, 0),
     },
-    latencyMs: {
-      avg: round(median(runs.map((run) => run.latencyMs.avg))),
-      p50: median(runs.map((run) => run.latencyMs.p50)),
-      p90: median(runs.map((run) => run.latencyMs.p90)),
-      p99: median(runs.map((run) => run.latencyMs.p99)),
-      max: Math.max(...runs.map((run) => run.latencyMs.max)),
-    },
+    latencyMs: latencySummary(mergeHistograms(runs.map((run) => run.latencyHistogram))),
     bytesPerSecond: round(mean(runs.map((run) => run.bytesPerSecond))),
     errors,
     timeouts,
     errorPct: percentOf(errors, attempted),
     timeoutPct: percentOf(timeouts, attempted),
+    cpuMicrosPerRequest: cpuMicrosPerRequest(total((run) => run.server.cpuSeconds), completed),
     serverCpuPct: round(mean(runs.map((run) => run.server.cpuPct)), 1),
     peakRssBytes: Math.max(...runs.map((run) => run.server.peakRssBytes)),
     loadGeneratorCpuPct: round(mean(runs.map((run) => run.loadGenerator.cpuPct)), 1),

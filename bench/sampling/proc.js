@@ -40,7 +40,13 @@ export const round1 = (value) => Math.round(value * 10) / 10;
 // and parentheses, so fields are counted from the last ')'.
 export function parsePidStat(text) {
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { pgrp: Number(fields[2]), cpuTicks: Number(fields[11]) + Number(fields[12]), rssPages: Number(fields[21]) };
+  return {
+    pgrp: Number(fields[2]),
+    cpuTicks: Number(fields[11]) + Number(fields[12]),
+    // cutime + cstime: the CPU time of children this process has waited for.
+    childTicks: Number(fields[13]) + Number(fields[14]),
+    rssPages: Number(fields[21]),
+  };
 }
 
 // CPU ticks and resident bytes summed over every process in the given groups.
@@ -58,7 +64,7 @@ export function readGroups(groupIds) {
       continue; // exited while we looked
     }
     if (!wanted.has(stat.pgrp)) continue;
-    cpuTicks += stat.cpuTicks;
+    cpuTicks += stat.cpuTicks + stat.childTicks; // children included, once reaped
     rssBytes += stat.rssPages * PAGE_SIZE;
     processes++;
   }

@@ -1,6 +1,6 @@
 // Samples, while a load runs, what the result records besides the load generator's own
-// numbers: the busy % of every core, the server group's CPU % and peak resident memory,
-// and the load generator's own CPU %, which tells whether the client was the bottleneck.
+// numbers: the busy % of every core, the server group's CPU time (children included) and
+// peak resident memory. The load generator's CPU comes from its own processes (bench/engines/).
 import { coreUsage, CLOCK_TICKS, readCoreTicks, readGroups, round1 } from './proc.js';
 
 const INTERVAL_MS = 250;
@@ -8,7 +8,6 @@ const INTERVAL_MS = 250;
 export function startSampler(serverGroups) {
   const startedAt = process.hrtime.bigint();
   const coresBefore = readCoreTicks();
-  const selfBefore = process.cpuUsage();
   const first = readGroups(serverGroups);
   let peakRssBytes = first.rssBytes;
   let peakProcesses = first.processes;
@@ -22,16 +21,16 @@ export function startSampler(serverGroups) {
     clearInterval(timer);
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
     const last = readGroups(serverGroups);
-    const self = process.cpuUsage(selfBefore);
     return {
+      seconds,
       cores: coreUsage(coresBefore, readCoreTicks()),
       server: {
         // % of one core, as top shows it: 200 means two cores fully busy.
         cpuPct: round1((100 * (last.cpuTicks - first.cpuTicks)) / CLOCK_TICKS / seconds),
+        cpuSeconds: (last.cpuTicks - first.cpuTicks) / CLOCK_TICKS,
         peakRssBytes: Math.max(peakRssBytes, last.rssBytes),
         processes: Math.max(peakProcesses, last.processes),
       },
-      loadGenerator: { cpuPct: round1((100 * (self.user + self.system)) / 1e6 / seconds) },
     };
   };
 }
