@@ -1,45 +1,52 @@
 #!/usr/bin/env node
 // `npm run calibrate`: how trustworthy are compare's verdicts on this machine?
-// Runs K A/A comparisons (this checkout against itself) and K comparisons where the head
-// side's server does calibrated extra CPU work per request (a known slowdown), alternating
-// the two kinds so that a slow phase of the machine hits both, with compare's own settings.
-// Prints the false-alarm rate, the detection rate and the time to a verdict; writes
-// calibration.md and calibration.json. A benchmark script: it asserts nothing.
+// For each benchmark (express json and fastify hello at c=100 by default) and each compare
+// mode (duet, sequential), runs K A/A comparisons (this checkout against itself) and K where
+// the head side's server does extra CPU work per request, sized from its measured CPU
+// µs/request (a known slowdown, whose achieved size is measured and printed), alternating
+// modes and kinds so that a slow phase of the machine hits all. Prints per benchmark and mode
+// the false-alarm rate, the detection rate, the time to a verdict and the pooled A/A change;
+// writes calibration.md and calibration.json, and keeps every trial's comparison.json.
+// A benchmark script: it asserts nothing.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { calibrationMarkdown, loopsForSlowdown, measureLoopSeconds, summarizeTrials, trialOutcome } from '../bench/calibration/index.js';
+import { calibrationMarkdown, loopsForSlowdown, measureLoopSeconds, pooledChange, summarizeTrials, trialOutcome } from '../bench/calibration/index.js';
 import { writeCalibration } from '../bench/calibration/write.js';
 import { resolveSuite } from '../bench/config/resolve.js';
 import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
 import { errors } from '../bench/errors.js';
-import { runComparison } from '../bench/compare/run-comparison.js';
+import { MODES, runComparison } from '../bench/compare/run-comparison.js';
 import { sideOf } from '../bench/compare/sides.js';
 import { writeComparison } from '../bench/compare/write.js';
 import { mean } from '../bench/stats/index.js';
 
 // Rates are the point of calibrate: a profile after each injected trial would only cost time.
-const { profile, ...measurementOptions } = COMPARISON_OPTIONS;
+// It runs every mode and chooses its benchmarks itself.
+const { profile, mode, variant, scenario, connections, ...measurementOptions } = COMPARISON_OPTIONS;
 
 const CALIBRATE_COMMAND = {
   name: 'calibrate',
   invocation: 'npm run calibrate --',
   synopsis: '[options]',
-  summary: "How trustworthy are compare's verdicts on this machine? K A/A comparisons and K with a known injected slowdown,\nwith compare's measurement and verdict options; writes calibration.md and calibration.json.",
+  summary: "How trustworthy are compare's verdicts on this machine, per mode? K A/A comparisons and K with a known injected slowdown\nper benchmark and mode, with compare's measurement and verdict options; writes calibration.md and calibration.json.",
   options: {
-    runs: { type: 'count', value: 'K', help: 'comparisons of each kind, A/A and injected', default: 10 },
-    slowdown: { type: 'positive', value: 'PCT', help: 'the injected slowdown', default: 5 },
+    runs: { type: 'count', value: 'K', help: 'comparisons of each kind, A/A and injected, per benchmark and mode', default: 10 },
+    slowdown: { type: 'positive', value: 'PCT', help: 'the injected slowdown, sized from the server\'s CPU µs/request', default: 5 },
+    // A server-bound benchmark and one that is client-bound on a small machine.
+    benchmark: { type: 'list', value: 'V:S:C', help: 'benchmarks as variant:scenario:connections', default: ['express:json:100', 'fastify:hello:100'] },
+    modes: { type: 'list', value: 'A,B', help: `compare modes to calibrate (${MODES.join(', ')})`, default: MODES },
     ...measurementOptions,
-    // One benchmark, a typical one unless told otherwise.
-    variant: { ...COMPARISON_OPTIONS.variant, default: ['express'] },
-    scenario: { ...COMPARISON_OPTIONS.scenario, default: ['json'] },
-    connections: { ...COMPARISON_OPTIONS.connections, default: ['100'] },
     out: { ...COMPARISON_OPTIONS.out, defaultText: 'results/<time>-calibrate' },
   },
+  check: (values) => [
+    ...values.modes.filter((each) => !MODES.includes(each)).map((each) => `--modes: "${each}" is not a mode (${MODES.join(', ')})`),
+    ...values.benchmark.filter((each) => each.split(':').length !== 3).map((each) => `--benchmark: "${each}" is not variant:scenario:connections`),
+  ],
 };
 
 // The issue's targets, printed beside what this machine reaches.
-const TARGETS = { falseAlarmRate: 0.05, detectionRate: 0.9, seconds: 180 };
+const TARGETS = { falseAlarmRate: 0.05, detectionRate: 0.9, seconds: 90 };
 // Fixed-length runs that size the slowdown and check its size; not part of the statistics.
 const PROBE_ROUNDS = 3;
 const CHECK_ROUNDS = 6;
@@ -58,39 +65,63 @@ async function compareOnce({ config, settings, outDir, injectLoops, label }) {
 }
 
 const fixedRounds = (settings, rounds) => ({ ...settings, minRounds: rounds, maxRounds: rounds, budgetSeconds: 24 * 3600 });
+const pct = (fraction) => `${(fraction * 100).toFixed(1)} %`;
+
+// Sizes the injection from the server's CPU cost (a duet probe), then checks per mode what it achieves.
+async function sizeInjection({ config, settings, outDir, slowdown, modes }) {
+  const probe = await compareOnce({ config, settings: fixedRounds({ ...settings, mode: 'duet' }, PROBE_ROUNDS), outDir, label: 'probe' });
+  const samples = [...probe.benchmark.samples.base, ...probe.benchmark.samples.head];
+  const cpuMicrosPerRequest = mean(samples.map((sample) => sample.cpuMicrosPerRequest));
+  const loopSeconds = measureLoopSeconds();
+  const loops = loopsForSlowdown({ cpuMicrosPerRequest, loopSeconds, slowdown });
+  const checks = {};
+  for (const each of modes) {
+    const { benchmark } = await compareOnce({ config, settings: fixedRounds({ ...settings, mode: each }, CHECK_ROUNDS), outDir, label: `check-${each}`, injectLoops: loops });
+    const [cpu, requests] = [benchmark.verdicts['CPU µs/request'], benchmark.verdicts['req/s']];
+    checks[each] = { rounds: CHECK_ROUNDS, cpuChange: cpu.change, cpuCi: cpu.ci, change: requests.change, ci: requests.ci };
+    console.error(`${probe.benchmark.id}: ${loops} loop iterations per request achieve, ${each}: CPU µs/request ${pct(cpu.change)}, req/s ${pct(requests.change)}`);
+  }
+  return { probe, injection: { cpuMicrosPerRequest, requestsPerSecond: mean(samples.map((sample) => sample.requestsPerSecond)), loopSeconds, loops }, checks };
+}
 
 await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
-  const request = { ...comparisonRequest(values), runs: values.runs, slowdown: values.slowdown / 100 };
-  const { config } = await resolveSuite(request);
-  if (config.variants.length * config.scenarios.length * config.connections.length !== 1) {
-    throw errors.badConfig('command line', ['calibrate one benchmark: give one --variant, one --scenario and one --connections']);
-  }
-  const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-calibrate`;
-  const settings = { ...request.settings, profile: 'never' };
-
-  console.error('sizing the slowdown: base throughput and loop speed');
-  const probe = await compareOnce({ config, settings: fixedRounds(settings, PROBE_ROUNDS), outDir, label: 'probe' });
-  const requestsPerSecond = mean([...probe.benchmark.samples.base, ...probe.benchmark.samples.head].map((sample) => sample.requestsPerSecond));
-  const loopSeconds = measureLoopSeconds();
-  const loops = loopsForSlowdown({ requestsPerSecond, loopSeconds, slowdown: request.slowdown });
-  const check = await compareOnce({ config, settings: fixedRounds(settings, CHECK_ROUNDS), outDir, label: 'check', injectLoops: loops });
-  const checked = check.benchmark.verdicts['req/s'];
-  const injection = { requestsPerSecond, loopSeconds, loops, check: { rounds: CHECK_ROUNDS, change: checked.change, ci: checked.ci } };
-  console.error(`injecting ${loops} loop iterations per request; measured change ${(checked.change * 100).toFixed(1)} %`);
-
-  const trials = [];
-  for (let run = 1; run <= request.runs; run++) {
-    for (const kind of ['A/A', 'injected']) {
-      const { comparison, benchmark } = await compareOnce({ config, settings, outDir, label: `${kind === 'A/A' ? 'aa' : 'injected'}-${run}`, injectLoops: kind === 'injected' ? loops : 0 });
-      const trial = trialOutcome(kind, benchmark, comparison.pinning);
-      trials.push(trial);
-      console.error(`[${trials.length}/${request.runs * 2}] ${kind}: ${trial.verdict} (${(trial.change * 100).toFixed(1)} %, ${trial.rounds} rounds, ${trial.seconds.toFixed(0)} s)`);
+  const outDir = values.out ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-calibrate`;
+  const slowdown = values.slowdown / 100;
+  const report = [];
+  const sections = [];
+  for (const chosen of values.benchmark) {
+    const [variantName, scenarioName, tier] = chosen.split(':');
+    const request = comparisonRequest({ ...values, variant: [variantName], scenario: [scenarioName], connections: [tier] });
+    const { config } = await resolveSuite(request);
+    const benchOut = join(outDir, chosen.replace(/:/g, '-'));
+    const settings = { ...request.settings, profile: 'never' };
+    console.error(`${chosen}: sizing the slowdown from the server's CPU µs/request`);
+    const { probe, injection, checks } = await sizeInjection({ config, settings, outDir: benchOut, slowdown, modes: values.modes });
+    const byMode = Object.fromEntries(values.modes.map((each) => [each, { trials: [], aa: [] }]));
+    // Modes and kinds alternate within each run, so a slow phase of the machine hits all of them.
+    for (let run = 1; run <= values.runs; run++) {
+      for (const each of values.modes) {
+        for (const kind of ['A/A', 'injected']) {
+          const label = `${each}-${kind === 'A/A' ? 'aa' : 'injected'}-${run}`;
+          const { comparison, benchmark } = await compareOnce({ config, settings: { ...settings, mode: each }, outDir: benchOut, label, injectLoops: kind === 'injected' ? injection.loops : 0 });
+          const trial = trialOutcome(kind, benchmark, comparison.pinning, each);
+          byMode[each].trials.push(trial);
+          if (kind === 'A/A') byMode[each].aa.push(benchmark);
+          console.error(`${probe.benchmark.id} ${each} [${run}/${values.runs}] ${kind}: ${trial.verdict}${trial.calledBy ? ` (${trial.calledBy})` : ''}, ${pct(trial.change ?? 0)}, ${trial.rounds} rounds, ${trial.seconds.toFixed(0)} s`);
+        }
+      }
+    }
+    for (const each of values.modes) {
+      const { trials, aa } = byMode[each];
+      const summary = summarizeTrials(trials);
+      const pooledAA = ['CPU µs/request', 'req/s'].map((metric) => pooledChange(aa, metric));
+      const modeInjection = { ...injection, check: checks[each] };
+      sections.push(calibrationMarkdown({ benchmark: probe.benchmark.id, mode: each, slowdown, injection: modeInjection, summary, trials, targets: TARGETS, pooledAA }));
+      report.push({ benchmark: probe.benchmark.id, mode: each, injection: modeInjection, summary, pooledAA, trials });
     }
   }
-  const summary = summarizeTrials(trials);
-  const benchmark = probe.benchmark.id;
-  const markdown = calibrationMarkdown({ benchmark, slowdown: request.slowdown, injection, summary, trials, targets: TARGETS });
-  writeCalibration(outDir, { benchmark, slowdown: request.slowdown, settings, injection, summary, trials, machine: probe.comparison.machine, pinning: probe.comparison.pinning }, markdown);
+  const markdown = sections.join('\n');
+  writeCalibration(outDir, { slowdown, settings: comparisonRequest(values).settings, calibrations: report }, markdown);
   console.log(markdown);
   console.log(`results: ${outDir}`);
 });

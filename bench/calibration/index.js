@@ -1,11 +1,13 @@
 // Calibration of the A/B verdicts (npm run calibrate): how often does the comparison raise a
 // false alarm when both sides are the same code, and how often does it catch a known,
 // injected slowdown? The slowdown is CPU work added to every request
-// (PERFGATE_INJECT_LOOPS, servers/contract.js), sized from the measured throughput.
+// (PERFGATE_INJECT_LOOPS, servers/contract.js), sized from the server's measured CPU cost
+// per request. Both compare modes (duet, sequential) are calibrated on the same benchmarks.
 import { performance } from 'node:perf_hooks';
 import { divisionLoop } from '../../servers/scenarios.js';
 import { describePinning } from '../pinning.js';
-import { median, VERDICTS } from '../stats/index.js';
+import { METRICS } from '../compare/rounds.js';
+import { mean, median, standardDeviation, VERDICTS } from '../stats/index.js';
 
 // Seconds per iteration of the division loop the servers run, on this core: the median of
 // several timings after a warm-up, so that the JIT and a noisy neighbour count less.
@@ -19,22 +21,42 @@ export function measureLoopSeconds({ iterations = 2_000_000, repeats = 7 } = {})
   return median(timings);
 }
 
-// A server that is CPU-bound serves a request in 1/R s of its core; to drop throughput by
-// `slowdown` (0.05 = 5 %), each request needs 1/(R(1-s)) - 1/R s more.
-export function loopsForSlowdown({ requestsPerSecond, loopSeconds, slowdown }) {
-  const extraSeconds = (1 / (1 - slowdown) - 1) / requestsPerSecond;
+// A request costs the server C s of CPU (CPU µs/request, measured); to make a CPU-bound
+// server `slowdown` (0.05 = 5 %) slower, each request needs C/(1-s) - C s more. Sized from the
+// server's own cost, not its req/s, so a client-bound server gets the same relative change.
+export function loopsForSlowdown({ cpuMicrosPerRequest, loopSeconds, slowdown }) {
+  const extraSeconds = (cpuMicrosPerRequest / 1e6) * (1 / (1 - slowdown) - 1);
   return Math.max(1, Math.round(extraSeconds / loopSeconds));
+}
+
+// The pooled change of A/A trials over all their rounds, per judged metric: the geometric
+// mean of the per-round head/base ratios minus 1, with a normal 95 % interval. A side bias
+// (order, port, worktree) shows here as a change away from 0.
+export function pooledChange(comparisons, metric = 'CPU µs/request') {
+  const logs = comparisons.flatMap(({ samples }) => samples.base.map((base, index) => {
+    const [b, h] = [base, samples.head[index]].map((sample) => METRICS[metric].value(sample));
+    return b > 0 && h > 0 ? Math.log(h / b) : null;
+  })).filter((value) => value !== null);
+  if (logs.length < 2) return null;
+  const center = mean(logs);
+  const half = (1.96 * standardDeviation(logs)) / Math.sqrt(logs.length);
+  return { metric, rounds: logs.length, change: Math.exp(center) - 1, ci: [Math.exp(center - half) - 1, Math.exp(center + half) - 1] };
 }
 
 // Outcome of one comparison trial, from its benchmark entry and the comparison's pinning
 // (bench/compare/run-comparison.js).
-export function trialOutcome(kind, benchmark, pinning) {
-  const judged = benchmark.verdicts?.['req/s'];
+// The verdict is the benchmark's own (the metric that called it: bench/compare/rounds.js);
+// the change shown is that metric's, or CPU µs/request's when none called it.
+export function trialOutcome(kind, benchmark, pinning, mode) {
+  const calledBy = benchmark.verdict?.calledBy;
+  const judged = benchmark.verdicts?.[calledBy] ?? benchmark.verdicts?.['CPU µs/request'] ?? benchmark.verdicts?.['req/s'];
   return {
     kind,
+    mode: benchmark.mode ?? mode,
     pinning: describePinning(pinning),
     status: benchmark.status,
-    verdict: benchmark.status === 'ok' ? judged.verdict : benchmark.status,
+    verdict: benchmark.status !== 'ok' ? benchmark.status : (benchmark.verdict?.verdict ?? judged.verdict),
+    calledBy: calledBy ?? null,
     change: judged?.change ?? null,
     ci: judged?.ci ?? null,
     rounds: benchmark.rounds ?? 0,
@@ -67,13 +89,18 @@ const percent = (fraction) => (fraction === null ? 'n/a' : `${(fraction * 100).t
 const signed = (fraction) => (fraction === null ? '' : `${fraction > 0 ? '+' : ''}${(fraction * 100).toFixed(1)} %`);
 const interval = (ci) => (ci ? `[${signed(ci[0])}, ${signed(ci[1])}]` : '');
 
-export function calibrationMarkdown({ benchmark, slowdown, injection, summary, trials, targets }) {
+const pooled = (each) => (each ? `${signed(each.change)} ${interval(each.ci)} over ${each.rounds} rounds` : 'n/a');
+
+export function calibrationMarkdown({ benchmark, mode, slowdown, injection, summary, trials, targets, pooledAA = [] }) {
   const lines = [
-    `## perfgate calibration: ${benchmark}`,
+    `## perfgate calibration: ${benchmark}, ${mode} mode`,
     '',
     `Injected slowdown: ${percent(slowdown)} target, ${injection.loops} loop iterations per request ` +
-      `(base ${Math.round(injection.requestsPerSecond)} req/s, ${(injection.loopSeconds * 1e9).toFixed(2)} ns per iteration); ` +
-      `measured in a fixed ${injection.check.rounds}-round check: ${signed(injection.check.change)} ${interval(injection.check.ci)}`,
+      `(base ${injection.cpuMicrosPerRequest.toFixed(1)} CPU µs/request, ${Math.round(injection.requestsPerSecond)} req/s, ${(injection.loopSeconds * 1e9).toFixed(2)} ns per iteration); ` +
+      `achieved in a fixed ${injection.check.rounds}-round check: CPU µs/request ${signed(injection.check.cpuChange)} ${interval(injection.check.cpuCi)}, ` +
+      `req/s ${signed(injection.check.change)} ${interval(injection.check.ci)}`,
+    '',
+    `Pooled A/A change (side bias; target within ±0.5 %): ${pooledAA.map((each) => `${each?.metric ?? ''} ${pooled(each)}`).join('; ') || 'n/a'}`,
     '',
     // Every trial's, so that a trial measured with other pinning than the rest stands out.
     `Pinning: ${[...new Set(trials.map((trial) => trial.pinning))].join('; ')}`,
@@ -86,9 +113,9 @@ export function calibrationMarkdown({ benchmark, slowdown, injection, summary, t
     '',
     '<details><summary>every trial</summary>',
     '',
-    '| # | kind | verdict | change | 95 % CI | rounds | seconds |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-    ...trials.map((trial, index) => `| ${index + 1} | ${trial.kind} | ${trial.verdict} | ${signed(trial.change)} | ${interval(trial.ci)} | ${trial.rounds} | ${trial.seconds.toFixed(0)} |`),
+    '| # | kind | verdict | called by | change | 95 % CI | rounds | seconds |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...trials.map((trial, index) => `| ${index + 1} | ${trial.kind} | ${trial.verdict} | ${trial.calledBy ?? ''} | ${signed(trial.change)} | ${interval(trial.ci)} | ${trial.rounds} | ${trial.seconds.toFixed(0)} |`),
     '',
     '</details>',
   ];
