@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from '../bench/cli/run.js';
 import { errors, EXIT } from '../bench/errors.js';
-import { isInstalled, workflowLinters } from './lib/workflow-linters.js';
+import { isInstalled, workflowLinters } from '../bench/github/workflow-linters.js';
 
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PERSONAS = ['pedantic', 'regular', 'auditor'];

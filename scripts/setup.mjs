@@ -10,7 +10,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { runCommand } from '../bench/cli/run.js';
-import { isInstalled, workflowLinters } from './lib/workflow-linters.js';
+import { isInstalled, workflowLinters } from '../bench/github/workflow-linters.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 

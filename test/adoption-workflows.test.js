@@ -8,7 +8,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:f
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { YAML } from 'zx';
-import { isInstalled, workflowLinters } from '../scripts/lib/workflow-linters.js';
+import { isInstalled, workflowLinters } from '../bench/github/workflow-linters.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const read = (path) => readFileSync(join(PROJECT_ROOT, path), 'utf8');

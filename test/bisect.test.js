@@ -43,7 +43,7 @@ describe('the search', () => {
 // Wide bands: the machine is shared and noisy, the slowdown is many times over, and what is
 // tested is where the search goes, not how fine a change it can see.
 const QUICK = ['--variant', 'node-http', '--scenario', 'hello', '--connections', '10', '--duration', '0.5', '--warmup', '0.2',
-  '--interval', 'welch', '--min-rounds', '3', '--max-rounds', '6', '--threshold', '90', '--min-effect', '50', '--budget', '20'];
+  '--interval', 'welch', '--min-rounds', '3', '--max-rounds', '6', '--threshold', '90', '--min-effect', '50', '--budget', '30'];
 
 // Each run gets a temporary directory of its own, so what it leaves there is its own.
 function bisect(args) {

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { isInstalled, workflowLinters } from '../scripts/lib/workflow-linters.js';
+import { isInstalled, workflowLinters } from '../bench/github/workflow-linters.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const missing = workflowLinters(PROJECT_ROOT).filter((linter) => !isInstalled(linter));

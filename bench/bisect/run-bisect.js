@@ -75,9 +75,12 @@ export async function runBisect({ repo, good, bad, benchmark, config, settings, 
     writeFileAtomicSync(join(stepDir, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
     const [measured] = comparison.benchmarks;
     if (measured.status !== 'ok') throw errors.bisectStepFailed(candidateSha, measured.status, measured.reason);
-    const verdict = measured.verdicts[comparison.gate.metric];
-    onProgress(`  ${verdict.verdict} (${comparison.gate.metric})`);
-    return { verdict: verdict.verdict, metric: comparison.gate.metric, change: verdict.change ?? null, ci: verdict.ci, rounds: measured.rounds, seconds: Math.round((Date.now() - stepStarted) / 1000), subject: subjectOf(repo, candidateSha) };
+    // The benchmark's overall verdict and the metric that called it (bench/compare/rounds.js).
+    const { verdict, calledBy } = measured.verdict;
+    // Where no single metric called it, the interval shown is the first deciding metric's.
+    const called = measured.verdicts[calledBy] ?? measured.verdicts[calledBy.split(' + ')[0]] ?? {};
+    onProgress(`  ${verdict} (${calledBy})`);
+    return { verdict, metric: calledBy, change: called.change ?? null, ci: called.ci ?? null, rounds: measured.rounds, seconds: Math.round((Date.now() - stepStarted) / 1000), subject: subjectOf(repo, candidateSha) };
   };
   const found = await bisectCommits({ commits, judge });
   let profile;

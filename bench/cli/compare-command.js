@@ -1,11 +1,16 @@
 // `npm run compare`: its option table and the turning of its values into a comparison request.
 // The measurement and verdict options are shared with `npm run calibrate`.
 import { MODES } from '../compare/run-comparison.js';
-import { COMPARE_DEFAULTS, DEFAULTS, INTERVAL_KINDS } from '../stats/index.js';
+import { metricByName } from '../metrics.js';
+import { COMPARE_DEFAULTS, INTERVAL_KINDS } from '../stats/index.js';
 import { SUITE_OPTIONS, suiteRequest } from './suite-options.js';
 
 // Fractions are shown and given as percentages.
 const percent = (fraction) => Math.round(fraction * 1000) / 10;
+
+// The verdict bands are each metric's own (bench/metrics.js); the flags set req/s's for
+// CPU µs/request too, and p99's.
+const BANDS = { throughput: metricByName('req/s').band, latency: metricByName('p99 latency').band };
 
 // Compare measures in rounds of one run per side, so --repetitions is not among them.
 const { repetitions, ...suiteOptions } = SUITE_OPTIONS;
@@ -15,10 +20,9 @@ export const COMPARISON_OPTIONS = {
   duration: { ...SUITE_OPTIONS.duration, type: 'positive', help: 'measured seconds per round', default: COMPARE_DEFAULTS.roundSeconds },
   warmup: { ...SUITE_OPTIONS.warmup, type: 'nonNegative', help: 'discarded warm-up per round', default: COMPARE_DEFAULTS.warmupSeconds },
   mode: { type: 'choice', choices: MODES, value: 'MODE', help: 'duet: base and head at the same time on the same cores; sequential: one after the other (also the fallback, with its reason, where duet cannot run)', default: 'duet' },
-  threshold: { type: 'positive', value: 'PCT', help: 'req/s and CPU µs/request: an interval wholly inside ±PCT is "no change"', default: percent(DEFAULTS.threshold) },
-  // The verdict bands are each metric's own: these two mirror the metrics' defaults.
-  'min-effect': { type: 'positive', value: 'PCT', help: 'req/s and CPU µs/request: an interval wholly beyond ±PCT is a regression/improvement', default: 2 },
-  'p99-threshold': { type: 'positive', value: 'PCT', help: 'p99 latency: both of the above', default: 10 },
+  threshold: { type: 'positive', value: 'PCT', help: 'req/s and CPU µs/request: an interval wholly inside ±PCT is "no change"', default: percent(BANDS.throughput.threshold) },
+  'min-effect': { type: 'positive', value: 'PCT', help: 'req/s and CPU µs/request: an interval wholly beyond ±PCT is a regression/improvement', default: percent(BANDS.throughput.minimumEffect) },
+  'p99-threshold': { type: 'positive', value: 'PCT', help: 'p99 latency: both of the above', default: percent(BANDS.latency.threshold) },
   interval: { type: 'choice', choices: INTERVAL_KINDS, value: 'KIND', help: 'the interval that decides: paired (per-round ratios, signed-rank; needs >= 6 rounds), welch or bootstrap (independent samples); bench/stats/METHOD.md', default: COMPARE_DEFAULTS.interval },
   'fail-threshold': { type: 'positive', value: 'PCT', help: 'exit 1 when a regression in the metric that called the verdict lies wholly beyond this', default: percent(COMPARE_DEFAULTS.failThreshold) },
   budget: { type: 'positive', value: 'S', help: 'time budget per benchmark; then the verdict is inconclusive', default: COMPARE_DEFAULTS.budgetSeconds },
