@@ -66,6 +66,18 @@ test('a step is named by suite, bench and commit; its kind follows the tool\'s d
   assert.deepEqual([throughput.before.n, throughput.after.n], [150, 50]);
 });
 
+test('values written as numeric strings count, as the action\'s page plots them', async () => {
+  const data = history(200);
+  for (const entry of data.entries['perfgate throughput']) for (const bench of entry.benches) bench.value = String(bench.value);
+  const file = join(tempDir(), 'data.js');
+  writeFileSync(file, serializeBenchmarkData(data));
+  const json = join(tempDir(), 'points.json');
+  const result = await detect(['--data', file, '--json', json]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(readFileSync(json, 'utf8'), /express json c=100 - req\/s/);
+  assert.deepEqual(findChangePoints(data).map((p) => [p.bench, p.index]), [['express json c=100 - req/s', 150], ['express json c=100 - p99 latency', 150]]);
+});
+
 test('a point is reported once: summary, JSON and one commit comment, then nothing on the next run', async () => {
   const dir = tempDir('perfgate-detect-');
   const data = join(dir, 'data.js');

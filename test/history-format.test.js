@@ -65,7 +65,7 @@ test('broken or hostile fields are refused, each named by its path', () => {
       'BENCHMARK_DATA.repoUrl must be an http(s):// address',
       'entries["perfgate latency"][0].date must be number',
       'entries["perfgate latency"][1].commit.url must be an http(s):// address',
-      'entries["perfgate latency"][2].benches[0].value must be number',
+      'entries["perfgate latency"][2].benches[0].value must be a number, or a string that is one',
       'entries["perfgate throughput"] must be array',
     ]) assert.ok(error.message.includes(field), `${field} in ${error.message}`);
     return true;

@@ -2,7 +2,8 @@
 // the commit of its first run after the step (with the run before, so the suspects are the
 // commits between the two).
 import { CHANGE_POINT_DEFAULTS, detectChangePoints } from '../../docs/lib/change-points.js';
-import { biggerIsBetter, seriesOf } from './series.js';
+import { toolBiggerIsBetter } from '../../docs/lib/benchmark-data.js';
+import { seriesOf } from './series.js';
 
 const commitRef = (commit) => ({ id: commit.id, url: commit.url ?? '', message: (commit.message ?? '').split('\n')[0], timestamp: commit.timestamp ?? '' });
 
@@ -15,7 +16,7 @@ export function kindOf(change, bigger) {
 export function findChangePoints(data, options = {}) {
   const settings = { ...CHANGE_POINT_DEFAULTS, ...options };
   return seriesOf(data).flatMap((line) => {
-    const bigger = biggerIsBetter(line.tool);
+    const bigger = toolBiggerIsBetter(line.tool);
     return detectChangePoints(line.points.map((point) => point.value), settings).map((found) => ({
       suite: line.suite,
       bench: line.bench,

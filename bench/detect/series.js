@@ -2,14 +2,7 @@
 // suite and bench name, oldest first, each point with the run's commit. A bench missing from a
 // run is a gap, not a zero: the series simply has no point there.
 
-// Which way is better, exactly as github-action-benchmark decides it (biggerIsBetter(tool) in
-// its src/write.ts); an unknown tool gets no direction, so its change points are "changes".
-const BIGGER_IS_BETTER = {
-  cargo: false, go: false, benchmarkjs: true, benchmarkluau: false, pytest: true, googlecpp: false,
-  catch2: false, julia: false, jmh: false, benchmarkdotnet: false, customBiggerIsBetter: true, customSmallerIsBetter: false,
-};
-
-export const biggerIsBetter = (tool) => (Object.hasOwn(BIGGER_IS_BETTER, tool) ? BIGGER_IS_BETTER[tool] : null);
+import { numericValue } from '../../docs/lib/benchmark-data.js';
 
 // [{ suite, bench, unit, tool, points: [{ value, commit, date }] }] in the data's order.
 export function seriesOf(data) {
@@ -18,12 +11,13 @@ export function seriesOf(data) {
     const byName = new Map();
     for (const run of runs) {
       for (const bench of run.benches) {
-        if (!Number.isFinite(bench.value)) continue;
+        const value = numericValue(bench.value);
+        if (value === null) continue;
         if (!byName.has(bench.name)) byName.set(bench.name, { suite, bench: bench.name, unit: bench.unit, tool: run.tool, points: [] });
         const line = byName.get(bench.name);
         line.unit = bench.unit;
         line.tool = run.tool;
-        line.points.push({ value: bench.value, commit: run.commit, date: run.date });
+        line.points.push({ value, commit: run.commit, date: run.date });
       }
     }
     all.push(...byName.values());

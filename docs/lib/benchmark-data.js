@@ -9,9 +9,16 @@ import { describeBench } from './bench-name.js';
 
 export class MalformedDataError extends Error {}
 
-// The action's own rule (its biggerIsBetter()): these tools report "more is better".
-const BIGGER_IS_BETTER_TOOLS = new Set(['customBiggerIsBetter', 'benchmarkjs', 'pytest']);
-const biggerIsBetter = (tool) => BIGGER_IS_BETTER_TOOLS.has(tool);
+// Which way is better, exactly as github-action-benchmark decides it (biggerIsBetter(tool) in
+// its src/write.ts), for the tools it knows; npm run detect reads it from here too.
+const BIGGER_IS_BETTER = {
+  cargo: false, go: false, benchmarkjs: true, benchmarkluau: false, pytest: true, googlecpp: false,
+  catch2: false, julia: false, jmh: false, benchmarkdotnet: false, customBiggerIsBetter: true, customSmallerIsBetter: false,
+};
+// true or false for a tool the action knows, null for another (its changes have no direction).
+export const toolBiggerIsBetter = (tool) => (Object.hasOwn(BIGGER_IS_BETTER, tool) ? BIGGER_IS_BETTER[tool] : null);
+// The action's page treats every other tool as smaller-is-better.
+const biggerIsBetter = (tool) => toolBiggerIsBetter(tool) === true;
 
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 const text = (value) => (typeof value === 'string' ? value : '');
