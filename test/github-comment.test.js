@@ -152,7 +152,7 @@ describe('scripts/pr-comment.mjs', () => {
     assert.equal(created.path, `/repos/${REPO}/issues/7/comments`);
     const { body } = created.body;
     assert.ok(body.startsWith(MARKER));
-    assert.match(body, /🔴 \*\*Regression beyond 10 %\*\* \(req\/s\) in `node-http hello c=10`: the check fails\./);
+    assert.match(body, /🔴 \*\*Regression beyond 10 %\*\* \(in the metric that called the verdict\) in `node-http hello c=10`: the check fails\./);
     assert.match(body, /\| `node-http hello c=10` \| req\/s \| 1,050 req\/s \| 790 req\/s \| -24\.8 % \| -30\.0 % … -20\.0 % \| 🔴 regression \|/);
     assert.match(body, /\| `fastify hello c=10` \| \| \| \| \| \| skipped: `not installed` \|/);
     assert.match(body, /\[this run\]\(https:\/\/github\.example\/perf\/gate\/actions\/runs\/42\)/);

@@ -34,8 +34,8 @@ function section(comparison) {
     `### ${code(sides.head.description)} vs ${code(sides.base.description)}`,
     '',
     gate.failed
-      ? `🔴 **Regression beyond ${threshold}** (req/s) in ${gate.regressions.slice(0, 20).map((id) => code(id)).join(', ')}${gate.regressions.length > 20 ? ', …' : ''}: the check fails.`
-      : `✅ No regression beyond ${threshold} (req/s).`,
+      ? `🔴 **Regression beyond ${threshold}** (in the metric that called the verdict) in ${gate.regressions.slice(0, 20).map((id) => code(id)).join(', ')}${gate.regressions.length > 20 ? ', …' : ''}: the check fails.`
+      : `✅ No regression beyond ${threshold} in the metric that called each verdict.`,
     '',
     '| benchmark | metric | base | head | change | 95 % CI | verdict |',
     '| --- | --- | ---: | ---: | ---: | --- | --- |',
