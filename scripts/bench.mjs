@@ -10,7 +10,7 @@ import { withProject } from '../bench/project/config.js';
 import { runSuite } from '../bench/run.js';
 import { appendSummary } from '../bench/github/context.js';
 import { appendToHistory, defaultHistoryPath } from '../bench/history/index.js';
-import { writeOutputs } from '../bench/results/write.js';
+import { defaultResultsDir, writeOutputs } from '../bench/results/write.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -20,7 +20,7 @@ await runCommand(BENCH_COMMAND, async ({ values }) => {
   const { config, variants } = await resolveSuite(suiteRequest);
   // In a user's repository, the history and its commits are that repository's.
   const historyRoot = project?.root ?? projectRoot;
-  const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-${config.name}`;
+  const outDir = request.outDir ?? defaultResultsDir(config.name);
   const result = await runSuite({ config, variants, outDir });
   const outputs = writeOutputs(result, outDir);
   appendSummary(outputs.table);

@@ -15,6 +15,7 @@ import { resolveSuite } from '../bench/config/resolve.js';
 import { createWorkRoot } from '../bench/compare/sides.js';
 import { EXIT } from '../bench/errors.js';
 import { withProject } from '../bench/project/config.js';
+import { defaultResultsDir } from '../bench/results/write.js';
 
 const BISECT_COMMAND = {
   name: 'bisect',
@@ -41,7 +42,7 @@ await runCommand(BISECT_COMMAND, async ({ values }) => {
   const { config } = await resolveSuite(request);
   const work = createWorkRoot();
   try {
-    const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-bisect`;
+    const outDir = request.outDir ?? defaultResultsDir('bisect');
     const project = request.project ? { repo: request.project.root, projectRoot: request.project.root, install: request.project.install } : { projectRoot };
     const bisect = await runBisect({ ...request, ...project, config, outDir, work, onProgress: (line) => console.error(line) });
     const markdown = bisectMarkdown(bisect, { linkFrom: outDir });

@@ -20,6 +20,7 @@ import { MODES, runComparison } from '../bench/compare/run-comparison.js';
 import { sideOf } from '../bench/compare/sides.js';
 import { writeComparison } from '../bench/compare/write.js';
 import { mean } from '../bench/stats/index.js';
+import { defaultResultsDir } from '../bench/results/write.js';
 
 // Rates are the point of calibrate: a profile after each injected trial would only cost time.
 // It runs every mode and chooses its benchmarks itself.
@@ -85,7 +86,7 @@ async function sizeInjection({ config, settings, outDir, slowdown, modes }) {
 }
 
 await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
-  const outDir = values.out ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-calibrate`;
+  const outDir = values.out ?? defaultResultsDir('calibrate');
   const slowdown = values.slowdown / 100;
   const report = [];
   const sections = [];

@@ -15,6 +15,7 @@ import { writeComparison } from '../bench/compare/write.js';
 import { appendSummary, setOutputs } from '../bench/github/context.js';
 import { benchmarkSettings, withProject } from '../bench/project/config.js';
 import { expandSpecs } from '../bench/specs.js';
+import { defaultResultsDir } from '../bench/results/write.js';
 
 const perfgateRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -26,7 +27,7 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
   const work = createWorkRoot();
   try {
     const sides = prepareSides(request, work, perfgateRoot);
-    const outDir = request.outDir ?? `results/${new Date().toISOString().replace(/[:.]/g, '-')}-compare`;
+    const outDir = request.outDir ?? defaultResultsDir('compare');
     const comparison = await runComparison({ config, sides, settings, outDir, onProgress: (line) => console.error(line) });
     const markdown = writeComparison(comparison, outDir);
     appendSummary(markdown);

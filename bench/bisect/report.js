@@ -1,10 +1,10 @@
 // bisect's markdown: the answer first (the first bad commit, or the smallest range it can
 // defend, or that no step was found), then every step with its verdict and interval.
 import { escapeMarkdown as escapeCell } from '../text.js';
+import { intervalText, signedPct } from '../compare/report.js';
 import { profileMarkdown } from '../profile/report.js';
 
 const short = (sha) => sha.slice(0, 12);
-const signedPct = (ratio) => `${ratio >= 0 ? '+' : ''}${(100 * ratio).toFixed(1)} %`;
 
 function answer(bisect) {
   if (bisect.outcome === 'found') return `**First bad commit: ${short(bisect.firstBad.sha)}** ${escapeCell(bisect.firstBad.subject)} (parent ${short(bisect.firstBad.parent)})`;
@@ -15,8 +15,7 @@ function answer(bisect) {
 
 export function bisectMarkdown(bisect, { linkFrom } = {}) {
   const steps = bisect.steps.map((step, index) => {
-    const ci = step.ci ? `${signedPct(step.ci[0])} … ${signedPct(step.ci[1])}` : 'n/a';
-    return `| ${index + 1} | ${short(step.candidate)} ${escapeCell(step.subject)} | ${short(step.good)} | ${step.attempt} | ${step.change === null ? 'n/a' : signedPct(step.change)} | ${ci} | ${step.verdict} | ${step.rounds} | ${step.seconds} |`;
+    return `| ${index + 1} | ${short(step.candidate)} ${escapeCell(step.subject)} | ${short(step.good)} | ${step.attempt} | ${step.change === null ? 'n/a' : signedPct(step.change)} | ${intervalText(step.ci)} | ${step.verdict} | ${step.rounds} | ${step.seconds} |`;
   });
   return [
     `### perfgate bisect: ${escapeCell(bisect.benchmark)}`,

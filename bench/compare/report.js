@@ -11,7 +11,9 @@ const VERDICT_SYMBOLS = { [VERDICTS.regression]: '🔴', [VERDICTS.improvement]:
 
 
 const pct = (ratio) => `${+(100 * ratio).toFixed(2)} %`;
-const signedPct = (ratio) => `${ratio >= 0 ? '+' : ''}${(100 * ratio).toFixed(1)} %`;
+// A relative change and its interval as every report shows them (bisect's too).
+export const signedPct = (ratio) => `${ratio >= 0 ? '+' : ''}${(100 * ratio).toFixed(1)} %`;
+export const intervalText = (ci) => (ci ? `${signedPct(ci[0])} … ${signedPct(ci[1])}` : 'n/a');
 const number = (value) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2));
 const meanOf = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
@@ -30,9 +32,8 @@ export function verdictCells(benchmark) {
     const verdict = benchmark.verdicts[metric];
     const base = meanOf(benchmark.samples.base.map(value));
     const head = meanOf(benchmark.samples.head.map(value));
-    const ci = verdict.ci ? `${signedPct(verdict.ci[0])} … ${signedPct(verdict.ci[1])}` : 'n/a';
     const change = verdict.change ?? (head - base) / (base || 1);
-    return `${metric} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPct(change)} | ${ci} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict}`;
+    return `${metric} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPct(change)} | ${intervalText(verdict.ci)} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict}`;
   });
 }
 
