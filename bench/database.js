@@ -24,7 +24,7 @@ const SEED_SQL = `
   ANALYZE items;`;
 
 // The directory holding initdb and postgres: on PATH, else Debian's versioned directory.
-export function postgresBinDir() {
+function postgresBinDir() {
   const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
   if (onPath.status === 0) return join(onPath.stdout.trim(), '..');
   const debian = '/usr/lib/postgresql';

@@ -13,7 +13,7 @@ const FD_HEADROOM = 256;
 // Socket errors that mean "the client ran out of sockets", not "the server failed".
 const SOCKET_EXHAUSTION = new Set(['EMFILE', 'ENFILE', 'EADDRNOTAVAIL']);
 
-export function openFileLimit() {
+function openFileLimit() {
   const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((text) => text.startsWith('Max open files'));
   const [soft, hard] = line.split(/\s{2,}/).slice(1, 3).map((value) => (value === 'unlimited' ? Infinity : Number(value)));
   return { soft, hard };
@@ -21,7 +21,7 @@ export function openFileLimit() {
 
 // Raises this process's open-file limit towards a tier's need (children inherit it): root
 // may raise the hard limit too, others only up to it. Returns the soft limit that holds.
-export function raiseFileLimit(connections) {
+function raiseFileLimit(connections) {
   const needed = connections + FD_HEADROOM;
   const before = openFileLimit();
   if (before.soft >= needed) return before.soft;
@@ -51,7 +51,7 @@ export const splitConnections = (connections, count) =>
 const sumBy = (parts, pick) => parts.reduce((sum, part) => sum + pick(part), 0);
 
 // Pure: the part samples of one load's processes -> perfgate's load sample.
-export function mergeParts(parts, { engine, connections }) {
+function mergeParts(parts, { engine, connections }) {
   const errorCodes = {};
   for (const part of parts) {
     for (const [code, count] of Object.entries(part.errorCodes)) errorCodes[code] = (errorCodes[code] ?? 0) + count;

@@ -18,7 +18,7 @@ import { verifyServer } from './verify.js';
 // The environment that carries a benchmark's options to the server: every scenario option
 // (servers/options.js), every server setting (config/server-settings.js), and where the
 // backend and the database are.
-export function serverEnv(options, backendUrl, databaseUrl, server) {
+function serverEnv(options, backendUrl, databaseUrl, server) {
   return {
     ...optionsEnv(options),
     ...serverSettingsEnv(server),

@@ -15,7 +15,7 @@ import { summarizeRuns } from './results/record.js';
 import { expandSpecs } from './specs.js';
 import { loadBuiltInVariant, skipReason } from './variants.js';
 
-export const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
+const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
 const STARTUP_ALLOWANCE_SECONDS = 1;
 
 function newResult({ config, variants, plan }) {

@@ -18,7 +18,7 @@ export function optionSettings(options, scenario) {
 }
 
 // Only values that differ from the defaults appear, so the usual names stay short and stable.
-export function optionTags(setting, scenario) {
+function optionTags(setting, scenario) {
   return Object.entries(setting)
     .filter(([option, value]) => appliesTo(option, scenario) && value !== OPTION_DEFAULTS[option])
     .map(([option, value]) => SCENARIO_OPTIONS[option].tag(value));

@@ -31,7 +31,7 @@ export function compareAnswer(expect, answer) {
   return problems;
 }
 
-export async function fetchAnswer(port, request, timeoutSeconds) {
+async function fetchAnswer(port, request, timeoutSeconds) {
   const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
     method: request.method,
     headers: request.headers,

@@ -4,7 +4,8 @@
 // it runs in this process, as if started directly.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { invokedAs } from '../bench/cli/run.js';
+import { invokedAs, reportError } from '../bench/cli/run.js';
+import { errors } from '../bench/errors.js';
 
 const SCRIPTS = new URL('../scripts/', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -33,8 +34,8 @@ if (!command || command === '--help' || command === '-h' || command === 'help') 
 } else if (command === '--version' || command === '-v') {
   console.log(version);
 } else if (!COMMANDS[command]) {
-  console.error(`perfgate: unknown command "${command}": choose one of ${Object.keys(COMMANDS).join(', ')}`);
-  process.exitCode = 2;
+  // The catalogue's bad-arguments error, with the exit code every command gives it.
+  reportError(errors.badArgs([`unknown command "${command}": choose one of ${Object.keys(COMMANDS).join(', ')}`], USAGE));
 } else {
   const script = fileURLToPath(new URL(COMMANDS[command][0], SCRIPTS));
   // The script reads its own path and arguments from process.argv, as when started directly.

@@ -34,7 +34,7 @@ function fileFor(urlPath, mounts) {
 }
 
 // Where each data file appears: one at the action's default place, several side by side.
-export function dataMounts(dataFiles) {
+function dataMounts(dataFiles) {
   if (dataFiles.length === 1) return [[DEFAULT_DATA_PATH, dataFiles[0]]];
   return sourceLabels(dataFiles).map((label, index) => [`data/${label.replace(/[^\w.-]+/g, '-')}/data.js`, dataFiles[index]]);
 }

@@ -61,7 +61,7 @@ export async function readBody(request) {
 }
 
 // Listens with a plain node:http server; most frameworks hand us a request listener.
-export function listenHttp(server, port, host) {
+function listenHttp(server, port, host) {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve({

@@ -26,7 +26,7 @@ export const DB_BODY = JSON.stringify({ items: 10000, total: 495000 });
 // The query scenario (frameworks study): the framework's router takes the user id from the
 // path, its query parser the fields; the answer is the id and the asked fields of that user,
 // in the order asked (unknown fields ignored).
-export const QUERY_PATH = '/users/42?fields=name,email';
+const QUERY_PATH = '/users/42?fields=name,email';
 
 export function userAnswer(id, fields) {
   const user = { name: `user-${id}`, email: `user-${id}@example.com` };
@@ -38,7 +38,7 @@ export function userAnswer(id, fields) {
 // The static scenario: a 10 KB page served by the framework's static-file middleware (or its
 // idiomatic equivalent) from STATIC_DIR, under /static/.
 export const STATIC_DIR = fileURLToPath(new URL('static/', import.meta.url));
-export const STATIC_PAGE = 'page.html';
+const STATIC_PAGE = 'page.html';
 export const HTML_TYPE = 'text/html; charset=utf-8';
 
 // `optIn`: served only by variants that list it (the db scenario needs a database driver).

@@ -66,6 +66,13 @@ function packNow() {
   return { tarball: join(dir, file.filename), files: file.files.map((entry) => entry.path) };
 }
 
+// The user's service, made once for all the tests here: nothing they run changes its commits.
+let service;
+const userService = () => {
+  service ??= makeService(pack().tarball);
+  return service;
+};
+
 // The user's service: an Express app, its lockfile, perfgate installed from the tarball, the config.
 function makeService(tarball) {
   const repo = tempDir('perfgate-user-');
@@ -89,7 +96,7 @@ const leftovers = (repo) => execFileSync('ps', ['-eo', 'args='], { encoding: 'ut
 describe('perfgate in a user\'s repository', () => {
   let repo;
   before(() => {
-    repo = makeService(pack().tarball);
+    repo = userService();
   });
 
   test('the package ships the harness, engines, variants, site and actions, and no test fixtures', () => {
@@ -213,7 +220,7 @@ describe('the composite actions, from a user\'s repository', () => {
   let repo;
   let github;
   before(() => {
-    repo = makeService(pack().tarball);
+    repo = userService();
     const root = tempDir('perfgate-github-');
     // GitHub: the repository as a remote whose pull request 7 carries the slower commit.
     const remote = join(root, 'shop/api.git');

@@ -39,9 +39,10 @@ test('maxRounds and the budget are hard limits that win over minRounds', () => {
   assert.equal(stopReason(state({ rounds: 3, minRounds: 10, maxRounds: 3 })), 'max-rounds');
 });
 
-test('defaults: minRounds 3, no round limit', () => {
-  const { minRounds, maxRounds, ...rest } = state({ rounds: 1000, elapsedMs: 1000 });
+test('defaults: compare\'s, minRounds 5 and maxRounds 60', () => {
+  const { minRounds, maxRounds, ...rest } = state({ rounds: 59, elapsedMs: 1000 });
   assert.equal(stopReason(rest), null);
-  assert.equal(stopReason({ ...rest, rounds: 2 }), null);
-  assert.equal(stopReason({ ...rest, result: resolved, rounds: 3 }), 'resolved');
+  assert.equal(stopReason({ ...rest, rounds: 60 }), 'max-rounds');
+  assert.equal(stopReason({ ...rest, result: resolved, rounds: 4 }), null);
+  assert.equal(stopReason({ ...rest, result: resolved, rounds: 5 }), 'resolved');
 });

@@ -13,14 +13,14 @@ import { profileBenchmark } from '../profile/index.js';
 import { expandSpecs } from '../specs.js';
 import { bisectCommits } from './search.js';
 
-export const BISECT_FORMAT = { format: 'perfgate-bisect', version: 1 };
+const BISECT_FORMAT = { format: 'perfgate-bisect', version: 1 };
 // The retry of an inconclusive step gets this much more time and rounds.
 const RETRY_BUDGET_FACTOR = 2;
 
 const git = (repo, ...args) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim();
 
 // The first-parent commits from good (first) to bad (last): the mainline a step is searched on.
-export function firstParentRange(repo, good, bad) {
+function firstParentRange(repo, good, bad) {
   const shas = { good: resolveCommit(repo, good), bad: resolveCommit(repo, bad) };
   if (shas.good === shas.bad) throw errors.sameSides(good, bad, shas.good);
   const between = git(repo, 'rev-list', '--first-parent', '--reverse', `${shas.good}..${shas.bad}`).split('\n').filter(Boolean);
@@ -30,7 +30,7 @@ export function firstParentRange(repo, good, bad) {
 }
 
 // The one benchmark to search for, by its name (a history name's " - metric" suffix is allowed).
-export function singleBenchmarkConfig(config, name) {
+function singleBenchmarkConfig(config, name) {
   const specs = expandSpecs(config);
   const wanted = name ? name.replace(/ - [^-]+$/, '') : undefined;
   const matching = wanted ? specs.filter((spec) => spec.id === wanted) : specs;

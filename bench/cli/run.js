@@ -148,9 +148,16 @@ export function exitCodeOf(error) {
   return isNetworkFailure(error) ? EXIT.failed : undefined;
 }
 
+// Prints a catalogued error, one printable line at a time (messages may quote untrusted
+// files), and sets its exit code.
+export function reportError(error, exitCode = exitCodeOf(error)) {
+  for (const line of error.message.split('\n')) console.error(`perfgate: ${printable(line, 500)}`);
+  process.exitCode = exitCode;
+}
+
 // Runs `main({ values, positionals, rest })` of a command; main returns its exit code (default 0).
-// A catalogued error prints its message, one printable line at a time (messages may quote
-// untrusted files), and exits with its code; anything else is a bug and keeps its stack.
+// A catalogued error is reported (reportError) and exits with its code; anything else is a bug
+// and keeps its stack.
 export async function runCommand(command, main, argv = process.argv.slice(2)) {
   try {
     const parsed = parseCommandLine(command, argv);
@@ -163,7 +170,6 @@ export async function runCommand(command, main, argv = process.argv.slice(2)) {
   } catch (error) {
     const exitCode = exitCodeOf(error);
     if (exitCode === undefined) throw error;
-    for (const line of error.message.split('\n')) console.error(`perfgate: ${printable(line, 500)}`);
-    process.exitCode = exitCode;
+    reportError(error, exitCode);
   }
 }

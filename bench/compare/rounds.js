@@ -24,7 +24,7 @@ export const METRICS = Object.fromEntries(JUDGED_METRICS.map((metric) => [metric
 // Which metrics may stop the sampling and call the verdict, in the order they call it.
 // CPU µs/request is the least noisy per-round ratio (METHOD.md) and does not depend on the
 // client; req/s stays beside it unless the client was the bottleneck, when it is only a lower bound.
-export function decidingMetrics(samples) {
+function decidingMetrics(samples) {
   const clientBound = [...samples.base, ...samples.head].some((sample) => sample.clientSaturated);
   const present = (name) => [...samples.base, ...samples.head].every((sample) => typeof METRICS[name].value(sample) === 'number');
   const names = (clientBound ? ['CPU µs/request'] : ['CPU µs/request', 'req/s']).filter(present);
@@ -32,7 +32,7 @@ export function decidingMetrics(samples) {
 }
 
 // thresholds: per metric, { threshold, minimumEffect } as fractions; interval: which one decides (bench/stats/verdict.js).
-export function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULTS.interval }) {
+function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULTS.interval }) {
   return Object.fromEntries(Object.entries(METRICS).map(([metric, { direction, value }]) => {
     const base = samples.base.map(value);
     const head = samples.head.map(value);
@@ -45,7 +45,7 @@ export function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULT
 
 // The benchmark's verdict: the first deciding metric that found a change calls it; else
 // "no change" when all of them say so; else inconclusive.
-export function overallVerdict(verdicts, deciding) {
+function overallVerdict(verdicts, deciding) {
   const caller = deciding.names.find((name) => ['regression', 'improvement'].includes(verdicts[name].verdict));
   const notes = deciding.clientBound ? ['client-bound: req/s is a lower bound, the verdict rests on CPU µs/request'] : [];
   if (caller) return { verdict: verdicts[caller].verdict, calledBy: caller, notes };

@@ -21,7 +21,7 @@ import { loadSideVariant } from './sides.js';
 export const MODES = ['duet', 'sequential'];
 
 // Why a benchmark cannot be measured in duet mode, or null when it can.
-export function duetUnavailable(variant, spec) {
+function duetUnavailable(variant, spec) {
   if (variant.launch.port) return `${variant.name} listens on the fixed port ${variant.launch.port}, so its two sides cannot run at once`;
   if (spec.scenario === 'db') return 'the db scenario starts a PostgreSQL server per side, and two would share the server cores with the servers measured';
   return null;

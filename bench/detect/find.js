@@ -8,7 +8,7 @@ import { seriesOf } from './series.js';
 const commitRef = (commit) => ({ id: commit.id, url: commit.url ?? '', message: (commit.message ?? '').split('\n')[0], timestamp: commit.timestamp ?? '' });
 
 // 'regression' or 'improvement' by the tool's direction; 'change' when the tool has none.
-export function kindOf(change, bigger) {
+function kindOf(change, bigger) {
   if (bigger === null || change === null) return 'change';
   return (change > 0) === bigger ? 'improvement' : 'regression';
 }

@@ -6,7 +6,7 @@ const KIND_LABELS = { regression: '🔴 regression', improvement: '🟢 improvem
 
 const number = (value) => (Math.abs(value) >= 100 ? value.toFixed(0) : Number(value.toPrecision(3)).toString());
 export const formatChange = (change) => (change === null ? 'from 0' : `${change > 0 ? '+' : ''}${(100 * change).toFixed(1)} %`);
-export const formatPValue = (p) => (p === 0 ? '< 1e-300' : p < 0.001 ? p.toExponential(1) : p.toFixed(4));
+const formatPValue = (p) => (p === 0 ? '< 1e-300' : p < 0.001 ? p.toExponential(1) : p.toFixed(4));
 
 function commitCell({ commit, previousCommit }) {
   const short = code(commit.id.slice(0, 12));
@@ -16,7 +16,7 @@ function commitCell({ commit, previousCommit }) {
 
 const side = ({ mean, n }, unit) => `${number(mean)} ${code(unit, 20)} (${n} runs)`;
 
-export function changePointRows(points) {
+function changePointRows(points) {
   return [
     '| | suite | benchmark | first run after the step | mean before | mean after | change | p |',
     '| --- | --- | --- | --- | ---: | ---: | ---: | ---: |',

@@ -8,7 +8,6 @@ import { writeFileAtomicSync } from '../atomic-file.js';
 import { historyErrors } from '../errors.js';
 import { seriesOf } from './series.js';
 
-export const STATE_FILE = 'change-points.json';
 const FORMAT = 'perfgate-reported-change-points';
 const VERSION = 1;
 export const REPORT_TOLERANCE = 3;

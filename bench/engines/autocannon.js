@@ -9,7 +9,7 @@ import { boundedWait } from './bounded.js';
 const PROCESS_FILE = fileURLToPath(new URL('./autocannon-process.js', import.meta.url));
 
 // Pure: perfgate's load options -> autocannon's.
-export function autocannonOptions({ port, request, connections, duration, pipelining = 1, timeout }) {
+function autocannonOptions({ port, request, connections, duration, pipelining = 1, timeout }) {
   return {
     url: `http://127.0.0.1:${port}${request.path}`,
     method: request.method,

@@ -12,7 +12,7 @@ import { autocannonEngine } from './autocannon.js';
 import { wrkEngine } from './wrk.js';
 
 export const DEFAULT_ENGINE = 'autocannon';
-export const ENGINES = { autocannon: autocannonEngine, wrk: wrkEngine };
+const ENGINES = { autocannon: autocannonEngine, wrk: wrkEngine };
 export const ENGINE_NAMES = Object.keys(ENGINES);
 
 // A name (or an engine object, for tests' double) -> an engine that can run here.

@@ -34,7 +34,7 @@ export function wrkArguments({ port, request, connections, duration, timeout, th
 }
 
 // Pure: the script's report (and the wrapper's stat line) -> perfgate's part sample.
-export function parseWrkReport(report, statLine) {
+function parseWrkReport(report, statLine) {
   const histogram = createHistogram();
   let summary;
   let errorCounts;

@@ -5,7 +5,7 @@ import { githubErrors } from '../errors.js';
 const TIMEOUT_MS = 30_000;
 
 // The "next" address of a Link header: <https://...?page=2>; rel="next", ...
-export function nextLink(header) {
+function nextLink(header) {
   for (const part of (header ?? '').split(',')) {
     const match = /^\s*<([^>]+)>\s*;\s*rel="next"\s*$/.exec(part);
     if (match) return match[1];

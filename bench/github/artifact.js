@@ -13,9 +13,9 @@ import { githubErrors } from '../errors.js';
 import { printable } from '../text.js';
 
 export const ARTIFACT_NAME = 'perfgate-bench';
-export const PR_FILE = 'pr.json';
+const PR_FILE = 'pr.json';
 const COMPARISON_FILE = /^comparison(-[a-z0-9._-]{1,80})?\.json$/;
-export const LIMITS = { zipBytes: 2 * 1024 * 1024, fileBytes: 4 * 1024 * 1024, totalBytes: 16 * 1024 * 1024, entries: 32, comparisons: 16 };
+const LIMITS = { zipBytes: 2 * 1024 * 1024, fileBytes: 4 * 1024 * 1024, totalBytes: 16 * 1024 * 1024, entries: 32, comparisons: 16 };
 const PR_FORMAT = { format: 'perfgate-pr', version: 1 };
 
 const schemas = {

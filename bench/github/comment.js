@@ -6,7 +6,7 @@ import { profileTables } from '../profile/report.js';
 import { codeSpan as code } from '../text.js';
 
 export const MARKER = '<!-- perfgate-bench -->';
-export const BOT_LOGIN = 'github-actions[bot]';
+const BOT_LOGIN = 'github-actions[bot]';
 const MAX_ROWS = 150;
 // GitHub refuses comments over 65 536 characters.
 const MAX_BODY = 60_000;

@@ -10,7 +10,7 @@ import { errors, githubErrors } from '../errors.js';
 export const DEFAULT_COMMAND = '/perfgate';
 export const DEFAULT_LABEL = 'run-bench';
 // role_name of GET /repos/{owner}/{repo}/collaborators/{user}/permission that may approve.
-export const APPROVING_ROLES = ['admin', 'maintain', 'write'];
+const APPROVING_ROLES = ['admin', 'maintain', 'write'];
 const SHA = /^[0-9a-f]{40}$/;
 
 /**
@@ -33,7 +33,7 @@ export function requestOfEvent(eventName, event, { command = DEFAULT_COMMAND, la
   return null;
 }
 
-export async function permissionOf({ api, repository, actor }) {
+async function permissionOf({ api, repository, actor }) {
   const answer = await api.request('GET', `/repos/${repository}/collaborators/${encodeURIComponent(actor)}/permission`, undefined, { allow: [404] });
   // role_name tells maintain and triage apart; the older `permission` folds them into write and read.
   return answer?.role_name ?? answer?.permission ?? 'none';

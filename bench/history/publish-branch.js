@@ -20,13 +20,13 @@ const FALLBACK_IDENTITY = ['-c', 'user.name=perfgate', '-c', 'user.email=perfgat
 // URLs and scp-like addresses (host:path, a colon before any slash) go to git as they are;
 // anything else is a local path, made absolute because git runs in a temporary directory.
 // A leading dash would reach git as an option (e.g. --upload-pack=...), so it is refused.
-export function remoteAddress(repo) {
+function remoteAddress(repo) {
   if (repo.startsWith('-')) throw historyErrors.publishFailed(`"${repo}" is not a repository address`, '', 'pass a path or URL to --repo');
   return /^[a-z][a-z\d+.-]*:\/\//i.test(repo) || /^[^/]+:/.test(repo) ? repo : resolve(repo);
 }
 
 // Hides the user and token of an https://user:token@host URL in anything printed.
-export function redactCredentials(text) {
+function redactCredentials(text) {
   return text.replace(/([a-z][a-z\d+.-]*:\/\/)[^@/\s]+@/gi, '$1***@');
 }
 
@@ -39,7 +39,7 @@ function fileInBranch(dir, name) {
   return posix.join(normal, name);
 }
 
-export const dataFileInBranch = (dir) => fileInBranch(dir, 'data.js');
+const dataFileInBranch = (dir) => fileInBranch(dir, 'data.js');
 
 function gitRunner(cwd, signal) {
   const shell = $({ cwd, quiet: true, nothrow: true, signal });

@@ -13,8 +13,8 @@ import { errors } from '../errors.js';
 import { builtInVariantNames } from '../variants.js';
 import { projectSchema } from './schema.js';
 
-export const CONFIG_FILES = ['perfgate.config.json', 'perfgate.config.mjs', 'perfgate.config.js'];
-export const PROJECT_DEFAULTS = { connections: [10, 100], install: ['npm', 'ci', '--no-audit', '--no-fund'] };
+const CONFIG_FILES = ['perfgate.config.json', 'perfgate.config.mjs', 'perfgate.config.js'];
+const PROJECT_DEFAULTS = { connections: [10, 100], install: ['npm', 'ci', '--no-audit', '--no-fund'] };
 
 // The repository's top directory, or `cwd` itself outside git.
 export function repositoryRoot(cwd = process.cwd()) {
@@ -22,7 +22,7 @@ export function repositoryRoot(cwd = process.cwd()) {
   return found.status === 0 ? found.stdout.trim() : resolve(cwd);
 }
 
-export function findConfigFile(root) {
+function findConfigFile(root) {
   const found = CONFIG_FILES.map((name) => join(root, name)).filter((file) => existsSync(file));
   if (found.length > 1) throw errors.badConfig(root, [`more than one config file (${found.map((file) => relative(root, file)).join(', ')}): keep one`]);
   return found[0];
@@ -48,7 +48,7 @@ const manifestName = (root) => {
 const packageName = (root) => manifestName(root)?.replace(/^@[^/]+\//, '').replace(/[^A-Za-z0-9._-]/g, '-');
 
 // The suite config of a validated project config.
-export function projectSuite(project, root) {
+function projectSuite(project, root) {
   const { servers, scenarios, reference, install, thresholds, ...settings } = project;
   return {
     ...settings,
@@ -64,7 +64,7 @@ export function projectSuite(project, root) {
 // Which benchmarks a thresholds key names: a full id, "server scenario", or a scenario.
 const keyMatches = (key, spec) => key === spec.id || key === `${spec.variant} ${spec.scenario}` || key === spec.scenario;
 
-export function thresholdProblems(thresholds = {}, suite) {
+function thresholdProblems(thresholds = {}, suite) {
   const specs = expandSpecs({ options: {}, ...suite });
   return Object.keys(thresholds)
     .filter((key) => !specs.some((spec) => keyMatches(key, spec)))

@@ -10,7 +10,7 @@ export const SUITE_NAMES = { bigger: 'perfgate throughput', smaller: 'perfgate l
 export const TOOLS = { bigger: 'customBiggerIsBetter', smaller: 'customSmallerIsBetter' };
 
 // The facts the trend site reads back ("key: value" lines; the action keeps them as they are).
-export function extraText(benchmark, result) {
+function extraText(benchmark, result) {
   const { summary } = benchmark;
   return [
     `variant: ${benchmark.variant}`,

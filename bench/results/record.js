@@ -5,8 +5,8 @@ import { latencySummary, mergeHistograms } from '../latency-histogram.js';
 import { mean, standardDeviation as stddev } from '../stats/descriptive.js';
 
 // Above this share of the cores it may use, the load generator, not the server, sets the pace.
-export const CLIENT_SATURATION_PCT = 90;
-export const CLIENT_SATURATED_WARNING = 'client saturated: req/s is a client-bound lower bound; CPU µs/request still measures the server';
+const CLIENT_SATURATION_PCT = 90;
+const CLIENT_SATURATED_WARNING = 'client saturated: req/s is a client-bound lower bound; CPU µs/request still measures the server';
 
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const percentOf = (part, whole) => (whole > 0 ? round((100 * part) / whole, 3) : 0);

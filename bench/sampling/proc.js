@@ -11,7 +11,7 @@ const getconf = (name, fallback) => {
   }
 };
 export const CLOCK_TICKS = getconf('CLK_TCK', 100);
-export const PAGE_SIZE = getconf('PAGESIZE', 4096);
+const PAGE_SIZE = getconf('PAGESIZE', 4096);
 
 // Pure: /proc/stat text -> per-core { core, busy, total } in ticks.
 export function parseProcStat(text) {

@@ -15,7 +15,6 @@ export const DEFAULTS = Object.freeze({
   interval: 'welch',
   resamples: 10000, // bootstrap only
   seed: 1, // bootstrap only: fixed, so a verdict can be recomputed from the raw samples
-  minRounds: 3, // adaptive stopping: never stop on a resolved verdict before this many rounds
 });
 
 // What `npm run compare` does unless told otherwise. Its rounds come in pairs, one run per side,
@@ -24,7 +23,7 @@ export const DEFAULTS = Object.freeze({
 export const COMPARE_DEFAULTS = Object.freeze({
   interval: 'paired',
   failThreshold: DEFAULTS.failThreshold,
-  minRounds: 5,
+  minRounds: 5, // adaptive stopping (stopping.js): never stop on a resolved verdict before this many rounds
   maxRounds: 60,
   budgetSeconds: 180, // per benchmark; then the verdict stays inconclusive
   roundSeconds: 3, // measured seconds of one side's run in a round

@@ -1,6 +1,6 @@
 // Adaptive stopping for the interleaved runner: add rounds until the verdict is resolved or the budget is spent
 // (tachometer's automatic.ts). Peeking after every round inflates false alarms: calibrate with A/A runs (METHOD.md).
-import { DEFAULTS } from './defaults.js';
+import { COMPARE_DEFAULTS } from './defaults.js';
 import { VERDICTS } from './verdict.js';
 
 // A result is resolved when its interval is clear of every horizon, i.e. it has a verdict other than inconclusive.
@@ -8,7 +8,7 @@ export const isResolved = (result) => result.verdict !== VERDICTS.inconclusive;
 
 // Why to stop adding rounds, or null to add another. maxRounds and the time budget are hard limits that win over
 // minRounds; the budget is spent when one more round, at the mean round duration so far, would end past it.
-export function stopReason({ result, elapsedMs, budgetMs, rounds, minRounds = DEFAULTS.minRounds, maxRounds = Infinity }) {
+export function stopReason({ result, elapsedMs, budgetMs, rounds, minRounds = COMPARE_DEFAULTS.minRounds, maxRounds = COMPARE_DEFAULTS.maxRounds }) {
   if (rounds >= maxRounds) return 'max-rounds';
   const nextRoundEndsAtMs = elapsedMs + (rounds > 0 ? elapsedMs / rounds : 0);
   if (nextRoundEndsAtMs > budgetMs) return 'budget';

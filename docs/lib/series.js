@@ -1,7 +1,7 @@
 // One bench of one suite over time: its samples in axis order (the commit's slot, then the
 // run's date, so the re-runs of a commit sit together). The trend lines and the change-point
 // detection both read series in this order, so a change point's index is a point's index.
-export const axisOrder = (a, b) => a.slot - b.slot || a.date - b.date;
+const axisOrder = (a, b) => a.slot - b.slot || a.date - b.date;
 
 export function seriesByKey(samples) {
   const series = new Map();

@@ -8,7 +8,7 @@ export const FILTER_KEYS = ['suite', 'variant', 'scenario', 'tier', 'metric'];
 export const DEFAULT_THRESHOLD = 2;
 
 // "1.2" or the action's own style "120%"; null (no marks) when absent or not above 1.
-export function parseThreshold(text) {
+function parseThreshold(text) {
   if (text === null || text === undefined) return null;
   const value = String(text).trim().endsWith('%') ? Number.parseFloat(text) / 100 : Number(text);
   return Number.isFinite(value) && value > 1 ? value : null;

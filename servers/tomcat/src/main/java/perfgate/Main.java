@@ -2,7 +2,7 @@
 // servers/scenarios.js, and the db scenario through a Tomcat JDBC pool (node-vs-java study).
 // It follows servers/contract.js itself: scenario options in PERFGATE_* variables, PORT/HOST, the
 // ready file written atomically, stop on SIGTERM. Tomcat's thread and connection limits come
-// from PERFGATE_TOMCAT_MAX_THREADS / PERFGATE_TOMCAT_MAX_CONNECTIONS (Tomcat's defaults otherwise).
+// from PERFGATE_TOMCAT_MAX_THREADS / PERFGATE_TOMCAT_MAX_CONNECTIONS (the config field server).
 package perfgate;
 
 import java.nio.file.Files;
@@ -23,6 +23,11 @@ public final class Main {
         return Integer.parseInt(env(name, String.valueOf(fallback)));
     }
 
+    static void setIfGiven(Connector connector, String property, String name) {
+        String value = System.getenv(name);
+        if (value != null) connector.setProperty(property, value);
+    }
+
     public static void main(String[] args) throws Exception {
         Tomcat tomcat = new Tomcat();
         Path baseDir = Files.createTempDirectory("perfgate-tomcat-");
@@ -30,8 +35,10 @@ public final class Main {
         Connector connector = new Connector("HTTP/1.1");
         connector.setProperty("address", env("HOST", "127.0.0.1"));
         connector.setPort(envInt("PORT", 0));
-        connector.setProperty("maxThreads", env("PERFGATE_TOMCAT_MAX_THREADS", "200"));
-        connector.setProperty("maxConnections", env("PERFGATE_TOMCAT_MAX_CONNECTIONS", "8192"));
+        // The harness always passes these (bench/config/server-settings.js holds their defaults);
+        // run by hand without them, Tomcat keeps its own.
+        setIfGiven(connector, "maxThreads", "PERFGATE_TOMCAT_MAX_THREADS");
+        setIfGiven(connector, "maxConnections", "PERFGATE_TOMCAT_MAX_CONNECTIONS");
         tomcat.setConnector(connector);
 
         if (args.length != 1) {
