@@ -5,13 +5,21 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { calibrationMarkdown, loopsForSlowdown, measureLoopSeconds, pooledChange, summarizeTrials, trialOutcome } from '../bench/calibration/index.js';
+import { calibrationMarkdown, correctedLoops, loopsForSlowdown, measureLoopSeconds, pooledChange, summarizeTrials, trialOutcome } from '../bench/calibration/index.js';
 import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 test('the injected work is the per-request CPU time a slowdown adds, in loop iterations', () => {
   // 100 CPU µs per request; 5 % slower needs 100/0.95 - 100 = 5.26 µs more.
   assert.equal(loopsForSlowdown({ cpuMicrosPerRequest: 100, loopSeconds: 1e-9, slowdown: 0.05 }), 5263);
   assert.equal(loopsForSlowdown({ cpuMicrosPerRequest: 0.001, loopSeconds: 1, slowdown: 0.05 }), 1, 'at least one iteration');
+});
+
+test('a sizing that misses the intended change is corrected in proportion, one close enough is kept', () => {
+  // 5 % slower req/s is 5.26 % more CPU µs/request; 1000 loops that achieved 13.2 % are 2.5 times too many.
+  assert.equal(correctedLoops({ loops: 1000, achieved: 0.1316, slowdown: 0.05 }), 400);
+  assert.equal(correctedLoops({ loops: 1000, achieved: 0.02, slowdown: 0.05 }), 2632);
+  assert.equal(correctedLoops({ loops: 1000, achieved: 0.055, slowdown: 0.05 }), null, 'within 20 % of the intended change');
+  assert.equal(correctedLoops({ loops: 1000, achieved: -0.01, slowdown: 0.05 }), null, 'no change to scale from');
 });
 
 test('the pooled A/A change over every round shows a side bias', () => {

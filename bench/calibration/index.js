@@ -25,8 +25,22 @@ export function measureLoopSeconds({ iterations = 2_000_000, repeats = 7 } = {})
 // server `slowdown` (0.05 = 5 %) slower, each request needs C/(1-s) - C s more. Sized from the
 // server's own cost, not its req/s, so a client-bound server gets the same relative change.
 export function loopsForSlowdown({ cpuMicrosPerRequest, loopSeconds, slowdown }) {
-  const extraSeconds = (cpuMicrosPerRequest / 1e6) * (1 / (1 - slowdown) - 1);
+  const extraSeconds = (cpuMicrosPerRequest / 1e6) * intendedCpuChange(slowdown);
   return Math.max(1, Math.round(extraSeconds / loopSeconds));
+}
+
+// The change in CPU µs/request that a `slowdown` of a CPU-bound server's req/s means.
+export const intendedCpuChange = (slowdown) => 1 / (1 - slowdown) - 1;
+
+// The loop count that should reach the intended change, given the change `loops` achieved: a
+// request's loop runs slower in a server than in the timing above (it is JIT-compiled per call,
+// and shares caches with the rest of the request), so the first sizing is corrected by what
+// a measured check achieved. Null when it is close enough (within `tolerance` of the intended
+// change, relative) or the check saw no change to scale from.
+export function correctedLoops({ loops, achieved, slowdown, tolerance = 0.2 }) {
+  const intended = intendedCpuChange(slowdown);
+  if (!(achieved > 0) || Math.abs(achieved / intended - 1) <= tolerance) return null;
+  return Math.max(1, Math.round((loops * intended) / achieved));
 }
 
 // The pooled change of A/A trials over all their rounds, per judged metric: the geometric
@@ -99,6 +113,9 @@ export function calibrationMarkdown({ benchmark, mode, slowdown, injection, summ
       `(base ${injection.cpuMicrosPerRequest.toFixed(1)} CPU µs/request, ${Math.round(injection.requestsPerSecond)} req/s, ${(injection.loopSeconds * 1e9).toFixed(2)} ns per iteration); ` +
       `achieved in a fixed ${injection.check.rounds}-round check: CPU µs/request ${signed(injection.check.cpuChange)} ${interval(injection.check.cpuCi)}, ` +
       `req/s ${signed(injection.check.change)} ${interval(injection.check.ci)}`,
+    '',
+    // The first sizing and its corrections, each from a duet check (correctedLoops).
+    `Sizing (intended CPU µs/request ${signed(intendedCpuChange(slowdown))}): ${(injection.sizings ?? []).map((each) => `${each.loops} loops ${signed(each.cpuChange)}`).join(' → ') || 'n/a'}`,
     '',
     `Pooled A/A change (side bias; target within ±0.5 %): ${pooledAA.map((each) => `${each?.metric ?? ''} ${pooled(each)}`).join('; ') || 'n/a'}`,
     '',
