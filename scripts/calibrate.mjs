@@ -34,6 +34,7 @@ const CALIBRATE_COMMAND = {
   options: {
     runs: { type: 'count', value: 'K', help: 'comparisons of each kind, A/A and injected, per benchmark and mode', default: 10 },
     slowdown: { type: 'positive', value: 'PCT', help: 'the injected slowdown, sized from the server\'s CPU µs/request', default: 5 },
+    sizings: { type: 'count', value: 'N', help: 'duet checks that size the slowdown, each correcting the last from the change it achieved', default: 3 },
     // A server-bound benchmark and one that is client-bound on a small machine.
     benchmark: { type: 'list', value: 'V:S:C', help: 'benchmarks as variant:scenario:connections', default: ['express:json:100', 'fastify:hello:100'] },
     modes: { type: 'list', value: 'A,B', help: `compare modes to calibrate (${MODES.join(', ')})`, default: MODES },
@@ -51,9 +52,6 @@ const TARGETS = { falseAlarmRate: 0.05, detectionRate: 0.9, seconds: 90 };
 // Fixed-length runs that size the slowdown and check its size; not part of the statistics.
 const PROBE_ROUNDS = 3;
 const CHECK_ROUNDS = 6;
-// Duet checks that correct the first sizing from the change it achieves.
-const MAX_SIZINGS = 3;
-
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const thisCheckout = (label, env) => ({ ...sideOf(label, projectRoot, env ? `this checkout, ${env.PERFGATE_INJECT_LOOPS} loops injected` : 'this checkout', projectRoot), env });
 
@@ -72,7 +70,7 @@ const pct = (fraction) => `${(fraction * 100).toFixed(1)} %`;
 
 // Sizes the injection from the server's CPU cost (a duet probe), corrects it from what duet
 // checks achieve, then checks per mode what it achieves.
-async function sizeInjection({ config, settings, outDir, slowdown, modes }) {
+async function sizeInjection({ config, settings, outDir, slowdown, modes, maxSizings }) {
   const probe = await compareOnce({ config, settings: fixedRounds({ ...settings, mode: 'duet' }, PROBE_ROUNDS), outDir, label: 'probe' });
   const samples = [...probe.benchmark.samples.base, ...probe.benchmark.samples.head];
   const cpuMicrosPerRequest = mean(samples.map((sample) => sample.cpuMicrosPerRequest));
@@ -85,15 +83,17 @@ async function sizeInjection({ config, settings, outDir, slowdown, modes }) {
     console.error(`${probe.benchmark.id}: ${loops} loop iterations per request achieve, ${mode}: CPU µs/request ${pct(cpu.change)}, req/s ${pct(requests.change)}`);
     return { loops, rounds: CHECK_ROUNDS, cpuChange: cpu.change, cpuCi: cpu.ci, change: requests.change, ci: requests.ci };
   };
-  for (let attempt = 1; attempt <= MAX_SIZINGS; attempt++) {
+  for (let attempt = 1; attempt <= maxSizings; attempt++) {
     const sized = await check('duet', `size-${attempt}`);
     sizings.push(sized);
     const corrected = correctedLoops({ loops, achieved: sized.cpuChange, slowdown });
-    if (corrected === null) break;
+    // The count the trials use is always one a sizing checked.
+    if (corrected === null || attempt === maxSizings) break;
     loops = corrected;
   }
   const checks = {};
-  for (const each of modes) checks[each] = await check(each, `check-${each}`);
+  // The last duet sizing checked the final count in duet mode.
+  for (const each of modes) checks[each] = each === 'duet' ? sizings.at(-1) : await check(each, `check-${each}`);
   return { probe, injection: { cpuMicrosPerRequest, requestsPerSecond: mean(samples.map((sample) => sample.requestsPerSecond)), loopSeconds, loops, sizings }, checks };
 }
 
@@ -109,7 +109,7 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
     const benchOut = join(outDir, chosen.replace(/:/g, '-'));
     const settings = { ...request.settings, profile: 'never' };
     console.error(`${chosen}: sizing the slowdown from the server's CPU µs/request`);
-    const { probe, injection, checks } = await sizeInjection({ config, settings, outDir: benchOut, slowdown, modes: values.modes });
+    const { probe, injection, checks } = await sizeInjection({ config, settings, outDir: benchOut, slowdown, modes: values.modes, maxSizings: values.sizings });
     const byMode = Object.fromEntries(values.modes.map((each) => [each, { trials: [], aa: [] }]));
     // Modes and kinds alternate within each run, so a slow phase of the machine hits all of them.
     for (let run = 1; run <= values.runs; run++) {

@@ -70,7 +70,7 @@ test('false alarms are A/A changes either way; detections are injected regressio
 // each kind and keeps what it measured. Which verdicts come out is the machine's business.
 test('npm run calibrate runs A/A and injected trials and writes the report and every trial', () => {
   const out = tempDir();
-  const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/calibrate.mjs'), '--runs', '1', '--benchmark', 'node-http:hello:10', '--modes', 'duet',
+  const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/calibrate.mjs'), '--runs', '1', '--sizings', '1', '--benchmark', 'node-http:hello:10', '--modes', 'duet',
     '--duration', '0.5', '--warmup', '0.2', '--min-rounds', '2', '--budget', '4', '--out', out], { cwd: PROJECT_ROOT, encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stderr, /node-http hello c=10: \d+ loop iterations per request achieve, duet: CPU µs\/request [-\d.]+ %, req\/s [-\d.]+ %/);
@@ -82,7 +82,10 @@ test('npm run calibrate runs A/A and injected trials and writes the report and e
   assert.deepEqual(only.trials.map((trial) => trial.kind), ['A/A', 'injected']);
   // Every trial is planned like the first one, not on the load core the first left the process on.
   assert.equal(new Set(only.trials.map((trial) => trial.pinning)).size, 1);
-  for (const label of ['probe', 'check-duet', 'duet-aa-1', 'duet-injected-1']) {
+  // One sizing (--sizings 1), which is also duet's check of the achieved change.
+  assert.equal(only.injection.sizings.length, 1);
+  assert.deepEqual(only.injection.check, only.injection.sizings[0]);
+  for (const label of ['probe', 'size-1', 'duet-aa-1', 'duet-injected-1']) {
     const { samples } = JSON.parse(readFileSync(join(out, 'node-http-hello-10', label, 'comparison.json'), 'utf8')).benchmarks[0];
     assert.ok(samples.head.length >= 1 && samples.head.length === samples.base.length, label);
   }
