@@ -86,7 +86,7 @@ async function sizeInjection({ config, settings, outDir, slowdown, modes, maxSiz
   for (let attempt = 1; attempt <= maxSizings; attempt++) {
     const sized = await check('duet', `size-${attempt}`);
     sizings.push(sized);
-    const corrected = correctedLoops({ loops, achieved: sized.cpuChange, slowdown });
+    const corrected = correctedLoops(sizings, slowdown);
     // The count the trials use is always one a sizing checked.
     if (corrected === null || attempt === maxSizings) break;
     loops = corrected;

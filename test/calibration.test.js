@@ -14,12 +14,14 @@ test('the injected work is the per-request CPU time a slowdown adds, in loop ite
   assert.equal(loopsForSlowdown({ cpuMicrosPerRequest: 0.001, loopSeconds: 1, slowdown: 0.05 }), 1, 'at least one iteration');
 });
 
-test('a sizing that misses the intended change is corrected in proportion, one close enough is kept', () => {
+test('a sizing that misses the intended change is corrected from all sizings so far, one close enough is kept', () => {
   // 5 % slower req/s is 5.26 % more CPU µs/request; 1000 loops that achieved 13.2 % are 2.5 times too many.
-  assert.equal(correctedLoops({ loops: 1000, achieved: 0.1316, slowdown: 0.05 }), 400);
-  assert.equal(correctedLoops({ loops: 1000, achieved: 0.02, slowdown: 0.05 }), 2632);
-  assert.equal(correctedLoops({ loops: 1000, achieved: 0.055, slowdown: 0.05 }), null, 'within 20 % of the intended change');
-  assert.equal(correctedLoops({ loops: 1000, achieved: -0.01, slowdown: 0.05 }), null, 'no change to scale from');
+  assert.equal(correctedLoops([{ loops: 1000, cpuChange: 0.1316 }], 0.05), 400);
+  assert.equal(correctedLoops([{ loops: 1000, cpuChange: 0.02 }], 0.05), 2632);
+  // Two noisy checks: the change per loop is fitted through the origin, (1000·0.08 + 500·0.03) / (1000² + 500²).
+  assert.equal(correctedLoops([{ loops: 1000, cpuChange: 0.08 }, { loops: 500, cpuChange: 0.03 }], 0.05), 693);
+  assert.equal(correctedLoops([{ loops: 1000, cpuChange: 0.055 }], 0.05), null, 'within 20 % of the intended change');
+  assert.equal(correctedLoops([{ loops: 1000, cpuChange: -0.01 }], 0.05), null, 'no change to scale from');
 });
 
 test('the pooled A/A change over every round shows a side bias', () => {

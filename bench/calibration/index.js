@@ -32,15 +32,19 @@ export function loopsForSlowdown({ cpuMicrosPerRequest, loopSeconds, slowdown })
 // The change in CPU µs/request that a `slowdown` of a CPU-bound server's req/s means.
 export const intendedCpuChange = (slowdown) => 1 / (1 - slowdown) - 1;
 
-// The loop count that should reach the intended change, given the change `loops` achieved: a
-// request's loop runs slower in a server than in the timing above (it is JIT-compiled per call,
-// and shares caches with the rest of the request), so the first sizing is corrected by what
-// a measured check achieved. Null when it is close enough (within `tolerance` of the intended
-// change, relative) or the check saw no change to scale from.
-export function correctedLoops({ loops, achieved, slowdown, tolerance = 0.2 }) {
+// The loop count that should reach the intended change, from the sizings so far ({ loops,
+// cpuChange } each, measured by a short duet check): a request's loop runs slower in a server
+// than in the timing above (it shares the core and its caches with the rest of the request), so
+// the first count is corrected. One check's change is noisy (±2 % in 6 rounds here), so the
+// correction fits all of them: the change per loop iteration by least squares through the origin.
+// Null when the last sizing is close enough (within `tolerance` of the intended change,
+// relative), or no check saw a change to scale from.
+export function correctedLoops(sizings, slowdown, tolerance = 0.2) {
   const intended = intendedCpuChange(slowdown);
-  if (!(achieved > 0) || Math.abs(achieved / intended - 1) <= tolerance) return null;
-  return Math.max(1, Math.round((loops * intended) / achieved));
+  const last = sizings.at(-1);
+  if (Math.abs(last.cpuChange / intended - 1) <= tolerance) return null;
+  const changePerLoop = sizings.reduce((sum, each) => sum + each.loops * each.cpuChange, 0) / sizings.reduce((sum, each) => sum + each.loops ** 2, 0);
+  return changePerLoop > 0 ? Math.max(1, Math.round(intended / changePerLoop)) : null;
 }
 
 // The pooled change of A/A trials over all their rounds, per judged metric: the geometric
