@@ -30,7 +30,7 @@ export function loopsForSlowdown({ cpuMicrosPerRequest, loopSeconds, slowdown })
 }
 
 // The change in CPU µs/request that a `slowdown` of a CPU-bound server's req/s means.
-export const intendedCpuChange = (slowdown) => 1 / (1 - slowdown) - 1;
+const intendedCpuChange = (slowdown) => 1 / (1 - slowdown) - 1;
 
 // The loop count that should reach the intended change, from the sizings so far ({ loops,
 // cpuChange } each, measured by a short duet check): a request's loop runs slower in a server
