@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSiteServer } from '../scripts/site.mjs';
+import { startSiteServer } from '../bench/site/server.js';
 import { chromiumMissing, launchChromium } from './helpers/browser.js';
 import { buildHistory, toDataScript, TOOL_SUITES } from './helpers/benchmark-history.js';
 import { runBench, tempDir } from './helpers/harness.js';

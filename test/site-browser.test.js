@@ -3,7 +3,7 @@
 // layout, and a clear message for broken or missing data. Screenshots go to test-output/.
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSiteServer } from '../scripts/site.mjs';
+import { startSiteServer } from '../bench/site/server.js';
 import { chromiumMissing, launchChromium } from './helpers/browser.js';
 import { chartsOnPage, datasetSummary, drawAll, openPage, outputDir, waitForCharts } from './helpers/site-page.js';
 import { fixturePath } from './fixtures/site/load.js';

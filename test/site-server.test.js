@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { startSiteServer } from '../scripts/site.mjs';
+import { startSiteServer } from '../bench/site/server.js';
 import { fixturePath } from './fixtures/site/load.js';
 
 const script = fileURLToPath(new URL('../scripts/site.mjs', import.meta.url));
