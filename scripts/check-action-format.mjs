@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { YAML } from 'zx';
 import { runCommand } from '../bench/cli/run.js';
 import { errors } from '../bench/errors.js';
+import { git } from '../bench/git.js';
 import { appendRun, commitFromGit, emptyBenchmarkData, readBenchmarkInput, serializeBenchmarkData } from '../bench/history/index.js';
 import { githubUsername } from '../bench/history/git-commit.js';
 import { SUITE_NAMES, TOOLS } from '../bench/results/benchmark-action.js';
@@ -38,7 +39,6 @@ const pinnedSha = () => {
   return uses.split('@')[1];
 };
 
-const git = (cwd, ...args) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 
 // What GitHub puts in a push event's head_commit for HEAD of `dir`, in its key order.
 function headCommitOfPush(dir) {

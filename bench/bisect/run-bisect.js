@@ -1,10 +1,10 @@
 // `npm run bisect`: finds the commit that made one benchmark slower, between a good and a bad
 // commit, by compare's measurement at each step (bench/bisect/search.js), then profiles that
 // commit against its parent. Each commit is checked out once, in its own worktree, and reused.
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { errors } from '../errors.js';
+import { git } from '../git.js';
 import { resolveCommit, prepareGitSide } from '../compare/sides.js';
 import { runComparison } from '../compare/run-comparison.js';
 import { loadSideVariant } from '../compare/sides.js';
@@ -17,7 +17,6 @@ const BISECT_FORMAT = { format: 'perfgate-bisect', version: 1 };
 // The retry of an inconclusive step gets this much more time and rounds.
 const RETRY_BUDGET_FACTOR = 2;
 
-const git = (repo, ...args) => execFileSync('git', args, { cwd: repo, encoding: 'utf8' }).trim();
 
 // The first-parent commits from good (first) to bad (last): the mainline a step is searched on.
 function firstParentRange(repo, good, bad) {

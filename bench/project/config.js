@@ -5,11 +5,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { spawnSync } from 'node:child_process';
 import { SCENARIO_NAMES } from '../../servers/scenarios.js';
 import { validateWith } from '../config/schema.js';
 import { expandSpecs } from '../specs.js';
 import { errors } from '../errors.js';
+import { gitOutput } from '../git.js';
 import { builtInVariantNames } from '../variants.js';
 import { projectSchema } from './schema.js';
 
@@ -18,8 +18,7 @@ const PROJECT_DEFAULTS = { connections: [10, 100], install: ['npm', 'ci', '--no-
 
 // The repository's top directory, or `cwd` itself outside git.
 export function repositoryRoot(cwd = process.cwd()) {
-  const found = spawnSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8' });
-  return found.status === 0 ? found.stdout.trim() : resolve(cwd);
+  return gitOutput(['rev-parse', '--show-toplevel'], cwd)?.trim() ?? resolve(cwd);
 }
 
 function findConfigFile(root) {
