@@ -45,6 +45,8 @@ export const errors = {
     `the load generator could not open ${connections} sockets (${detail}): lower the tier or raise the open-file limit`),
   unknownEngine: define('PG_UNKNOWN_ENGINE', (name, known) =>
     `unknown load engine "${name}": choose one of ${known.join(', ')} (suite field "engine" or --engine)`),
+  engineCannotPace: define('PG_ENGINE_CANNOT_PACE', (name, pacing) =>
+    `load engine "${name}" cannot hold a request rate: drop --rate (suite field "rate"), or use ${pacing.join(', ')}`),
   engineUnavailable: define('PG_ENGINE_UNAVAILABLE', (name, reason) =>
     `load engine "${name}" cannot run here: ${reason}; or choose another with --engine`),
   loadFailed: define('PG_LOAD_FAILED', (engine, detail) => `the ${engine} load failed: ${detail}`, EXIT.failed),

@@ -4,7 +4,7 @@
 // its duration (and each engine's own time limit).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { engineFor } from './engines/index.js';
+import { pacingEngineFor } from './engines/index.js';
 import { errors } from './errors.js';
 import { encodeHistogram, mergeHistograms } from './latency-histogram.js';
 
@@ -81,15 +81,17 @@ function mergeParts(parts, { engine, connections }) {
  * and resolves to the load sample; `stop()` ends its processes. Two prepared loads started
  * together are a duet's two sides.
  * @param {{engine?: string|object, port: number, request: object, connections: number, duration: number,
- *   pipelining?: number, timeout: number, workers?: number}} options
+ *   pipelining?: number, rate?: number, timeout: number, workers?: number}} options
  */
 export async function prepareLoad({ engine: chosen, workers = 0, ...options }) {
-  const engine = engineFor(chosen);
+  const engine = pacingEngineFor(chosen, options.rate);
   const fileLimit = raiseFileLimit(Math.ceil(options.connections / Math.max(1, workers)));
   const shares = splitConnections(options.connections, processesFor(options.connections, { fileLimit, workers }));
   const launched = [];
   try {
-    for (const connections of shares) launched.push(await engine.launch({ ...options, connections }));
+    // A rate is the whole load's: each process sends its share, as of the connections.
+    const rateOf = (connections) => (options.rate ? Math.max(1, Math.round((options.rate * connections) / options.connections)) : 0);
+    for (const connections of shares) launched.push(await engine.launch({ ...options, connections, rate: rateOf(connections) }));
   } catch (error) {
     await Promise.all(launched.map((each) => each.stop()));
     throw errors.loadFailed(engine.name, error.message);

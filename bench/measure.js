@@ -71,7 +71,7 @@ async function loadTogether(opened, config) {
     for (const side of opened) {
       prepared.push(await prepareLoad({
         engine: config.engine, port: side.server.port, request: side.request, connections: side.spec.connections,
-        duration: config.duration, pipelining: config.pipelining, timeout: config.timeout, workers: config.workers,
+        duration: config.duration, pipelining: config.pipelining, rate: config.rate, timeout: config.timeout, workers: config.workers,
       }));
     }
     if (config.warmup > 0) await Promise.all(prepared.map((load) => load.go(config.warmup)));

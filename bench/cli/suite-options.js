@@ -15,11 +15,12 @@ export const SUITE_OPTIONS = {
   engine: { type: 'string', value: 'NAME', help: 'load engine: autocannon, or wrk (Debian package) for servers faster than autocannon', defaultText: 'autocannon' },
   workers: { type: 'number', value: 'N', help: 'load-generator processes (0: one; a tier beyond one process\'s open-file limit gets more)' },
   pipelining: { type: 'number', value: 'N', help: 'requests in flight per connection' },
+  rate: { type: 'number', value: 'R', help: 'requests per second each load sends at most (0: as fast as it can); autocannon only', defaultText: '0' },
   timeout: { type: 'number', value: 'S', help: 'request timeout in seconds' },
 };
 
 const LISTS = { variant: 'variants', scenario: 'scenarios', connections: 'connections' };
-const NUMBERS = ['duration', 'warmup', 'repetitions', 'workers', 'pipelining', 'timeout'];
+const NUMBERS = ['duration', 'warmup', 'repetitions', 'workers', 'pipelining', 'rate', 'timeout'];
 
 // Keeps non-numbers as they are, so the schema reports them with the field's name.
 const toNumber = (text) => (String(text).trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text);

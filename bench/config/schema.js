@@ -86,6 +86,9 @@ export function suiteSchema({ variantNames, scenarioNames, builtInNames = varian
       duration: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
       warmup: { type: 'number', minimum: 0, maximum: 600 },
       pipelining: { type: 'integer', minimum: 1, maximum: 100 },
+      // Requests per second each load sends at most (0: as fast as it can): an equal offered
+      // load below saturation, for servers that two cannot share a core at full load (METHOD.md).
+      rate: { type: 'integer', minimum: 0, maximum: 10000000 },
       timeout: { type: 'number', exclusiveMinimum: 0, maximum: 600 },
       repetitions: { type: 'integer', minimum: 1, maximum: 1000 },
       workers: { type: 'integer', minimum: 0, maximum: 64 },

@@ -106,6 +106,7 @@ export const DEFAULTS = {
   duration: 5,
   warmup: 1,
   pipelining: 1,
+  rate: 0,
   timeout: 10,
   repetitions: 1,
   workers: 0,

@@ -9,8 +9,10 @@ import { boundedWait } from './bounded.js';
 const PROCESS_FILE = fileURLToPath(new URL('./autocannon-process.js', import.meta.url));
 
 // Pure: perfgate's load options -> autocannon's.
-function autocannonOptions({ port, request, connections, duration, pipelining = 1, timeout }) {
+function autocannonOptions({ port, request, connections, duration, pipelining = 1, rate = 0, timeout }) {
   return {
+    // autocannon's overallRate: each connection's share per second, then it waits for the next.
+    ...(rate > 0 ? { overallRate: rate } : {}),
     url: `http://127.0.0.1:${port}${request.path}`,
     method: request.method,
     headers: request.headers,
@@ -34,6 +36,7 @@ const nextMessage = (child) => new Promise((resolve, reject) => {
 export const autocannonEngine = {
   name: 'autocannon',
   unavailable: () => null, // a dependency of perfgate itself
+  paces: true, // can hold a rate (--rate)
   async launch(options) {
     // Affinity is inherited: the harness runs on the load cores (bench/pinning.js pinSelf).
     const group = spawnGroup([process.execPath, PROCESS_FILE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });

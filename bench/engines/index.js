@@ -3,7 +3,8 @@
 //   launch(options) -> { go(duration?) -> part sample, stop() }: launch makes it ready
 //     (processes started), each go loads once (a warm-up, then the measured load), stop ends
 //     it; two engines launched first can be started at the same moment.
-// options: { port, request: {method, path, headers, body}, connections, duration, pipelining, timeout, threads }.
+// options: { port, request: {method, path, headers, body}, connections, duration, pipelining, rate, timeout, threads };
+// an engine that can hold a rate says `paces: true`.
 // The part sample (one process's): { durationSeconds, requests: {total, perSecond}, responses,
 // bytes, errors, timeouts, errorCodes, latencyHistogram (µs, encoded), client: {cpuSeconds} };
 // bench/load.js merges the parts of a load into perfgate's load sample.
@@ -21,5 +22,12 @@ export function engineFor(nameOrEngine = DEFAULT_ENGINE) {
   if (!engine) throw errors.unknownEngine(nameOrEngine, ENGINE_NAMES);
   const reason = engine.unavailable();
   if (reason) throw errors.engineUnavailable(engine.name, reason);
+  return engine;
+}
+
+// The engine of a load at `rate` requests per second (0: unpaced).
+export function pacingEngineFor(nameOrEngine, rate) {
+  const engine = engineFor(nameOrEngine);
+  if (rate > 0 && !engine.paces) throw errors.engineCannotPace(engine.name, ENGINE_NAMES.filter((name) => ENGINES[name].paces));
   return engine;
 }

@@ -55,7 +55,7 @@ export async function profileSides({ spec, variants, roots, backend, config, pla
     }
     const load = (side, duration) => {
       const request = requestFor(variants[side], spec);
-      return runLoad({ engine: config.engine, port: started[side].server.port, request, connections: spec.connections, pipelining: config.pipelining, timeout: config.timeout, duration });
+      return runLoad({ engine: config.engine, port: started[side].server.port, request, connections: spec.connections, pipelining: config.pipelining, rate: config.rate, timeout: config.timeout, duration });
     };
     for (const side of SIDES) await verifyServer({ port: started[side].server.port, request: requestFor(variants[side], spec), variant: variants[side].name, scenario: spec.scenario, timeout: config.timeout });
     if (config.warmup > 0) await Promise.all(SIDES.map((side) => load(side, config.warmup)));

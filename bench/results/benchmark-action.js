@@ -24,6 +24,7 @@ function extraText(benchmark, result) {
     `server cpu %: ${summary.serverCpuPct}`,
     `cpu µs/request: ${summary.cpuMicrosPerRequest ?? 'n/a'}`,
     `engine: ${summary.engine ?? result.config.engine}`,
+    ...(result.config?.rate ? [`rate: ${result.config.rate} req/s per load`] : []),
     `cpu: ${result.machine.cpuModel} x${result.machine.cores}`,
     `pinning: ${describePinning(result.pinning)}`,
     `node: ${result.machine.node}`,
