@@ -54,6 +54,13 @@ describe('the seam, with the test double', () => {
     assert.equal(mergeHistograms([sample.latencyHistogram]).totalCount, 12);
   });
 
+  test('a rate is the whole load\'s, split over its processes as the connections are; an engine that cannot pace refuses it', async () => {
+    const launched = [];
+    await runLoad({ engine: { ...doubleEngine({ launched }), paces: true }, port: 1, request: POST, connections: 10, duration: 1, timeout: 5, workers: 3, rate: 100 });
+    assert.deepEqual(launched.map((options) => options.rate), [40, 30, 30]);
+    await assert.rejects(runLoad({ engine: doubleEngine(), port: 1, request: POST, connections: 1, duration: 1, timeout: 5, rate: 100 }), { code: 'PG_ENGINE_CANNOT_PACE', message: /load engine "double" cannot hold a request rate: drop --rate .*, or use autocannon/ });
+  });
+
   test('socket exhaustion in the client is a warning that names the tier', async () => {
     const engine = doubleEngine({ errorCodes: { EMFILE: 2 } });
     const sample = await runLoad({ engine, port: 1, request: POST, connections: 5, duration: 1, timeout: 5 });
@@ -120,6 +127,18 @@ for (const name of ['autocannon', 'wrk']) {
     });
   });
 }
+
+test('autocannon at a rate sends no more than the rate', async () => {
+  const server = await startBurner();
+  try {
+    const sample = await runLoad({ engine: 'autocannon', port: server.port, request: POST, connections: 4, duration: 2, timeout: 5, rate: 40 });
+    assert.ok(sample.requests.total > 0);
+    // 40 per second for 2 s; autocannon may begin a third second's share as it stops.
+    assert.ok(sample.requests.total <= 40 * 3, `${sample.requests.total} requests`);
+  } finally {
+    await server.stop();
+  }
+});
 
 test('CPU µs/request from a server that burns a known CPU time per request', async () => {
   const server = await startBurner(2000);
