@@ -4,7 +4,7 @@
 // its duration (and each engine's own time limit).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { pacingEngineFor } from './engines/index.js';
+import { engineFor } from './engines/index.js';
 import { errors } from './errors.js';
 import { encodeHistogram, mergeHistograms } from './latency-histogram.js';
 
@@ -84,7 +84,7 @@ function mergeParts(parts, { engine, connections }) {
  *   pipelining?: number, rate?: number, timeout: number, workers?: number}} options
  */
 export async function prepareLoad({ engine: chosen, workers = 0, ...options }) {
-  const engine = pacingEngineFor(chosen, options.rate);
+  const engine = engineFor(chosen, options.rate);
   const fileLimit = raiseFileLimit(Math.ceil(options.connections / Math.max(1, workers)));
   const shares = splitConnections(options.connections, processesFor(options.connections, { fileLimit, workers }));
   const launched = [];

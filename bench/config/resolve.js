@@ -2,7 +2,7 @@
 // overrides) into one validated suite config. Later sources win: defaults < suite < file < flags.
 import { readFileSync } from 'node:fs';
 import { SCENARIO_NAMES } from '../../servers/scenarios.js';
-import { pacingEngineFor } from '../engines/index.js';
+import { engineFor } from '../engines/index.js';
 import { errors } from '../errors.js';
 import { builtInVariantNames, loadVariants } from '../variants.js';
 import { validateSuite } from './schema.js';
@@ -66,7 +66,7 @@ export async function resolveSuite({ suite, configFile, fromProject, overrides =
     builtInScenarios: SCENARIO_NAMES,
   }), ...settingsInEnvironment()];
   if (problems.length) throw errors.badConfig(configFile ?? `suite "${merged.name}"`, problems);
-  pacingEngineFor(merged.engine, merged.rate); // not installed here, or no rate: say so before any server starts
+  engineFor(merged.engine, merged.rate); // not installed here, or no rate: say so before any server starts
   const variants = await loadVariants(merged.variants, merged.commands);
   checkPairs(variants, merged.scenarios);
   const references = merged.reference ? await loadVariants(merged.reference.variants, {}) : [];

@@ -16,18 +16,13 @@ export const DEFAULT_ENGINE = 'autocannon';
 const ENGINES = { autocannon: autocannonEngine, wrk: wrkEngine };
 export const ENGINE_NAMES = Object.keys(ENGINES);
 
-// A name (or an engine object, for tests' double) -> an engine that can run here.
-export function engineFor(nameOrEngine = DEFAULT_ENGINE) {
+// A name (or an engine object, for tests' double) -> an engine that can run here, and hold
+// `rate` requests per second when one is asked (0: unpaced).
+export function engineFor(nameOrEngine = DEFAULT_ENGINE, rate = 0) {
   const engine = typeof nameOrEngine === 'string' ? ENGINES[nameOrEngine] : nameOrEngine;
   if (!engine) throw errors.unknownEngine(nameOrEngine, ENGINE_NAMES);
   const reason = engine.unavailable();
   if (reason) throw errors.engineUnavailable(engine.name, reason);
-  return engine;
-}
-
-// The engine of a load at `rate` requests per second (0: unpaced).
-export function pacingEngineFor(nameOrEngine, rate) {
-  const engine = engineFor(nameOrEngine);
   if (rate > 0 && !engine.paces) throw errors.engineCannotPace(engine.name, ENGINE_NAMES.filter((name) => ENGINES[name].paces));
   return engine;
 }
