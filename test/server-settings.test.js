@@ -34,9 +34,12 @@ test('a setting left in the environment is refused, naming its config field', ()
 test('the settings travel as the variables the servers read; 0 workers is one per server CPU', () => {
   assert.deepEqual(serverSettingsEnv({ ...SERVER_DEFAULTS, workers: 3 }), {
     PERFGATE_SERVER_WORKERS: '3', PERFGATE_TOMCAT_MAX_THREADS: '200', PERFGATE_TOMCAT_MAX_CONNECTIONS: '8192', PERFGATE_DB_POOL_SIZE: '10',
+    NODE_OPTIONS: '--max-semi-space-size=1',
   });
   assert.equal(serverSettingsEnv(SERVER_DEFAULTS).PERFGATE_SERVER_WORKERS, '');
-  assert.equal(describeServerSettings(SERVER_DEFAULTS), 'workers=one per server CPU, tomcatMaxThreads=200, tomcatMaxConnections=8192, dbPoolSize=10');
+  assert.equal(serverSettingsEnv({ ...SERVER_DEFAULTS, nodeSemiSpaceMB: 0 }).NODE_OPTIONS, '');
+  assert.equal(describeServerSettings(SERVER_DEFAULTS), 'workers=one per server CPU, tomcatMaxThreads=200, tomcatMaxConnections=8192, dbPoolSize=10, nodeSemiSpaceMB=1 MB');
+  assert.deepEqual(settingsInEnvironment({ NODE_OPTIONS: '--enable-source-maps' }), [], 'NODE_OPTIONS is added to, not refused');
 });
 
 test('a run passes the settings to its server and records them in result.json and the extra text', { timeout: 60000 }, async () => {
@@ -45,7 +48,7 @@ test('a run passes the settings to its server and records them in result.json an
   const config = writeConfig(dir, {
     name: 'settings', variants: ['mine'], scenarios: ['hello'], connections: [1], duration: 0.5, warmup: 0, readyTimeout: 5,
     server: { workers: 3, tomcatMaxThreads: 50 },
-    commands: { mine: misbehavingCommand('ok', { ENV_OUT: envFile }) },
+    commands: { mine: misbehavingCommand('ok', { ENV_OUT: envFile, NODE_OPTIONS: '--no-deprecation' }) },
   });
   const { code, stderr } = await runBench(['--config', config, '--out', dir, '--no-history']);
   assert.equal(code, 0, stderr);
@@ -53,7 +56,8 @@ test('a run passes the settings to its server and records them in result.json an
   assert.equal(seen.PERFGATE_SERVER_WORKERS, '3');
   assert.equal(seen.PERFGATE_TOMCAT_MAX_THREADS, '50');
   assert.equal(seen.PERFGATE_DB_POOL_SIZE, '10');
+  assert.match(seen.NODE_OPTIONS, /--no-deprecation --max-semi-space-size=1$/, "the young generation fixed, the command's own options kept");
   assert.deepEqual(readResult(dir).config.server, { ...SERVER_DEFAULTS, workers: 3, tomcatMaxThreads: 50 });
   const [throughput] = JSON.parse(readFileSync(join(dir, 'benchmark-action-bigger.json'), 'utf8'));
-  assert.match(throughput.extra, /^server settings: workers=3, tomcatMaxThreads=50, tomcatMaxConnections=8192, dbPoolSize=10$/m);
+  assert.match(throughput.extra, /^server settings: workers=3, tomcatMaxThreads=50, tomcatMaxConnections=8192, dbPoolSize=10, nodeSemiSpaceMB=1 MB$/m);
 });

@@ -29,6 +29,10 @@ function readyFilePort(readyFile) {
   return existsSync(readyFile) ? JSON.parse(readFileSync(readyFile, 'utf8')).port : undefined;
 }
 
+// NODE_OPTIONS of every layer (the harness's, the variant's, the server settings'), in that
+// order, so a setting adds to the user's options instead of dropping them.
+const nodeOptions = (...layers) => layers.map((layer) => layer?.NODE_OPTIONS).filter(Boolean).join(' ');
+
 /**
  * @param {object} variant  from bench/variants.js
  * @param {{env?: object, plan: object, cpus?: number[], logFile: string, readyTimeout: number, port?: number}} how
@@ -44,7 +48,7 @@ export async function startServer(variant, { env = {}, plan, cpus, logFile, read
   const group = spawnGroup(pinnedCommand(plan, launch.command, cpus), {
     cwd: launch.cwd,
     env: {
-      ...process.env, ...launch.env, ...env, PORT: String(listenPort), HOST: LOOPBACK, PERFGATE_READY_FILE: readyFile,
+      ...process.env, ...launch.env, ...env, NODE_OPTIONS: nodeOptions(process.env, launch.env, env), PORT: String(listenPort), HOST: LOOPBACK, PERFGATE_READY_FILE: readyFile,
       // For variants that pin processes of their own (nginx and its upstreams).
       PERFGATE_SERVER_CPUS: (cpus ?? plan.server ?? []).join(','),
     },

@@ -17,9 +17,10 @@ const AGENT = new URL('./agent.mjs', import.meta.url).href;
 const SIDES = ['base', 'head'];
 const WAIT_MS = 15_000; // for the profiler to start, or to write its profile
 
-// The variant, with the agent preloaded into every Node process it starts.
+// The variant, with the agent preloaded into every Node process it starts (the harness's
+// own NODE_OPTIONS are added by bench/process/server.js).
 function profiledVariant(variant, dir) {
-  const nodeOptions = [variant.launch.env?.NODE_OPTIONS ?? process.env.NODE_OPTIONS, `--import="${AGENT}"`].filter(Boolean).join(' ');
+  const nodeOptions = [variant.launch.env?.NODE_OPTIONS, `--import="${AGENT}"`].filter(Boolean).join(' ');
   return { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, NODE_OPTIONS: nodeOptions, PERFGATE_PROFILE_DIR: dir } } };
 }
 
