@@ -18,7 +18,7 @@ const GIT_ENV = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GI
 const QUIET_NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 // Short rounds; the welch interval decides from 3 rounds a side (the paired one needs 6), and the
 // reference, the same code on both sides, stops undecided after 4.
-const QUICK_COMPARE = ['--duration', '1', '--warmup', '0.3', '--min-rounds', '3', '--max-rounds', '4', '--interval', 'welch', '--budget', '60'];
+const QUICK_COMPARE = ['--no-profile', '--duration', '0.5', '--warmup', '0.2', '--min-rounds', '3', '--max-rounds', '4', '--interval', 'welch', '--budget', '60'];
 
 const USER = { id: 42, name: 'Ada' };
 const APP = `import express from 'express';
@@ -140,7 +140,7 @@ describe('perfgate in a user\'s repository', () => {
 
   test('npx perfgate bisect --good HEAD~1 --bad HEAD finds the slower commit of the service', () => {
     const out = join(tempDir(), 'bisect');
-    const bisected = npx(repo, ['bisect', '--good', 'HEAD~1', '--bad', 'HEAD', '--benchmark', 'api user c=4', '--no-profile', ...QUICK_COMPARE, '--out', out]);
+    const bisected = npx(repo, ['bisect', '--good', 'HEAD~1', '--bad', 'HEAD', '--benchmark', 'api user c=4', ...QUICK_COMPARE, '--out', out]);
     assert.equal(bisected.code, 0, bisected.stderr);
     const bisect = JSON.parse(readFileSync(join(out, 'bisect.json'), 'utf8'));
     assert.equal(bisect.outcome, 'found');

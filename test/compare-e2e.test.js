@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
-const QUICK = ['--scenario', 'hello', '--connections', '10', '--duration', '1', '--warmup', '0.3', '--min-rounds', '3', '--budget', '60'];
+const QUICK = ['--no-profile', '--scenario', 'hello', '--connections', '10', '--duration', '0.5', '--warmup', '0.2', '--min-rounds', '3', '--budget', '60'];
 const GIT_ENV = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 't@example.com' };
 
 // The compare runs' own temporary directory: other test runs on this machine make theirs in tmpdir().

@@ -96,7 +96,7 @@ describe('scripts/upgrade-gate.mjs', () => {
     const repo = repository({ ...BASE, express: '5.0.0' });
     writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock(BASE)));
     const out = join(repo, 'out');
-    const quick = ['--variant', 'express', '--scenario', 'hello', '--connections', '10', '--duration', '1', '--warmup', '0.3', '--min-rounds', '3', '--budget', '15'];
+    const quick = ['--variant', 'express', '--scenario', 'hello', '--connections', '10', '--duration', '0.5', '--warmup', '0.2', '--min-rounds', '3', '--budget', '15'];
     const run = gate(repo, ['--base', 'main', '--out', out, '--', ...quick]);
     assert.ok([0, 1].includes(run.code), run.stderr);
     const comparison = JSON.parse(readFileSync(join(out, 'comparison-express.json'), 'utf8'));
