@@ -58,7 +58,7 @@ function installDebianPackages(packages) {
   const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
   const install = update.status === 0 &&
     spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { stdio: 'inherit', env });
-  if (!install || install.status !== 0) say(`apt-get could not install ${missing.join(', ')}; the parts that use them will skip`);
+  if (install?.status !== 0) say(`apt-get could not install ${missing.join(', ')}; the parts that use them will skip`);
 }
 
 // The workflow linters of the tests (test/github-workflows-lint.test.js), pinned, into .perfgate/tools/.

@@ -33,7 +33,7 @@ function problemsOf(argv, command = COMMAND) {
     assert.ok(error instanceof PerfgateError);
     assert.equal(error.code, 'PG_BAD_ARGS');
     assert.equal(exitCodeOf(error), EXIT.badInput);
-    assert.match(error.message, new RegExp(`usage: node demo\\.mjs .*\\nnode demo\\.mjs --help lists every option$`));
+    assert.match(error.message, /usage: node demo\.mjs .*\nnode demo\.mjs --help lists every option$/);
     return error.message.split('\n').filter((line) => line.startsWith('  - ')).map((line) => line.slice(4));
   }
   assert.fail(`${argv.join(' ')} was accepted`);

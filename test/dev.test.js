@@ -20,7 +20,7 @@ test('npm run dev re-runs the smoke load when a server file changes', { timeout:
     await waitFor(() => output, /\| node-http hello \| 10 \|/);
     const now = new Date();
     utimesSync(join(PROJECT_ROOT, 'servers/contract.js'), now, now);
-    await waitFor(() => output, /\| node-http hello \| 10 \|[^]*\| node-http hello \| 10 \|/);
+    await waitFor(() => output, /\| node-http hello \| 10 \|[\s\S]*\| node-http hello \| 10 \|/);
   } finally {
     process.kill(-child.pid, 'SIGTERM');
     await once(child, 'exit');

@@ -27,12 +27,14 @@ function fakeGitHub() {
     state.requests.push({ method: request.method, path: url.pathname, search: url.search, auth: request.headers.authorization, body: body ? JSON.parse(body) : null });
     const send = (status, json, headers = {}) => response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(json));
     const base = `/repos/${REPO}`;
-    let match;
-    if ((match = url.pathname.match(new RegExp(`^${base}/pulls/(\\d+)$`)))) {
+    const route = (pattern) => url.pathname.match(new RegExp(`^${base}${pattern}$`));
+    let match = route('/pulls/(\\d+)');
+    if (match) {
       const pull = state.pulls[match[1]];
       return pull ? send(200, pull) : send(404, { message: 'Not Found' });
     }
-    if ((match = url.pathname.match(new RegExp(`^${base}/issues/(\\d+)/comments$`)))) {
+    match = route('/issues/(\\d+)/comments');
+    if (match) {
       if (request.method === 'POST') {
         const comment = { id: state.nextId++, user: { login: BOT }, body: JSON.parse(body).body };
         state.comments.push(comment);
@@ -44,7 +46,8 @@ function fakeGitHub() {
       const more = page * state.pageSize < state.comments.length;
       return send(200, items, more ? { link: `<${host}${url.pathname}?per_page=100&page=${page + 1}>; rel="next"` } : {});
     }
-    if ((match = url.pathname.match(new RegExp(`^${base}/issues/comments/(\\d+)$`))) && request.method === 'PATCH') {
+    match = route('/issues/comments/(\\d+)');
+    if (match && request.method === 'PATCH') {
       const comment = state.comments.find((item) => item.id === Number(match[1]));
       comment.body = JSON.parse(body).body;
       return send(200, comment);

@@ -57,7 +57,7 @@ test('paired ratios: head exactly 10 % below base in every round is a change of 
   const base = [7000, 6500, 7200, 5000, 6900, 7100];
   const result = pairedRatio(base, base.map((value) => value * 0.9));
   close(result.change, -0.1);
-  result.ci.forEach((end) => close(end, -0.1));
+  for (const end of result.ci) close(end, -0.1);
 });
 
 test('paired ratios: a round of 0 has no ratio, and unpaired samples are refused', () => {

@@ -40,7 +40,7 @@ export function readState(path) {
 export function unreported(points, state, data, tolerance = REPORT_TOLERANCE) {
   const positions = new Map(seriesOf(data).map((line) => {
     const byCommit = new Map();
-    line.points.forEach((point, index) => byCommit.set(point.commit.id, [...(byCommit.get(point.commit.id) ?? []), index]));
+    for (const [index, point] of line.points.entries()) byCommit.set(point.commit.id, [...(byCommit.get(point.commit.id) ?? []), index]);
     return [key(line.suite, line.bench), byCommit];
   }));
   return points.filter((point) => !state.reported.some((item) => item.suite === point.suite && item.bench === point.bench

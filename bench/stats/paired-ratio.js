@@ -11,5 +11,5 @@ export function pairedRatio(base, head, { confidence = DEFAULTS.confidence } = {
   if (![...base, ...head].every((value) => value > 0)) return { change: null, ci: null, pValue: null, reason: 'a round measured 0' };
   const logRatios = base.map((baseValue, index) => Math.log(head[index] / baseValue));
   const { estimate, interval } = hodgesLehmannInterval(logRatios, { confidence });
-  return { change: Math.expm1(estimate), ci: interval && interval.map(Math.expm1), pValue: signedRankTest(logRatios).pValue };
+  return { change: Math.expm1(estimate), ci: interval ? interval.map(Math.expm1) : null, pValue: signedRankTest(logRatios).pValue };
 }

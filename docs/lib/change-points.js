@@ -87,7 +87,7 @@ function split(series, windowLength, maxPValue, minSegment) {
   while (start < series.length) {
     const end = Math.min(start + windowLength, series.length);
     const inWindow = eDivisive(series.subarray(start, end), maxPValue, minSegment).map((i) => i + start);
-    inWindow.forEach((i) => found.add(i));
+    for (const i of inWindow) found.add(i);
     start = Math.max(inWindow.length ? inWindow[inWindow.length - 1] : 0, start + step);
   }
   const indexes = [...found].sort((a, b) => a - b);
