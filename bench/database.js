@@ -28,7 +28,9 @@ function postgresBinDir() {
   const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
   if (onPath.status === 0) return join(onPath.stdout.trim(), '..');
   const debian = '/usr/lib/postgresql';
-  const versions = existsSync(debian) ? readdirSync(debian).filter((version) => existsSync(join(debian, version, 'bin/postgres'))) : [];
+  const versions = existsSync(debian)
+    ? readdirSync(debian).filter((version) => existsSync(join(debian, version, 'bin/postgres')))
+    : [];
   return versions.length ? join(debian, versions.sort((a, b) => Number(b) - Number(a))[0], 'bin') : null;
 }
 
@@ -48,7 +50,9 @@ function unprivileged() {
 async function connectWhenReady(config, exited, { readyTimeout, logFile }) {
   const deadline = Date.now() + readyTimeout * 1000;
   let exit;
-  exited.then((result) => { exit = result; });
+  exited.then((result) => {
+    exit = result;
+  });
   for (;;) {
     const client = new pg.Client(config);
     try {
@@ -77,13 +81,46 @@ export async function startDatabase({ plan, logFile, readyTimeout = 30 }) {
   if (uid !== undefined) chownSync(dir, uid, gid);
   const log = openSync(logFile, 'a');
   // --no-sync and fsync=off: a throwaway cluster, nothing to make durable.
-  const initdb = [...prefix, join(bin, 'initdb'), '-D', dataDir, '-U', USER, '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C'];
+  const initdb = [
+    ...prefix,
+    join(bin, 'initdb'),
+    '-D',
+    dataDir,
+    '-U',
+    USER,
+    '-A',
+    'trust',
+    '--no-sync',
+    '-E',
+    'UTF8',
+    '--locale=C',
+  ];
   const initialized = spawnSync(initdb[0], initdb.slice(1), { stdio: ['ignore', log, log] });
   const port = await freePort();
-  const group = initialized.status === 0 && spawnGroup(pinnedCommand(plan, [...prefix, join(bin, 'postgres'),
-    '-D', dataDir, '-k', dir, '-h', '127.0.0.1', '-p', String(port), '-c', 'fsync=off', '-c', 'synchronous_commit=off',
-    // The cluster name shows in every postgres process title, so that leftovers can be found.
-    '-c', `cluster_name=${basename(dir)}`]), { stdio: ['ignore', log, log] });
+  const group =
+    initialized.status === 0 &&
+    spawnGroup(
+      pinnedCommand(plan, [
+        ...prefix,
+        join(bin, 'postgres'),
+        '-D',
+        dataDir,
+        '-k',
+        dir,
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(port),
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        // The cluster name shows in every postgres process title, so that leftovers can be found.
+        '-c',
+        `cluster_name=${basename(dir)}`,
+      ]),
+      { stdio: ['ignore', log, log] },
+    );
   closeSync(log);
   const stop = async () => {
     if (group) await stopGroup(group);

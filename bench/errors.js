@@ -17,100 +17,225 @@ export class PerfgateError extends Error {
   }
 }
 
-const define = (code, format, exitCode) => (...args) => new PerfgateError(code, format(...args), exitCode);
+const define =
+  (code, format, exitCode) =>
+  (...args) =>
+    new PerfgateError(code, format(...args), exitCode);
 const bullets = (problems) => problems.map((problem) => `  - ${problem}`).join('\n');
 
 export const errors = {
   badArgs: define('PG_BAD_ARGS', (problems, usage) => `invalid command line:\n${bullets(problems)}\n${usage}`),
   badConfig: define('PG_BAD_CONFIG', (where, problems) => `invalid config (${where}):\n${bullets(problems)}`),
-  unknownSuite: define('PG_UNKNOWN_SUITE', (name, known) =>
-    `unknown suite "${name}": choose one of ${known.join(', ')}, or pass a config file with --config`),
-  unknownVariant: define('PG_UNKNOWN_VARIANT', (name, known) =>
-    `unknown variant "${name}": choose one of ${known.join(', ')}, or declare it under "commands" in a suite config`),
-  unsupportedScenario: define('PG_UNSUPPORTED_SCENARIO', (variant, scenario, supported) =>
-    `variant "${variant}" does not serve scenario "${scenario}": it serves ${supported.join(', ')}`),
-  portInUse: define('PG_PORT_IN_USE', (port) =>
-    `port ${port} is in use on this machine: stop the process holding it (see \`ss -ltnp 'sport = :${port}'\`) or choose another port`),
-  serverExited: define('PG_SERVER_EXITED', (variant, code, signal, logFile) =>
-    `server "${variant}" exited (${signal ? `signal ${signal}` : `code ${code}`}) before the run finished: see its log ${logFile}`),
-  serverNotReady: define('PG_SERVER_NOT_READY', (variant, seconds, logFile) =>
-    `server "${variant}" did not become ready within ${seconds} s: see its log ${logFile}, or raise readyTimeout`),
-  wrongAnswer: define('PG_WRONG_ANSWER', (variant, scenario, diff) =>
-    `server "${variant}" answered scenario "${scenario}" wrongly, so it was not measured:\n${diff}`),
-  serverHung: define('PG_SERVER_HUNG', (variant, scenario, seconds) =>
-    `server "${variant}" did not answer the "${scenario}" check within ${seconds} s: it hangs; see its log`),
-  fileLimit: define('PG_FILE_LIMIT', (connections, limit, needed) =>
-    `${connections} connections need more open files than the limit of ${limit}; raise the limit to at least ${needed} (\`ulimit -n\`, /etc/security/limits.conf, or the container's nofile limit)`),
-  socketsExhausted: define('PG_SOCKETS_EXHAUSTED', (connections, detail) =>
-    `the load generator could not open ${connections} sockets (${detail}): lower the tier or raise the open-file limit`),
-  unknownEngine: define('PG_UNKNOWN_ENGINE', (name, known) =>
-    `unknown load engine "${name}": choose one of ${known.join(', ')} (suite field "engine" or --engine)`),
-  engineCannotPace: define('PG_ENGINE_CANNOT_PACE', (name, pacing) =>
-    `load engine "${name}" cannot hold a request rate: drop --rate (suite field "rate"), or use ${pacing.join(', ')}`),
-  engineUnavailable: define('PG_ENGINE_UNAVAILABLE', (name, reason) =>
-    `load engine "${name}" cannot run here: ${reason}; or choose another with --engine`),
+  unknownSuite: define(
+    'PG_UNKNOWN_SUITE',
+    (name, known) => `unknown suite "${name}": choose one of ${known.join(', ')}, or pass a config file with --config`,
+  ),
+  unknownVariant: define(
+    'PG_UNKNOWN_VARIANT',
+    (name, known) =>
+      `unknown variant "${name}": choose one of ${known.join(', ')}, or declare it under "commands" in a suite config`,
+  ),
+  unsupportedScenario: define(
+    'PG_UNSUPPORTED_SCENARIO',
+    (variant, scenario, supported) =>
+      `variant "${variant}" does not serve scenario "${scenario}": it serves ${supported.join(', ')}`,
+  ),
+  portInUse: define(
+    'PG_PORT_IN_USE',
+    (port) =>
+      `port ${port} is in use on this machine: stop the process holding it (see \`ss -ltnp 'sport = :${port}'\`) or choose another port`,
+  ),
+  serverExited: define(
+    'PG_SERVER_EXITED',
+    (variant, code, signal, logFile) =>
+      `server "${variant}" exited (${signal ? `signal ${signal}` : `code ${code}`}) before the run finished: see its log ${logFile}`,
+  ),
+  serverNotReady: define(
+    'PG_SERVER_NOT_READY',
+    (variant, seconds, logFile) =>
+      `server "${variant}" did not become ready within ${seconds} s: see its log ${logFile}, or raise readyTimeout`,
+  ),
+  wrongAnswer: define(
+    'PG_WRONG_ANSWER',
+    (variant, scenario, diff) =>
+      `server "${variant}" answered scenario "${scenario}" wrongly, so it was not measured:\n${diff}`,
+  ),
+  serverHung: define(
+    'PG_SERVER_HUNG',
+    (variant, scenario, seconds) =>
+      `server "${variant}" did not answer the "${scenario}" check within ${seconds} s: it hangs; see its log`,
+  ),
+  fileLimit: define(
+    'PG_FILE_LIMIT',
+    (connections, limit, needed) =>
+      `${connections} connections need more open files than the limit of ${limit}; raise the limit to at least ${needed} (\`ulimit -n\`, /etc/security/limits.conf, or the container's nofile limit)`,
+  ),
+  socketsExhausted: define(
+    'PG_SOCKETS_EXHAUSTED',
+    (connections, detail) =>
+      `the load generator could not open ${connections} sockets (${detail}): lower the tier or raise the open-file limit`,
+  ),
+  unknownEngine: define(
+    'PG_UNKNOWN_ENGINE',
+    (name, known) =>
+      `unknown load engine "${name}": choose one of ${known.join(', ')} (suite field "engine" or --engine)`,
+  ),
+  engineCannotPace: define(
+    'PG_ENGINE_CANNOT_PACE',
+    (name, pacing) =>
+      `load engine "${name}" cannot hold a request rate: drop --rate (suite field "rate"), or use ${pacing.join(', ')}`,
+  ),
+  engineUnavailable: define(
+    'PG_ENGINE_UNAVAILABLE',
+    (name, reason) => `load engine "${name}" cannot run here: ${reason}; or choose another with --engine`,
+  ),
   loadFailed: define('PG_LOAD_FAILED', (engine, detail) => `the ${engine} load failed: ${detail}`, EXIT.failed),
   variantUnavailable: define('PG_VARIANT_UNAVAILABLE', (variant, reason) => `skipped ${variant}: ${reason}`),
-  unknownRef: define('PG_UNKNOWN_REF', (ref, repo) =>
-    `"${ref}" is not a commit in ${repo}: check the name with \`git log --oneline\`, or fetch it first`),
-  sameSides: define('PG_SAME_SIDES', (base, head, sha) =>
-    `--base ${base} and --head ${head} are the same commit ${sha.slice(0, 12)}: compare two different commits`),
-  dirtyWorktree: define('PG_DIRTY_WORKTREE', (repo) =>
-    `${repo} has uncommitted changes, which a comparison of commits would silently leave out: commit or stash them first`),
-  badDependencyPair: define('PG_BAD_DEPENDENCY_PAIR', (dep, vs) =>
-    `--dep ${dep} and --vs ${vs} must name the same package at two versions, e.g. --dep express@4.21.2 --vs express@5.1.0`),
+  unknownRef: define(
+    'PG_UNKNOWN_REF',
+    (ref, repo) => `"${ref}" is not a commit in ${repo}: check the name with \`git log --oneline\`, or fetch it first`,
+  ),
+  sameSides: define(
+    'PG_SAME_SIDES',
+    (base, head, sha) =>
+      `--base ${base} and --head ${head} are the same commit ${sha.slice(0, 12)}: compare two different commits`,
+  ),
+  dirtyWorktree: define(
+    'PG_DIRTY_WORKTREE',
+    (repo) =>
+      `${repo} has uncommitted changes, which a comparison of commits would silently leave out: commit or stash them first`,
+  ),
+  badDependencyPair: define(
+    'PG_BAD_DEPENDENCY_PAIR',
+    (dep, vs) =>
+      `--dep ${dep} and --vs ${vs} must name the same package at two versions, e.g. --dep express@4.21.2 --vs express@5.1.0`,
+  ),
   installFailed: define('PG_INSTALL_FAILED', (what, detail) => `could not install ${what}: ${detail}`),
-  noAffectedVariant: define('PG_NO_AFFECTED_VARIANT', (pkg, known) =>
-    `no variant uses the package "${pkg}": variants and their packages are ${known}`),
-  noProjectConfig: define('PG_NO_PROJECT_CONFIG', (root) =>
-    `no perfgate.config.json (or .mjs/.js) at ${root}: create one there that names your server and the requests to measure, e.g.\n`
-    + '  { "servers": { "app": { "module": "app.js" } },\n'
-    + '    "scenarios": { "home": { "path": "/", "expect": { "status": 200 } } } }\n'
-    + 'where app.js exports a request handler (an Express app, or (req, res) => ...), or "command": ["node", "server.js"] that listens on $PORT; '
-    + 'see perfgate\'s docs/getting-started.md. Or name a built-in suite with --suite, or a suite file with --config.'),
-  notProfilable: define('PG_NOT_PROFILABLE', (variant, reason) =>
-    `variant "${variant}" cannot be CPU-profiled: ${reason}; its comparison stands without a profile`),
-  profileFailed: define('PG_PROFILE_FAILED', (detail) => `CPU profiling failed: ${detail}; the comparison's verdicts stand without a profile`),
-  notAncestor: define('PG_NOT_ANCESTOR', (good, bad) =>
-    `--good ${good} is not an ancestor of --bad ${bad}: bisect searches the first-parent history from good to bad; swap them or pick an older good commit`),
-  noBenchmarkMatch: define('PG_NO_BENCHMARK_MATCH', (name, known) =>
-    `no benchmark is named "${name}": the suite has ${known.join(', ')}`),
-  interrupted: define('PG_INTERRUPTED', (signal) => `interrupted by ${signal}: servers stopped, results written so far are kept`),
-  bisectStepFailed: define('PG_BISECT_STEP_FAILED', (sha, status, reason) => `bisect stopped at ${sha.slice(0, 12)}: ${status}: ${reason}`, EXIT.failed),
-  calibrationFailed: define('PG_CALIBRATION_FAILED', (id, status, reason) => `calibration stopped: ${id} ${status}: ${reason}`, EXIT.failed),
-  toolsMissing: define('PG_TOOL_MISSING', (tools) => tools.map(({ name, version, bin, needs }) =>
-    `${name} ${version} is not installed at ${bin}: run \`node scripts/setup.mjs --for test\` (needs ${needs.join(', ')} and the package registries)`).join('\n')),
+  noAffectedVariant: define(
+    'PG_NO_AFFECTED_VARIANT',
+    (pkg, known) => `no variant uses the package "${pkg}": variants and their packages are ${known}`,
+  ),
+  noProjectConfig: define(
+    'PG_NO_PROJECT_CONFIG',
+    (root) =>
+      `no perfgate.config.json (or .mjs/.js) at ${root}: create one there that names your server and the requests to measure, e.g.\n` +
+      '  { "servers": { "app": { "module": "app.js" } },\n' +
+      '    "scenarios": { "home": { "path": "/", "expect": { "status": 200 } } } }\n' +
+      'where app.js exports a request handler (an Express app, or (req, res) => ...), or "command": ["node", "server.js"] that listens on $PORT; ' +
+      "see perfgate's docs/getting-started.md. Or name a built-in suite with --suite, or a suite file with --config.",
+  ),
+  notProfilable: define(
+    'PG_NOT_PROFILABLE',
+    (variant, reason) =>
+      `variant "${variant}" cannot be CPU-profiled: ${reason}; its comparison stands without a profile`,
+  ),
+  profileFailed: define(
+    'PG_PROFILE_FAILED',
+    (detail) => `CPU profiling failed: ${detail}; the comparison's verdicts stand without a profile`,
+  ),
+  notAncestor: define(
+    'PG_NOT_ANCESTOR',
+    (good, bad) =>
+      `--good ${good} is not an ancestor of --bad ${bad}: bisect searches the first-parent history from good to bad; swap them or pick an older good commit`,
+  ),
+  noBenchmarkMatch: define(
+    'PG_NO_BENCHMARK_MATCH',
+    (name, known) => `no benchmark is named "${name}": the suite has ${known.join(', ')}`,
+  ),
+  interrupted: define(
+    'PG_INTERRUPTED',
+    (signal) => `interrupted by ${signal}: servers stopped, results written so far are kept`,
+  ),
+  bisectStepFailed: define(
+    'PG_BISECT_STEP_FAILED',
+    (sha, status, reason) => `bisect stopped at ${sha.slice(0, 12)}: ${status}: ${reason}`,
+    EXIT.failed,
+  ),
+  calibrationFailed: define(
+    'PG_CALIBRATION_FAILED',
+    (id, status, reason) => `calibration stopped: ${id} ${status}: ${reason}`,
+    EXIT.failed,
+  ),
+  toolsMissing: define('PG_TOOL_MISSING', (tools) =>
+    tools
+      .map(
+        ({ name, version, bin, needs }) =>
+          `${name} ${version} is not installed at ${bin}: run \`node scripts/setup.mjs --for test\` (needs ${needs.join(', ')} and the package registries)`,
+      )
+      .join('\n'),
+  ),
 };
 
 // The GitHub glue: PR comment, upgrade gate, shard merge.
 export const githubErrors = {
-  missingContext: define('PG_GITHUB_CONTEXT', (name) =>
-    `${name} is not set: this runs inside GitHub Actions, which sets it; to run it by hand, set it as docs/github-actions.md shows`),
-  badEvent: define('PG_GITHUB_EVENT', (file, problem) =>
-    `the event payload ${file} ${problem}: this step must run on the event its workflow declares`),
-  api: define('PG_GITHUB_API', (method, path, status, detail) =>
-    `GitHub API ${method} ${path} answered ${status}${detail ? ` (${detail})` : ''}: check the job's permissions and that the run, pull request or comment still exists`, EXIT.failed),
-  hostileArtifact: define('PG_UNTRUSTED_ARTIFACT', (problem) =>
-    `refused the benchmark artifact: ${problem}. Nothing was posted; the artifact comes from pull-request code, look at the run that uploaded it`, EXIT.failed),
-  badLockfile: define('PG_BAD_LOCKFILE', (what, problem) =>
-    `${what} ${problem}: the upgrade gate compares the package-lock.json (lockfileVersion 2 or 3) of the base and of the pull request`),
-  duplicateBenchmark: define('PG_DUPLICATE_BENCHMARK', (name, first, second) =>
-    `benchmark "${name}" is in two shards (${first} and ${second}): give each shard different variants so that every trend line has one value per run`),
+  missingContext: define(
+    'PG_GITHUB_CONTEXT',
+    (name) =>
+      `${name} is not set: this runs inside GitHub Actions, which sets it; to run it by hand, set it as docs/github-actions.md shows`,
+  ),
+  badEvent: define(
+    'PG_GITHUB_EVENT',
+    (file, problem) => `the event payload ${file} ${problem}: this step must run on the event its workflow declares`,
+  ),
+  api: define(
+    'PG_GITHUB_API',
+    (method, path, status, detail) =>
+      `GitHub API ${method} ${path} answered ${status}${detail ? ` (${detail})` : ''}: check the job's permissions and that the run, pull request or comment still exists`,
+    EXIT.failed,
+  ),
+  hostileArtifact: define(
+    'PG_UNTRUSTED_ARTIFACT',
+    (problem) =>
+      `refused the benchmark artifact: ${problem}. Nothing was posted; the artifact comes from pull-request code, look at the run that uploaded it`,
+    EXIT.failed,
+  ),
+  badLockfile: define(
+    'PG_BAD_LOCKFILE',
+    (what, problem) =>
+      `${what} ${problem}: the upgrade gate compares the package-lock.json (lockfileVersion 2 or 3) of the base and of the pull request`,
+  ),
+  duplicateBenchmark: define(
+    'PG_DUPLICATE_BENCHMARK',
+    (name, first, second) =>
+      `benchmark "${name}" is in two shards (${first} and ${second}): give each shard different variants so that every trend line has one value per run`,
+  ),
 };
 
 // The history store and publishing.
 export const historyErrors = {
-  malformed: define('PG_HISTORY_MALFORMED', (file, problem) =>
-    `benchmark data ${file} is malformed: ${problem}. Nothing was written; restore it from git or move it aside (a new history starts empty)`),
-  invalidRun: define('PG_HISTORY_INVALID_RUN', (problems) => `refused to record a run with invalid data: ${problems.join('; ')}`),
-  badInput: define('PG_BENCHMARK_INPUT', (file, problem) =>
-    `benchmark input ${file} ${problem}: pass a github-action-benchmark input file (a JSON array of {name, value, unit}) such as the benchmark-action-*.json files that \`npm run bench\` writes`),
-  publishFailed: define('PG_PUBLISH_FAILED', (what, detail, fix) =>
-    `publishing failed, the pages branch was not changed: ${what}${detail ? `\n${detail}` : ''}\n${fix}`),
-  branchUnreadable: define('PG_BRANCH_UNREADABLE', (where, detail) =>
-    `cannot read branch ${where}${detail ? `:\n${detail}` : ''}\ncheck --repo (a path or URL of a git repository) and your access to it`),
-  badState: define('PG_DETECT_STATE', (file, problem) =>
-    `the reported change points ${file} are unreadable: ${problem}. Nothing was reported; move the file aside to start again (every current change point is then reported once more)`, EXIT.failed),
-  publishInterrupted: define('PG_PUBLISH_INTERRUPTED', () =>
-    'publishing was interrupted: if it was pushing, the run may have landed; look at the branch before publishing again, so that the run is not added twice'),
+  malformed: define(
+    'PG_HISTORY_MALFORMED',
+    (file, problem) =>
+      `benchmark data ${file} is malformed: ${problem}. Nothing was written; restore it from git or move it aside (a new history starts empty)`,
+  ),
+  invalidRun: define(
+    'PG_HISTORY_INVALID_RUN',
+    (problems) => `refused to record a run with invalid data: ${problems.join('; ')}`,
+  ),
+  badInput: define(
+    'PG_BENCHMARK_INPUT',
+    (file, problem) =>
+      `benchmark input ${file} ${problem}: pass a github-action-benchmark input file (a JSON array of {name, value, unit}) such as the benchmark-action-*.json files that \`npm run bench\` writes`,
+  ),
+  publishFailed: define(
+    'PG_PUBLISH_FAILED',
+    (what, detail, fix) =>
+      `publishing failed, the pages branch was not changed: ${what}${detail ? `\n${detail}` : ''}\n${fix}`,
+  ),
+  branchUnreadable: define(
+    'PG_BRANCH_UNREADABLE',
+    (where, detail) =>
+      `cannot read branch ${where}${detail ? `:\n${detail}` : ''}\ncheck --repo (a path or URL of a git repository) and your access to it`,
+  ),
+  badState: define(
+    'PG_DETECT_STATE',
+    (file, problem) =>
+      `the reported change points ${file} are unreadable: ${problem}. Nothing was reported; move the file aside to start again (every current change point is then reported once more)`,
+    EXIT.failed,
+  ),
+  publishInterrupted: define(
+    'PG_PUBLISH_INTERRUPTED',
+    () =>
+      'publishing was interrupted: if it was pushing, the run may have landed; look at the branch before publishing again, so that the run is not added twice',
+  ),
 };

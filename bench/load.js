@@ -14,8 +14,13 @@ const FD_HEADROOM = 256;
 const SOCKET_EXHAUSTION = new Set(['EMFILE', 'ENFILE', 'EADDRNOTAVAIL']);
 
 function openFileLimit() {
-  const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((text) => text.startsWith('Max open files'));
-  const [soft, hard] = line.split(/\s{2,}/).slice(1, 3).map((value) => (value === 'unlimited' ? Infinity : Number(value)));
+  const line = readFileSync('/proc/self/limits', 'utf8')
+    .split('\n')
+    .find((text) => text.startsWith('Max open files'));
+  const [soft, hard] = line
+    .split(/\s{2,}/)
+    .slice(1, 3)
+    .map((value) => (value === 'unlimited' ? Infinity : Number(value)));
   return { soft, hard };
 }
 
@@ -28,7 +33,11 @@ function raiseFileLimit(connections) {
   const target = process.getuid?.() === 0 ? Math.max(needed, before.hard) : before.hard;
   const hard = Math.max(target, before.hard);
   try {
-    execFileSync('prlimit', ['--pid', String(process.pid), `--nofile=${target}:${hard === Infinity ? 'unlimited' : hard}`], { stdio: 'ignore' });
+    execFileSync(
+      'prlimit',
+      ['--pid', String(process.pid), `--nofile=${target}:${hard === Infinity ? 'unlimited' : hard}`],
+      { stdio: 'ignore' },
+    );
   } catch {
     // refused: the limit that holds decides how many processes the tier needs
   }
@@ -57,7 +66,9 @@ function mergeParts(parts, { engine, connections }) {
     for (const [code, count] of Object.entries(part.errorCodes)) errorCodes[code] = (errorCodes[code] ?? 0) + count;
   }
   const seconds = Math.max(0, ...parts.map((part) => part.requests.perSecond.length));
-  const perSecond = Array.from({ length: seconds }, (_, index) => sumBy(parts, (part) => part.requests.perSecond[index] ?? 0));
+  const perSecond = Array.from({ length: seconds }, (_, index) =>
+    sumBy(parts, (part) => part.requests.perSecond[index] ?? 0),
+  );
   const exhausted = Object.keys(errorCodes).filter((code) => SOCKET_EXHAUSTION.has(code));
   return {
     engine,
@@ -65,7 +76,10 @@ function mergeParts(parts, { engine, connections }) {
     connections,
     durationSeconds: Math.max(...parts.map((part) => part.durationSeconds)),
     requests: { total: sumBy(parts, (part) => part.requests.total), perSecond },
-    responses: { '2xx': sumBy(parts, (part) => part.responses['2xx']), non2xx: sumBy(parts, (part) => part.responses.non2xx) },
+    responses: {
+      '2xx': sumBy(parts, (part) => part.responses['2xx']),
+      non2xx: sumBy(parts, (part) => part.responses.non2xx),
+    },
     bytes: sumBy(parts, (part) => part.bytes),
     errors: sumBy(parts, (part) => part.errors),
     timeouts: sumBy(parts, (part) => part.timeouts),
@@ -90,8 +104,10 @@ export async function prepareLoad({ engine: chosen, workers = 0, ...options }) {
   const launched = [];
   try {
     // A rate is the whole load's: each process sends its share, as of the connections.
-    const rateOf = (connections) => (options.rate ? Math.max(1, Math.round((options.rate * connections) / options.connections)) : 0);
-    for (const connections of shares) launched.push(await engine.launch({ ...options, connections, rate: rateOf(connections) }));
+    const rateOf = (connections) =>
+      options.rate ? Math.max(1, Math.round((options.rate * connections) / options.connections)) : 0;
+    for (const connections of shares)
+      launched.push(await engine.launch({ ...options, connections, rate: rateOf(connections) }));
   } catch (error) {
     await Promise.all(launched.map((each) => each.stop()));
     throw errors.loadFailed(engine.name, error.message);

@@ -16,15 +16,21 @@ const git = (args, cwd) => gitOutput(args, cwd)?.trim();
 export function gitInfo(cwd = process.cwd()) {
   const commit = git(['rev-parse', 'HEAD'], cwd);
   if (!commit) return { commit: null };
-  return { commit, branch: git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd), dirty: git(['status', '--porcelain'], cwd) !== '' };
+  return {
+    commit,
+    branch: git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd),
+    dirty: git(['status', '--porcelain'], cwd) !== '',
+  };
 }
 
 // The installed version of each npm package in a project's node_modules (null: not installed).
 export function packageVersions(names, root = PROJECT_ROOT) {
-  return Object.fromEntries([...new Set(names)].sort().map((name) => {
-    const manifest = readOptional(`${root}/node_modules/${name}/package.json`);
-    return [name, manifest ? JSON.parse(manifest).version : null];
-  }));
+  return Object.fromEntries(
+    [...new Set(names)].sort().map((name) => {
+      const manifest = readOptional(`${root}/node_modules/${name}/package.json`);
+      return [name, manifest ? JSON.parse(manifest).version : null];
+    }),
+  );
 }
 
 export function machineInfo() {

@@ -38,7 +38,12 @@ export async function startBenchmarkServer({ spec, variant, backend, plan, ready
   try {
     let backendUrl;
     if (needsBackend) {
-      const backendServer = await startServer(backend, { plan, readyTimeout, env: serverEnv(spec.options, undefined, undefined, settings), logFile: `${logFile}.backend` });
+      const backendServer = await startServer(backend, {
+        plan,
+        readyTimeout,
+        env: serverEnv(spec.options, undefined, undefined, settings),
+        logFile: `${logFile}.backend`,
+      });
       started.push(backendServer);
       backendUrl = `http://127.0.0.1:${backendServer.port}/proxy`;
     }
@@ -48,7 +53,12 @@ export async function startBenchmarkServer({ spec, variant, backend, plan, ready
       started.push(database);
       databaseUrl = database.url;
     }
-    const server = await startServer(variant, { plan, readyTimeout, logFile, env: serverEnv(spec.options, backendUrl, databaseUrl, settings) });
+    const server = await startServer(variant, {
+      plan,
+      readyTimeout,
+      logFile,
+      env: serverEnv(spec.options, backendUrl, databaseUrl, settings),
+    });
     started.push(server);
     return { server, stop };
   } catch (error) {
@@ -69,10 +79,19 @@ async function loadTogether(opened, config) {
   const prepared = [];
   try {
     for (const side of opened) {
-      prepared.push(await prepareLoad({
-        engine: config.engine, port: side.server.port, request: side.request, connections: side.spec.connections,
-        duration: config.duration, pipelining: config.pipelining, rate: config.rate, timeout: config.timeout, workers: config.workers,
-      }));
+      prepared.push(
+        await prepareLoad({
+          engine: config.engine,
+          port: side.server.port,
+          request: side.request,
+          connections: side.spec.connections,
+          duration: config.duration,
+          pipelining: config.pipelining,
+          rate: config.rate,
+          timeout: config.timeout,
+          workers: config.workers,
+        }),
+      );
     }
     if (config.warmup > 0) await Promise.all(prepared.map((load) => load.go(config.warmup)));
     const samplers = opened.map((side) => startSampler([side.server.pid]));
@@ -95,23 +114,43 @@ export async function measureTogether({ sides, backend, config, plan, logDir, la
     // Started in the given order, without waiting for one to be ready before the next.
     const starting = sides.map(async (side) => {
       const logFile = join(logDir, `${fileSafe(side.spec.id)}-${label}${sides.length > 1 ? `-${side.key}` : ''}.log`);
-      const { server, stop } = await startBenchmarkServer({ spec: side.spec, variant: side.variant, backend, plan, readyTimeout: config.readyTimeout, logFile, server: config.server });
+      const { server, stop } = await startBenchmarkServer({
+        spec: side.spec,
+        variant: side.variant,
+        backend,
+        plan,
+        readyTimeout: config.readyTimeout,
+        logFile,
+        server: config.server,
+      });
       const entry = { ...side, server, stop, logFile, request: requestFor(side.variant, side.spec) };
       opened.push(entry);
-      server.exited.then((result) => { entry.exit = result; });
+      server.exited.then((result) => {
+        entry.exit = result;
+      });
       return entry;
     });
     const started = await Promise.allSettled(starting);
     const failedStart = started.find((each) => each.status === 'rejected');
     if (failedStart) throw failedStart.reason;
-    opened.sort((a, b) => sides.findIndex((side) => side.key === a.key) - sides.findIndex((side) => side.key === b.key));
+    opened.sort(
+      (a, b) => sides.findIndex((side) => side.key === a.key) - sides.findIndex((side) => side.key === b.key),
+    );
     for (const side of opened) {
-      await verifyServer({ port: side.server.port, request: side.request, variant: side.variant.name, scenario: side.spec.scenario, timeout: config.timeout });
+      await verifyServer({
+        port: side.server.port,
+        request: side.request,
+        variant: side.variant.name,
+        scenario: side.spec.scenario,
+        timeout: config.timeout,
+      });
     }
     const measured = await loadTogether(opened, config);
     const failed = opened.find((side) => side.exit);
     if (failed) throw errors.serverExited(failed.variant.name, failed.exit.code, failed.exit.signal, failed.logFile);
-    return measured.map(({ load, sampled }) => runRecord(load, sampled, { clientCores: clientCores(plan, load.processes, sides.length) }));
+    return measured.map(({ load, sampled }) =>
+      runRecord(load, sampled, { clientCores: clientCores(plan, load.processes, sides.length) }),
+    );
   } finally {
     await Promise.all(opened.map((side) => side.stop()));
   }
@@ -119,6 +158,13 @@ export async function measureTogether({ sides, backend, config, plan, logDir, la
 
 // One measured run of one benchmark: fresh server, verification, warm-up, load, stop.
 export async function measureOnce({ spec, variant, backend, config, plan, logDir, repetition }) {
-  const [record] = await measureTogether({ sides: [{ key: 'run', spec, variant }], backend, config, plan, logDir, label: `run${repetition}` });
+  const [record] = await measureTogether({
+    sides: [{ key: 'run', spec, variant }],
+    backend,
+    config,
+    plan,
+    logDir,
+    label: `run${repetition}`,
+  });
   return record;
 }

@@ -6,10 +6,13 @@ import { readFileSync } from 'node:fs';
 
 // "0-2,4" -> [0, 1, 2, 4]
 export function parseCpuList(list) {
-  return list.trim().split(',').flatMap((part) => {
-    const [from, to = from] = part.split('-').map(Number);
-    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-  });
+  return list
+    .trim()
+    .split(',')
+    .flatMap((part) => {
+      const [from, to = from] = part.split('-').map(Number);
+      return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+    });
 }
 
 export function allowedCpus() {
@@ -23,7 +26,8 @@ const hasTaskset = () => spawnSync('taskset', ['--version'], { stdio: 'ignore' }
 // autocannon worker, at most half), the server the rest.
 export function planPinning(cpus, { loadWorkers = 0, tasksetAvailable = true } = {}) {
   if (!tasksetAvailable) return { method: 'none', reason: 'taskset not found (Debian package util-linux)', cpus };
-  if (cpus.length < 2) return { method: 'none', reason: `only ${cpus.length} core available: server and load generator share it`, cpus };
+  if (cpus.length < 2)
+    return { method: 'none', reason: `only ${cpus.length} core available: server and load generator share it`, cpus };
   const loadCount = Math.max(1, Math.min(loadWorkers, Math.floor(cpus.length / 2)));
   return { method: 'taskset', load: cpus.slice(0, loadCount), server: cpus.slice(loadCount), cpus };
 }
@@ -50,5 +54,7 @@ export function pinnedCommand(plan, command, cpus = plan.server) {
 }
 
 export function describePinning(plan) {
-  return plan.method === 'taskset' ? `server ${plan.server.join(',')}, load ${plan.load.join(',')}` : `none (${plan.reason})`;
+  return plan.method === 'taskset'
+    ? `server ${plan.server.join(',')}, load ${plan.load.join(',')}`
+    : `none (${plan.reason})`;
 }

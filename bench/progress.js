@@ -6,7 +6,12 @@ const formatSeconds = (seconds) => {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, '0')}`;
 };
 
-export function createProgress({ total, secondsPerStep, stream = process.stderr, interactive = stream.isTTY && !process.env.CI }) {
+export function createProgress({
+  total,
+  secondsPerStep,
+  stream = process.stderr,
+  interactive = stream.isTTY && !process.env.CI,
+}) {
   let done = 0;
   const startedAt = Date.now();
   const eta = () => {

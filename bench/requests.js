@@ -11,7 +11,8 @@ function builtInRequest(scenario, options) {
   const headers = body === undefined ? {} : { 'content-type': 'application/json' };
   const expected = respond(body);
   const expect = { status: 200, contentType: expected.type, body: expected.body };
-  if (SCENARIOS[scenario].staticFile) Object.assign(expect, { contentLength: String(Buffer.byteLength(expected.body)), mediaTypeOnly: true });
+  if (SCENARIOS[scenario].staticFile)
+    Object.assign(expect, { contentLength: String(Buffer.byteLength(expected.body)), mediaTypeOnly: true });
   return { method, path, headers, body, expect };
 }
 
@@ -21,5 +22,7 @@ function commandRequest(declared) {
 }
 
 export function requestFor(variant, spec) {
-  return variant.kind === 'command' ? commandRequest(variant.requests[spec.scenario]) : builtInRequest(spec.scenario, spec.options);
+  return variant.kind === 'command'
+    ? commandRequest(variant.requests[spec.scenario])
+    : builtInRequest(spec.scenario, spec.options);
 }

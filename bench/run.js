@@ -19,7 +19,10 @@ const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
 const STARTUP_ALLOWANCE_SECONDS = 1;
 
 function newResult({ config, variants, plan }) {
-  const packages = [...(config.engine === 'autocannon' ? ['autocannon'] : []), ...variants.flatMap((variant) => variant.packages)];
+  const packages = [
+    ...(config.engine === 'autocannon' ? ['autocannon'] : []),
+    ...variants.flatMap((variant) => variant.packages),
+  ];
   return {
     ...RESULT_FORMAT,
     suite: config.name,
@@ -90,7 +93,17 @@ export async function runSuite({ config, variants, outDir }) {
         continue;
       }
       try {
-        benchmark.runs.push(await measureOnce({ spec: benchmark, variant: variantByName[benchmark.variant], backend, config, plan, logDir, repetition }));
+        benchmark.runs.push(
+          await measureOnce({
+            spec: benchmark,
+            variant: variantByName[benchmark.variant],
+            backend,
+            config,
+            plan,
+            logDir,
+            repetition,
+          }),
+        );
         progress.finish();
       } catch (error) {
         if (!(error instanceof PerfgateError)) throw error;
@@ -102,7 +115,8 @@ export async function runSuite({ config, variants, outDir }) {
   }
   progress.end();
   for (const benchmark of result.benchmarks) {
-    if (benchmark.status === 'pending') Object.assign(benchmark, { status: 'ok', summary: summarizeRuns(benchmark.runs) });
+    if (benchmark.status === 'pending')
+      Object.assign(benchmark, { status: 'ok', summary: summarizeRuns(benchmark.runs) });
   }
   result.status = 'complete';
   result.finishedAt = new Date().toISOString();

@@ -5,7 +5,8 @@ import { OPTION_DEFAULTS, SCENARIO_OPTIONS } from '../servers/options.js';
 
 const asList = (value) => (Array.isArray(value) ? value : [value]);
 
-const appliesTo = (option, scenario) => SCENARIO_OPTIONS[option].scenarios === 'all' || SCENARIO_OPTIONS[option].scenarios.includes(scenario);
+const appliesTo = (option, scenario) =>
+  SCENARIO_OPTIONS[option].scenarios === 'all' || SCENARIO_OPTIONS[option].scenarios.includes(scenario);
 
 // Every combination of the option values that matter for this scenario.
 export function optionSettings(options, scenario) {
@@ -30,7 +31,10 @@ export function benchmarkId({ variant, scenario, tags, connections }) {
 }
 
 // The suite's variants x scenarios, then its built-in reference variants x their scenarios.
-const groups = (config) => [[config.variants, config.scenarios], ...(config.reference ? [[config.reference.variants, config.reference.scenarios]] : [])];
+const groups = (config) => [
+  [config.variants, config.scenarios],
+  ...(config.reference ? [[config.reference.variants, config.reference.scenarios]] : []),
+];
 
 export function expandSpecs(config) {
   const specs = [];
@@ -45,7 +49,14 @@ function expandGroup(config, variants, scenarios) {
       for (const options of optionSettings(config.options, scenario)) {
         const tags = optionTags(options, scenario);
         for (const connections of config.scenarioConnections?.[scenario] ?? config.connections) {
-          specs.push({ id: benchmarkId({ variant, scenario, tags, connections }), variant, scenario, options, tags, connections });
+          specs.push({
+            id: benchmarkId({ variant, scenario, tags, connections }),
+            variant,
+            scenario,
+            options,
+            tags,
+            connections,
+          });
         }
       }
     }

@@ -3,11 +3,15 @@
 
 // One line, no control characters, bounded, so that it can never act as a workflow command
 // or a terminal escape.
-export const printable = (value, max = 200) => String(value).replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, max);
+export const printable = (value, max = 200) =>
+  String(value)
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .slice(0, max);
 
 // A markdown table cell or line: every character that could end the cell, start markup, HTML
 // or a link becomes an HTML entity, which renders as itself.
-export const escapeMarkdown = (text) => String(text).replace(/[|\n\r<>&`*_[\]\\]/g, (char) => `&#${char.charCodeAt(0)};`);
+export const escapeMarkdown = (text) =>
+  String(text).replace(/[|\n\r<>&`*_[\]\\]/g, (char) => `&#${char.charCodeAt(0)};`);
 
 // Untrusted text shown literally: in a code span nothing is markdown, HTML, a mention or a
 // link, and with backticks, pipes and line breaks gone it can neither end the span nor split

@@ -13,7 +13,10 @@ const VARIANTS_DIR = new URL('variants/', SERVERS_DIR);
 const DEFAULT_SCENARIOS = SCENARIO_NAMES.filter((name) => !SCENARIOS[name].optIn);
 
 export function builtInVariantNames() {
-  return readdirSync(VARIANTS_DIR).filter((file) => file.endsWith('.js')).map((file) => file.slice(0, -3)).sort();
+  return readdirSync(VARIANTS_DIR)
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => file.slice(0, -3))
+    .sort();
 }
 
 // Metadata of a built-in variant, read from its module without starting it. Besides
@@ -56,7 +59,9 @@ async function importVariant(name, serversDir) {
   } catch (error) {
     const missing = error.code === 'ERR_MODULE_NOT_FOUND' && /Cannot find package '([^']+)'/.exec(error.message)?.[1];
     if (!missing) throw error;
-    return { unavailable: async () => `the npm package "${missing}" is not installed (npm install --save-dev ${missing})` };
+    return {
+      unavailable: async () => `the npm package "${missing}" is not installed (npm install --save-dev ${missing})`,
+    };
   }
 }
 
@@ -65,7 +70,11 @@ function handlerLaunch(declaration) {
   const cwd = declaration.cwd ?? process.cwd();
   return {
     command: [process.execPath, fileURLToPath(new URL('handler.js', SERVERS_DIR))],
-    env: { ...declaration.env, PERFGATE_HANDLER_MODULE: resolve(cwd, declaration.module), PERFGATE_HANDLER_EXPORT: declaration.export ?? 'default' },
+    env: {
+      ...declaration.env,
+      PERFGATE_HANDLER_MODULE: resolve(cwd, declaration.module),
+      PERFGATE_HANDLER_EXPORT: declaration.export ?? 'default',
+    },
     readiness: 'ready-file',
   };
 }
@@ -96,12 +105,16 @@ export function commandVariant(name, declaration) {
 // option picks the proxy's outgoing client; the backend does not forward at all, and some
 // variants cannot use every client (proxyClients).
 export function skipReason(variant, { scenario, options }) {
-  if (scenario !== 'proxy' || variant.kind !== 'builtin' || options.proxyClient === OPTION_DEFAULTS.proxyClient) return null;
-  if (variant.role === 'backend') return `the backend answers the proxy route itself: proxyClient=${options.proxyClient} does not apply`;
+  if (scenario !== 'proxy' || variant.kind !== 'builtin' || options.proxyClient === OPTION_DEFAULTS.proxyClient)
+    return null;
+  if (variant.role === 'backend')
+    return `the backend answers the proxy route itself: proxyClient=${options.proxyClient} does not apply`;
   if (variant.proxyClients.includes(options.proxyClient)) return null;
   return `${variant.proxyClientNote}: proxyClient=${options.proxyClient} does not apply (it runs ${variant.proxyClients.join(', ')})`;
 }
 
 export async function loadVariants(names, commands) {
-  return Promise.all(names.map((name) => (commands[name] ? commandVariant(name, commands[name]) : loadBuiltInVariant(name))));
+  return Promise.all(
+    names.map((name) => (commands[name] ? commandVariant(name, commands[name]) : loadBuiltInVariant(name))),
+  );
 }

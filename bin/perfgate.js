@@ -11,8 +11,14 @@ const SCRIPTS = new URL('../scripts/', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 export const COMMANDS = {
-  bench: ['bench.mjs', 'measure the servers of perfgate.config (or a built-in suite), write results and the local history'],
-  compare: ['compare.mjs', 'base vs head (--base REF --head REF, or --dep PKG@V1 --vs PKG@V2) with a verdict per benchmark'],
+  bench: [
+    'bench.mjs',
+    'measure the servers of perfgate.config (or a built-in suite), write results and the local history',
+  ],
+  compare: [
+    'compare.mjs',
+    'base vs head (--base REF --head REF, or --dep PKG@V1 --vs PKG@V2) with a verdict per benchmark',
+  ],
   calibrate: ['calibrate.mjs', 'inject known slowdowns and report which ones compare detects on this machine'],
   bisect: ['bisect.mjs', 'find the commit that made a benchmark slower, with a differential CPU profile'],
   detect: ['detect.mjs', 'change points in the history (each step of a trend line, with its commit)'],
@@ -23,7 +29,9 @@ export const COMMANDS = {
 
 const USAGE = `usage: perfgate <command> [options]      (perfgate <command> --help for its options)
 
-${Object.entries(COMMANDS).map(([name, [, what]]) => `  ${name.padEnd(13)} ${what}`).join('\n')}
+${Object.entries(COMMANDS)
+  .map(([name, [, what]]) => `  ${name.padEnd(13)} ${what}`)
+  .join('\n')}
 
 In a repository, perfgate reads perfgate.config.json (or .mjs/.js) at its root: see
 docs/getting-started.md in the perfgate package.`;
@@ -35,7 +43,9 @@ if (!command || command === '--help' || command === '-h' || command === 'help') 
   console.log(version);
 } else if (!COMMANDS[command]) {
   // The catalogue's bad-arguments error, with the exit code every command gives it.
-  reportError(errors.badArgs([`unknown command "${command}": choose one of ${Object.keys(COMMANDS).join(', ')}`], USAGE));
+  reportError(
+    errors.badArgs([`unknown command "${command}": choose one of ${Object.keys(COMMANDS).join(', ')}`], USAGE),
+  );
 } else {
   const script = fileURLToPath(new URL(COMMANDS[command][0], SCRIPTS));
   // The script reads its own path and arguments from process.argv, as when started directly.

@@ -7,7 +7,14 @@ import { markedPoints, trendSections } from './lib/trend.js';
 import { tierCurves } from './lib/tiers.js';
 import { readState, writeState, FILTER_KEYS, DEFAULT_THRESHOLD } from './lib/url-state.js';
 import { barSeries, cellValue, nextSort, sortRows, variantTable } from './lib/variants-table.js';
-import { addChangePointOverlay, barChartConfig, changePointOverlay, isWorse, tierChartConfig, trendChartConfig } from './lib/chart-configs.js';
+import {
+  addChangePointOverlay,
+  barChartConfig,
+  changePointOverlay,
+  isWorse,
+  tierChartConfig,
+  trendChartConfig,
+} from './lib/chart-configs.js';
 import { DEFAULT_DATA_PATH } from './lib/sources.js';
 import { $, el, showProblem, showStatus } from './dom.js';
 import { hideTooltip, showTooltip } from './tooltip.js';
@@ -22,12 +29,25 @@ const DRAW_MARGIN = '600px 0px';
 
 // Anything thrown ends up on the page, never in a silent console.
 window.addEventListener('error', (event) => showProblem(`The page failed: ${event.message}`));
-window.addEventListener('unhandledrejection', (event) => showProblem(`The page failed: ${event.reason?.message ?? event.reason}`));
+window.addEventListener('unhandledrejection', (event) =>
+  showProblem(`The page failed: ${event.reason?.message ?? event.reason}`),
+);
 
 // The page's whole state: loaded once, then re-rendered from the URL state on every change.
 const page = {
-  worker: null, data: null, choices: null, colours: null, state: null,
-  charts: [], observer: null, toDraw: [], drawn: new Map(), changePointsWanted: null, changePoints: new Map(), changePointsFailed: null, shownKeys: [],
+  worker: null,
+  data: null,
+  choices: null,
+  colours: null,
+  state: null,
+  charts: [],
+  observer: null,
+  toDraw: [],
+  drawn: new Map(),
+  changePointsWanted: null,
+  changePoints: new Map(),
+  changePointsFailed: null,
+  shownKeys: [],
 };
 
 function theme() {
@@ -44,7 +64,12 @@ function draw(canvas, config) {
 
 function chartCard(title, attributes = {}) {
   const canvas = el('canvas', { role: 'img', 'aria-label': title });
-  const card = el('figure', { class: 'chart-card', 'data-chart': title, ...attributes }, el('figcaption', {}, title), el('div', { class: 'chart-box' }, canvas));
+  const card = el(
+    'figure',
+    { class: 'chart-card', 'data-chart': title, ...attributes },
+    el('figcaption', {}, title),
+    el('div', { class: 'chart-box' }, canvas),
+  );
   return { card, canvas };
 }
 
@@ -62,17 +87,25 @@ function openCommit(index) {
 }
 
 function commitLink(commit) {
-  return commit.url ? el('a', { href: commit.url, target: '_blank', rel: 'noopener' }, commit.short) : el('span', {}, commit.short);
+  return commit.url
+    ? el('a', { href: commit.url, target: '_blank', rel: 'noopener' }, commit.short)
+    : el('span', {}, commit.short);
 }
 
 const nothingMatches = () => el('p', { class: 'empty' }, 'Nothing matches these filters.');
 
 // ---- trend view
 function drawTrend(card, group) {
-  const chart = draw(card.querySelector('canvas'), trendChartConfig(group, {
-    commits: page.data.commits, colours: page.colours, theme: theme(), onPointClick: openCommit,
-    tooltip: (context) => showTooltip(context, { unit: group.unit, commits: page.data.commits }),
-  }));
+  const chart = draw(
+    card.querySelector('canvas'),
+    trendChartConfig(group, {
+      commits: page.data.commits,
+      colours: page.colours,
+      theme: theme(),
+      onPointClick: openCommit,
+      tooltip: (context) => showTooltip(context, { unit: group.unit, commits: page.data.commits }),
+    }),
+  );
   page.drawn.set(card, { chart, group, withChangePoints: new Set() });
   // Marks for the render timings in the browser tests and the README.
   if (performance.getEntriesByName('perfgate:first-chart').length === 0) performance.mark('perfgate:first-chart');
@@ -85,7 +118,10 @@ function addChangePoints(drawn) {
     const changePoints = page.changePoints.get(series.key);
     if (!changePoints || drawn.withChangePoints.has(series.key)) continue;
     drawn.withChangePoints.add(series.key);
-    const overlay = changePointOverlay(series, changePoints, { colour: page.colours.get(series.label), biggerIsBetter: drawn.group.biggerIsBetter });
+    const overlay = changePointOverlay(series, changePoints, {
+      colour: page.colours.get(series.label),
+      biggerIsBetter: drawn.group.biggerIsBetter,
+    });
     if (!overlay) continue;
     addChangePointOverlay(drawn.chart, overlay);
     added = true;
@@ -116,15 +152,19 @@ function renderTrend() {
   const sections = trendSections(page.data, page.state, page.choices, page.series);
   const holder = $('#trend-charts');
   page.observer?.disconnect();
-  page.observer = new IntersectionObserver((seen) => {
-    for (const { isIntersecting, target } of seen) {
-      if (!isIntersecting) continue;
-      page.observer.unobserve(target);
-      queueDraw(target);
-    }
-  }, { rootMargin: DRAW_MARGIN });
+  page.observer = new IntersectionObserver(
+    (seen) => {
+      for (const { isIntersecting, target } of seen) {
+        if (!isIntersecting) continue;
+        page.observer.unobserve(target);
+        queueDraw(target);
+      }
+    },
+    { rootMargin: DRAW_MARGIN },
+  );
   const charts = sections.reduce((count, section) => count + section.groups.length, 0);
-  $('#trend-count').textContent = `${charts} chart${charts === 1 ? '' : 's'} in ${sections.length} suite${sections.length === 1 ? '' : 's'}`;
+  $('#trend-count').textContent =
+    `${charts} chart${charts === 1 ? '' : 's'} in ${sections.length} suite${sections.length === 1 ? '' : 's'}`;
   holder.replaceChildren(...(sections.length ? [] : [nothingMatches()]));
   for (const section of sections) {
     const cards = section.groups.map((group) => {
@@ -133,11 +173,23 @@ function renderTrend() {
       page.observer.observe(card);
       return card;
     });
-    holder.append(el('section', { class: 'suite', 'data-suite': section.suite },
-      el('h2', {}, section.suite, el('span', { class: 'muted' }, ` · ${cards.length} chart${cards.length === 1 ? '' : 's'}`)),
-      el('div', { class: 'charts' }, ...cards)));
+    holder.append(
+      el(
+        'section',
+        { class: 'suite', 'data-suite': section.suite },
+        el(
+          'h2',
+          {},
+          section.suite,
+          el('span', { class: 'muted' }, ` · ${cards.length} chart${cards.length === 1 ? '' : 's'}`),
+        ),
+        el('div', { class: 'charts' }, ...cards),
+      ),
+    );
   }
-  page.shownKeys = sections.flatMap((section) => section.groups.flatMap((group) => group.series.map((series) => ({ series, group }))));
+  page.shownKeys = sections.flatMap((section) =>
+    section.groups.flatMap((group) => group.series.map((series) => ({ series, group }))),
+  );
   page.marked = markedPoints(sections);
   // Change points of what is shown, in page order (the charts at the top get theirs first),
   // asked for once the first screenful is drawn (drawNext), so the detection does not slow that down.
@@ -161,30 +213,65 @@ function renderListed() {
     if (!changePoints) pending += 1;
     for (const changePoint of changePoints ?? []) {
       const { sample } = series.points[changePoint.index];
-      rows.push({ sample, name: series.name, unit: group.unit, why: `change point: ${formatValue(changePoint.before.mean, group.unit)} → ${formatValue(changePoint.after.mean, group.unit)}`, change: changePoint.change, worse: isWorse(changePoint, group.biggerIsBetter) });
+      rows.push({
+        sample,
+        name: series.name,
+        unit: group.unit,
+        why: `change point: ${formatValue(changePoint.before.mean, group.unit)} → ${formatValue(changePoint.after.mean, group.unit)}`,
+        change: changePoint.change,
+        worse: isWorse(changePoint, group.biggerIsBetter),
+      });
     }
   }
   for (const point of page.marked) {
-    rows.push({ sample: point.sample, name: point.name, unit: point.unit, why: `▲ over the ${formatShare(page.state.threshold)} alert threshold`, change: point.change, worse: true });
+    rows.push({
+      sample: point.sample,
+      name: point.name,
+      unit: point.unit,
+      why: `▲ over the ${formatShare(page.state.threshold)} alert threshold`,
+      change: point.change,
+      worse: true,
+    });
   }
   rows.sort((a, b) => b.sample.date - a.sample.date || a.name.localeCompare(b.name));
-  const status = page.changePointsFailed ? `change points could not be computed: ${page.changePointsFailed}`
-    : pending ? `finding change points… ${page.shownKeys.length - pending} of ${page.shownKeys.length} series done` : '';
+  const status = page.changePointsFailed
+    ? `change points could not be computed: ${page.changePointsFailed}`
+    : pending
+      ? `finding change points… ${page.shownKeys.length - pending} of ${page.shownKeys.length} series done`
+      : '';
   $('#listed-status').textContent = status;
   const body = rows.slice(0, LISTED_ROWS).map((row) => {
     const commit = page.data.commits[row.sample.commit];
-    return el('tr', {},
+    return el(
+      'tr',
+      {},
       el('td', {}, commitLink(commit)),
       el('td', {}, formatDate(row.sample.date)),
       el('td', {}, row.sample.suite),
       el('td', {}, row.name),
       el('td', { class: 'number' }, formatValue(row.sample.value, row.unit)),
       el('td', { class: `number ${row.worse ? 'bad' : 'good'}` }, formatChange(row.change)),
-      el('td', {}, row.why));
+      el('td', {}, row.why),
+    );
   });
-  const more = rows.length > LISTED_ROWS ? el('caption', { class: 'muted' }, `${rows.length - LISTED_ROWS} older rows not listed`) : null;
-  const head = el('thead', {}, el('tr', {}, ...['commit', 'run', 'suite', 'benchmark', 'value', 'change', 'why'].map((label) => el('th', {}, label))));
-  const empty = el('tr', {}, el('td', { colspan: 7, class: 'empty' }, pending ? 'Finding change points…' : 'No change points in this view.'));
+  const more =
+    rows.length > LISTED_ROWS
+      ? el('caption', { class: 'muted' }, `${rows.length - LISTED_ROWS} older rows not listed`)
+      : null;
+  const head = el(
+    'thead',
+    {},
+    el(
+      'tr',
+      {},
+      ...['commit', 'run', 'suite', 'benchmark', 'value', 'change', 'why'].map((label) => el('th', {}, label)),
+    ),
+  );
+  const empty = el(
+    'tr',
+    {},
+    el('td', { colspan: 7, class: 'empty' }, pending ? 'Finding change points…' : 'No change points in this view.'),
+  );
   $('#listed').replaceChildren(...[more, head, el('tbody', {}, ...(body.length ? body : [empty]))].filter(Boolean));
 }
 
@@ -204,9 +291,17 @@ function renderTiers() {
   holder.replaceChildren(...(curves.length ? [] : [nothingMatches()]));
   for (const curve of curves) {
     const { card, canvas } = chartCard(`${curve.scenario} · tier curve`);
-    const knees = curve.variants.map((variant) => el('li', {},
-      el('strong', {}, variant.variant), ': ',
-      variant.knee ? `★ knee at c=${variant.knee.tier} (${variant.knee.reason})` : `no knee up to c=${variant.points.at(-1).tier}`));
+    const knees = curve.variants.map((variant) =>
+      el(
+        'li',
+        {},
+        el('strong', {}, variant.variant),
+        ': ',
+        variant.knee
+          ? `★ knee at c=${variant.knee.tier} (${variant.knee.reason})`
+          : `no knee up to c=${variant.points.at(-1).tier}`,
+      ),
+    );
     card.append(el('ul', { class: 'knees' }, ...knees));
     holder.append(card);
     draw(canvas, tierChartConfig(curve, { colours: page.colours, theme: theme() }));
@@ -215,12 +310,18 @@ function renderTiers() {
 
 function renderVariants() {
   const { columns, rows, machines } = variantTable(page.data, selectedCommit(), page.state, page.choices);
-  const metric = chosenMetrics(page.state, page.choices).find((candidate) => columns.some((column) => column.key === candidate));
+  const metric = chosenMetrics(page.state, page.choices).find((candidate) =>
+    columns.some((column) => column.key === candidate),
+  );
   const unit = columns.find((column) => column.key === metric)?.unit ?? '';
   const card = $('#variant-bars').closest('figure');
   card.hidden = rows.length === 0 || !metric;
   $('#bars-title').textContent = `${metric} by variant`;
-  if (!card.hidden) draw($('#variant-bars'), barChartConfig(barSeries(rows, metric), { metric, unit, colours: page.colours, theme: theme() }));
+  if (!card.hidden)
+    draw(
+      $('#variant-bars'),
+      barChartConfig(barSeries(rows, metric), { metric, unit, colours: page.colours, theme: theme() }),
+    );
   renderVariantTable(columns, sortRows(rows, page.state.sort));
   $('#machines').textContent = machines.length ? `Measured on ${machines.join('; ')}.` : '';
 }
@@ -228,19 +329,34 @@ function renderVariants() {
 function renderVariantTable(columns, rows) {
   const sortedBy = page.state.sort?.replace(/^-/, '');
   const direction = page.state.sort?.startsWith('-') ? 'descending' : 'ascending';
-  const header = columns.map((column) => el('th', { 'aria-sort': column.key === sortedBy ? direction : null, class: column.numeric ? 'number' : null },
-    el('button', { type: 'button', 'data-sort': column.key, onclick: () => update({ sort: nextSort(page.state.sort, column) }) }, column.label)));
+  const header = columns.map((column) =>
+    el(
+      'th',
+      { 'aria-sort': column.key === sortedBy ? direction : null, class: column.numeric ? 'number' : null },
+      el(
+        'button',
+        { type: 'button', 'data-sort': column.key, onclick: () => update({ sort: nextSort(page.state.sort, column) }) },
+        column.label,
+      ),
+    ),
+  );
   const cell = (row, column) => {
     // The load generator was the bottleneck: the row's numbers are a lower bound.
-    if (column.key === 'variant' && row.clientSaturated) return el('td', { title: 'client saturated: numbers are a lower bound' }, `${row.variant} ⚠`);
+    if (column.key === 'variant' && row.clientSaturated)
+      return el('td', { title: 'client saturated: numbers are a lower bound' }, `${row.variant} ⚠`);
     if (!column.numeric) return el('td', {}, row[column.key]);
     const value = cellValue(row, column.key);
-    return el('td', { class: 'number' }, column.key === 'vs best' ? (value === undefined ? '–' : formatShare(value)) : formatNumber(value));
+    return el(
+      'td',
+      { class: 'number' },
+      column.key === 'vs best' ? (value === undefined ? '–' : formatShare(value)) : formatNumber(value),
+    );
   };
   const body = rows.map((row) => el('tr', {}, ...columns.map((column) => cell(row, column))));
   $('#variant-table').replaceChildren(
     el('thead', {}, el('tr', {}, ...header)),
-    el('tbody', {}, ...(body.length ? body : [el('tr', {}, el('td', { colspan: columns.length }, nothingMatches()))])));
+    el('tbody', {}, ...(body.length ? body : [el('tr', {}, el('td', { colspan: columns.length }, nothingMatches()))])),
+  );
 }
 
 const RENDERERS = { trend: renderTrend, tiers: renderTiers, variants: renderVariants };
@@ -251,19 +367,26 @@ const APPLIES = {
   variants: ['suite', 'variant', 'scenario', 'tier', 'metric', 'commit'],
 };
 
-const chosenFor = (key) => (key === 'metric' ? chosenMetrics(page.state, page.choices) : page.state[key] ?? page.choices[key]);
+const chosenFor = (key) =>
+  key === 'metric' ? chosenMetrics(page.state, page.choices) : (page.state[key] ?? page.choices[key]);
 
 function renderFilters() {
   const { state, choices } = page;
   for (const key of FILTER_KEYS) {
     const chosen = chosenFor(key);
-    const chips = choices[key].map((value) => el('button', {
-      type: 'button',
-      class: 'chip',
-      'data-value': value,
-      'aria-pressed': String(chosen.includes(value)),
-      onclick: () => toggleFilter(key, value),
-    }, key === 'tier' ? `c=${value}` : value));
+    const chips = choices[key].map((value) =>
+      el(
+        'button',
+        {
+          type: 'button',
+          class: 'chip',
+          'data-value': value,
+          'aria-pressed': String(chosen.includes(value)),
+          onclick: () => toggleFilter(key, value),
+        },
+        key === 'tier' ? `c=${value}` : value,
+      ),
+    );
     const fieldset = $(`fieldset[data-filter="${key}"]`);
     fieldset.querySelector('.chips').replaceChildren(...chips);
     // A filter with one choice filters nothing.
@@ -271,7 +394,8 @@ function renderFilters() {
     fieldset.disabled = !APPLIES[state.view].includes(key);
   }
   // A control that means nothing in this view is not shown.
-  for (const control of ['commit', 'threshold', 'search']) $(`[data-control="${control}"]`).hidden = !APPLIES[state.view].includes(control);
+  for (const control of ['commit', 'threshold', 'search'])
+    $(`[data-control="${control}"]`).hidden = !APPLIES[state.view].includes(control);
   // Only perfgate's views pick a commit; thousands of options are built only when they are used.
   if (APPLIES[state.view].includes('commit')) fillCommits();
   $('#commit').value = String(selectedCommit());
@@ -279,15 +403,26 @@ function renderFilters() {
   $('#threshold').value = String(Math.round(100 * (state.threshold ?? DEFAULT_THRESHOLD)));
   $('#threshold').disabled = state.threshold === null;
   if (document.activeElement !== $('#search')) $('#search').value = state.search;
-  for (const tab of document.querySelectorAll('.tabs button')) tab.setAttribute('aria-current', String(tab.dataset.view === state.view));
-  for (const panel of document.querySelectorAll('[data-view-panel]')) panel.hidden = panel.dataset.viewPanel !== state.view;
+  for (const tab of document.querySelectorAll('.tabs button'))
+    tab.setAttribute('aria-current', String(tab.dataset.view === state.view));
+  for (const panel of document.querySelectorAll('[data-view-panel]'))
+    panel.hidden = panel.dataset.viewPanel !== state.view;
 }
 
 function fillCommits() {
   const select = $('#commit');
   if (select.options.length) return;
-  select.replaceChildren(...page.data.commits.map((commit, index) => el('option', { value: String(index) },
-    `${commit.short} · ${formatDate(commit.date)} · ${commit.message.split('\n')[0]}`.slice(0, 90))).reverse());
+  select.replaceChildren(
+    ...page.data.commits
+      .map((commit, index) =>
+        el(
+          'option',
+          { value: String(index) },
+          `${commit.short} · ${formatDate(commit.date)} · ${commit.message.split('\n')[0]}`.slice(0, 90),
+        ),
+      )
+      .reverse(),
+  );
 }
 
 function toggleFilter(key, value) {
@@ -316,14 +451,17 @@ function update(changes) {
 }
 
 function wireControls() {
-  for (const tab of document.querySelectorAll('.tabs button')) tab.addEventListener('click', () => update({ view: tab.dataset.view }));
+  for (const tab of document.querySelectorAll('.tabs button'))
+    tab.addEventListener('click', () => update({ view: tab.dataset.view }));
   const commitSelect = $('#commit');
   const { commits } = page.data;
   commitSelect.addEventListener('change', () => {
     const index = Number(commitSelect.value);
     update({ commit: index === commits.length - 1 ? null : commits[index].short });
   });
-  $('#marks').addEventListener('change', (event) => update({ threshold: event.target.checked ? DEFAULT_THRESHOLD : null }));
+  $('#marks').addEventListener('change', (event) =>
+    update({ threshold: event.target.checked ? DEFAULT_THRESHOLD : null }),
+  );
   $('#threshold').addEventListener('change', (event) => {
     const value = Number(event.target.value) / 100;
     if (Number.isFinite(value) && value > 1) update({ threshold: value });
@@ -333,7 +471,9 @@ function wireControls() {
     clearTimeout(typing);
     typing = setTimeout(() => update({ search: event.target.value.trim() }), SEARCH_DELAY_MS);
   });
-  $('#reset').addEventListener('click', () => update({ ...Object.fromEntries(FILTER_KEYS.map((key) => [key, null])), search: '' }));
+  $('#reset').addEventListener('click', () =>
+    update({ ...Object.fromEntries(FILTER_KEYS.map((key) => [key, null])), search: '' }),
+  );
   $('#download').addEventListener('click', () => page.worker.postMessage({ type: 'download' }));
   window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', render);
   window.addEventListener('scroll', hideTooltip, { passive: true });
@@ -353,7 +493,10 @@ function describeSource(data, paths) {
   $('#title').replaceChildren(title ?? 'perfgate', el('span', {}, ' benchmarks'));
   const last = data.lastUpdate ? ` · updated ${formatDate(data.lastUpdate)} UTC` : '';
   const repo = data.repoUrl ? el('a', { href: data.repoUrl, rel: 'noopener' }, data.repoUrl) : 'local history';
-  $('#source').replaceChildren(repo, ` · ${data.commits.length} commit${data.commits.length === 1 ? '' : 's'}${last} · from ${paths.join(', ')}`);
+  $('#source').replaceChildren(
+    repo,
+    ` · ${data.commits.length} commit${data.commits.length === 1 ? '' : 's'}${last} · from ${paths.join(', ')}`,
+  );
 }
 
 function showWarnings(messages) {
@@ -372,7 +515,8 @@ function showProgress({ path, loaded, total, reading }) {
 
 function open(data, choices, paths) {
   performance.mark('perfgate:data');
-  if (data.samples.length === 0) return showStatus(`No data yet: ${paths.join(', ')} has no runs (npm run bench adds one).`, 'empty');
+  if (data.samples.length === 0)
+    return showStatus(`No data yet: ${paths.join(', ')} has no runs (npm run bench adds one).`, 'empty');
   page.data = data;
   page.series = seriesByKey(data.samples);
   page.choices = choices;
@@ -397,7 +541,8 @@ function open(data, choices, paths) {
 
 function start() {
   performance.mark('perfgate:start');
-  if (typeof window.Chart !== 'function') return showProblem('Chart.js did not load (vendor/chart.umd.js is missing), so no chart can be drawn.');
+  if (typeof window.Chart !== 'function')
+    return showProblem('Chart.js did not load (vendor/chart.umd.js is missing), so no chart can be drawn.');
   page.state = readState(location.search);
   // index.html started the worker and kept what it said so far.
   const { worker, messages } = window.perfgateData;
@@ -416,14 +561,22 @@ function start() {
     },
     samples: ({ columns }) => {
       for (const sample of unpackSamples(tables, columns)) samples.push(sample);
-      showStatus(`Reading ${paths.join(', ')}: ${samples.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} results…`, 'loading');
+      showStatus(
+        `Reading ${paths.join(', ')}: ${samples.length.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} results…`,
+        'loading',
+      );
     },
     data: ({ data, choices }) => open({ ...data, samples }, choices, paths),
-    missing: ({ message }) => showStatus(paths.length === 1 && paths[0] === DEFAULT_DATA_PATH
-      ? `No data yet: ${message.replace(/\.$/, '')} (npm run bench writes it locally; on gh-pages the benchmark workflow does, or give ?data=path/to/data.js).`
-      : message, 'empty'),
+    missing: ({ message }) =>
+      showStatus(
+        paths.length === 1 && paths[0] === DEFAULT_DATA_PATH
+          ? `No data yet: ${message.replace(/\.$/, '')} (npm run bench writes it locally; on gh-pages the benchmark workflow does, or give ?data=path/to/data.js).`
+          : message,
+        'empty',
+      ),
     problem: ({ message }) => showProblem(message),
-    workerFailed: ({ message }) => showProblem(`The data reader (data-worker.js) failed: ${message ?? 'it could not load'}`),
+    workerFailed: ({ message }) =>
+      showProblem(`The data reader (data-worker.js) failed: ${message ?? 'it could not load'}`),
     changePoints: ({ results }) => receiveChangePoints(results),
     changePointsFailed: ({ message }) => {
       page.changePointsFailed = message;

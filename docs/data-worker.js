@@ -4,8 +4,13 @@
 import { dataPaths, ForeignDataError, sourceLabels } from './lib/sources.js';
 
 // The modules that read the data load while it downloads, not before.
-const modules = Promise.all([import('./lib/benchmark-data.js'), import('./lib/data-script.js'), import('./lib/series.js'), import('./lib/filters.js'), import('./lib/sample-transfer.js')])
-  .then((loaded) => Object.assign({}, ...loaded));
+const modules = Promise.all([
+  import('./lib/benchmark-data.js'),
+  import('./lib/data-script.js'),
+  import('./lib/series.js'),
+  import('./lib/filters.js'),
+  import('./lib/sample-transfer.js'),
+]).then((loaded) => Object.assign({}, ...loaded));
 
 const PROGRESS_EVERY_MS = 100;
 // Samples go to the page in slices: each slice is unpacked in a task of its own, so the page
@@ -75,7 +80,8 @@ async function load({ page }) {
   try {
     const labels = sourceLabels(paths);
     raws = [];
-    for (const [index, path] of paths.entries()) raws.push({ label: labels[index], path, raw: readScript(readDataScript, await texts[index], path) });
+    for (const [index, path] of paths.entries())
+      raws.push({ label: labels[index], path, raw: readScript(readDataScript, await texts[index], path) });
     const data = readSources(raws);
     series = seriesByKey(data.samples);
     const { samples, ...rest } = data;
@@ -85,7 +91,8 @@ async function load({ page }) {
     postMessage({ type: 'data', data: rest, choices: filterChoices(data) });
   } catch (error) {
     if (error instanceof MalformedDataError) postMessage({ type: 'problem', message: `${error.message}.` });
-    else if (error instanceof DataProblem) postMessage({ type: error.cause === 'missing' ? 'missing' : 'problem', message: `${error.message}.` });
+    else if (error instanceof DataProblem)
+      postMessage({ type: error.cause === 'missing' ? 'missing' : 'problem', message: `${error.message}.` });
     else throw error;
   }
 }

@@ -14,16 +14,19 @@ export function showTooltip({ chart, tooltip }, { unit, commits }) {
   const label = item.dataset.overlayOf ?? item.dataset.label;
   const details = pointDetails(item.raw, { label, unit, commits });
   const box = $('#tooltip');
-  box.replaceChildren(...[
-    el('strong', {}, details.title),
-    el('p', { class: 'message' }, details.message),
-    el('p', { class: 'muted' }, details.people),
-    el('p', { class: 'value' }, details.value),
-    el('p', {}, details.change),
-    details.mark ? el('p', { class: 'bad' }, details.mark) : null,
-    details.changePoint ? el('p', { class: 'change-point' }, details.changePoint) : null,
-    details.extra ? el('pre', {}, details.extra) : null,
-    el('p', { class: 'muted' }, details.link)].filter(Boolean));
+  box.replaceChildren(
+    ...[
+      el('strong', {}, details.title),
+      el('p', { class: 'message' }, details.message),
+      el('p', { class: 'muted' }, details.people),
+      el('p', { class: 'value' }, details.value),
+      el('p', {}, details.change),
+      details.mark ? el('p', { class: 'bad' }, details.mark) : null,
+      details.changePoint ? el('p', { class: 'change-point' }, details.changePoint) : null,
+      details.extra ? el('pre', {}, details.extra) : null,
+      el('p', { class: 'muted' }, details.link),
+    ].filter(Boolean),
+  );
   box.hidden = false;
   // Beside the point, flipped and clamped so the whole box stays on the screen.
   const canvas = chart.canvas.getBoundingClientRect();

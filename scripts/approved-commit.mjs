@@ -19,7 +19,8 @@ const APPROVED_COMMIT_COMMAND = {
   name: 'approved-commit',
   invocation: 'node scripts/approved-commit.mjs',
   synopsis: '--out DIR',
-  summary: 'Fetches the commit a benchmark request approved (the workflow_dispatch inputs pr and sha) and its merge base.\nExit 0 ready, 1 the commit cannot be fetched, 2 bad inputs or context.',
+  summary:
+    'Fetches the commit a benchmark request approved (the workflow_dispatch inputs pr and sha) and its merge base.\nExit 0 ready, 1 the commit cannot be fetched, 2 bad inputs or context.',
   options: { out: { type: 'string', value: 'DIR', help: 'where pr.json goes (for bench-comment)', required: true } },
 };
 
@@ -35,10 +36,24 @@ await runCommand(APPROVED_COMMIT_COMMAND, ({ values }) => {
   if (!defaultBranch) throw githubErrors.badEvent('GITHUB_EVENT_PATH', 'names no repository.default_branch');
   // The definition that runs must be the default branch's, whatever ref a dispatch named.
   const ref = requireEnv(process.env, 'GITHUB_REF');
-  if (ref !== `refs/heads/${defaultBranch}`) throw githubErrors.badEvent('GITHUB_REF', `is ${ref}: dispatch this workflow on ${defaultBranch} only, so that its definition is the reviewed one`);
+  if (ref !== `refs/heads/${defaultBranch}`)
+    throw githubErrors.badEvent(
+      'GITHUB_REF',
+      `is ${ref}: dispatch this workflow on ${defaultBranch} only, so that its definition is the reviewed one`,
+    );
 
   const env = gitAuthEnv(process.env.GITHUB_TOKEN, process.env.GITHUB_SERVER_URL || undefined);
-  const fetched = git(['fetch', '--quiet', '--no-tags', 'origin', sha, `+refs/heads/${defaultBranch}:refs/remotes/origin/${defaultBranch}`], env);
+  const fetched = git(
+    [
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      'origin',
+      sha,
+      `+refs/heads/${defaultBranch}:refs/remotes/origin/${defaultBranch}`,
+    ],
+    env,
+  );
   if (!fetched.ok) throw githubErrors.api('git fetch', `origin ${sha}`, 'an error', fetched.err.split('\n').pop());
   const base = git(['merge-base', `refs/remotes/origin/${defaultBranch}`, sha]);
   if (!base.ok) throw githubErrors.badEvent('the sha input', `(${sha}) shares no history with ${defaultBranch}`);

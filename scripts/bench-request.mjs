@@ -12,19 +12,35 @@ import { githubErrors } from '../bench/errors.js';
 import { githubApi } from '../bench/github/api.js';
 import { removeLabel } from '../bench/github/comment.js';
 import { apiContext, appendSummary, readEvent, requireEnv, setOutputs } from '../bench/github/context.js';
-import { DEFAULT_COMMAND, DEFAULT_LABEL, decide, dispatch, reply, requestOfEvent } from '../bench/github/trusted-trigger.js';
+import {
+  DEFAULT_COMMAND,
+  DEFAULT_LABEL,
+  decide,
+  dispatch,
+  reply,
+  requestOfEvent,
+} from '../bench/github/trusted-trigger.js';
 
 const BENCH_REQUEST_COMMAND = {
   name: 'bench-request',
   invocation: 'node scripts/bench-request.mjs',
   synopsis: '--workflow FILE [--command /perfgate] [--label run-bench]',
-  summary: 'The trusted trigger of a self-hosted benchmark (docs/self-hosted-runner.md). Exit 0 dispatched, refused\n(with a reply) or not a request; 1 API failure; 2 bad command line or context.',
+  summary:
+    'The trusted trigger of a self-hosted benchmark (docs/self-hosted-runner.md). Exit 0 dispatched, refused\n(with a reply) or not a request; 1 API failure; 2 bad command line or context.',
   options: {
-    workflow: { type: 'string', value: 'FILE', help: 'the self-hosted workflow to dispatch, a file of .github/workflows', required: true },
+    workflow: {
+      type: 'string',
+      value: 'FILE',
+      help: 'the self-hosted workflow to dispatch, a file of .github/workflows',
+      required: true,
+    },
     command: { type: 'string', value: 'WORD', help: 'the comment that asks for a benchmark', default: DEFAULT_COMMAND },
     label: { type: 'string', value: 'NAME', help: 'the label that asks for a benchmark', default: DEFAULT_LABEL },
   },
-  check: (values) => (values.workflow && !/^[\w.-]+\.ya?ml$/.test(values.workflow) ? [`--workflow must name a workflow file, e.g. bench-pr.yml (got "${values.workflow}")`] : []),
+  check: (values) =>
+    values.workflow && !/^[\w.-]+\.ya?ml$/.test(values.workflow)
+      ? [`--workflow must name a workflow file, e.g. bench-pr.yml (got "${values.workflow}")`]
+      : [],
 };
 
 await runCommand(BENCH_REQUEST_COMMAND, async ({ values: options }) => {
@@ -41,20 +57,39 @@ await runCommand(BENCH_REQUEST_COMMAND, async ({ values: options }) => {
   try {
     const decision = await decide({ api, repository: context.repository, defaultBranch, request });
     if (!decision.approved) {
-      await reply({ api, repository: context.repository, number: request.number, body: `perfgate: no benchmark: ${decision.reason}` });
+      await reply({
+        api,
+        repository: context.repository,
+        number: request.number,
+        body: `perfgate: no benchmark: ${decision.reason}`,
+      });
       setOutputs({ dispatched: false });
       appendSummary(`Benchmark request on #${request.number} by @${request.actor} refused: ${decision.reason}`);
       return console.log(`refused: ${decision.reason}`);
     }
-    await dispatch({ api, repository: context.repository, workflow: options.workflow, ref: defaultBranch, number: decision.number, sha: decision.sha });
+    await dispatch({
+      api,
+      repository: context.repository,
+      workflow: options.workflow,
+      ref: defaultBranch,
+      number: decision.number,
+      sha: decision.sha,
+    });
     const runs = `${context.serverUrl}/${context.repository}/actions/workflows/${options.workflow}`;
-    await reply({ api, repository: context.repository, number: decision.number,
-      body: `perfgate: benchmarking \`${decision.sha}\` against its merge base with ${defaultBranch}, as @${decision.actor} (${decision.role}) asked; later pushes are not measured by this run. [Runs](${runs}).` });
+    await reply({
+      api,
+      repository: context.repository,
+      number: decision.number,
+      body: `perfgate: benchmarking \`${decision.sha}\` against its merge base with ${defaultBranch}, as @${decision.actor} (${decision.role}) asked; later pushes are not measured by this run. [Runs](${runs}).`,
+    });
     setOutputs({ dispatched: true, pr: decision.number, sha: decision.sha });
-    appendSummary(`Dispatched ${options.workflow} on ${defaultBranch} for #${decision.number} at ${decision.sha} (asked by @${decision.actor}, ${decision.role}).`);
+    appendSummary(
+      `Dispatched ${options.workflow} on ${defaultBranch} for #${decision.number} at ${decision.sha} (asked by @${decision.actor}, ${decision.role}).`,
+    );
     console.log(`dispatched ${options.workflow} for #${decision.number} at ${decision.sha}`);
   } finally {
     // A label approves once: it comes off whatever the outcome, so the next commit needs a new one.
-    if (request.via === 'label') await removeLabel({ api, repository: context.repository, number: request.number, label: options.label });
+    if (request.via === 'label')
+      await removeLabel({ api, repository: context.repository, number: request.number, label: options.label });
   }
 });

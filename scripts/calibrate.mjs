@@ -25,20 +25,45 @@ const CALIBRATE_COMMAND = {
   name: 'calibrate',
   invocation: 'npm run calibrate --',
   synopsis: '[options]',
-  summary: "How trustworthy are compare's verdicts on this machine, per mode? K A/A comparisons and K with a known injected slowdown\nper benchmark and mode, with compare's measurement and verdict options; writes calibration.md and calibration.json.",
+  summary:
+    "How trustworthy are compare's verdicts on this machine, per mode? K A/A comparisons and K with a known injected slowdown\nper benchmark and mode, with compare's measurement and verdict options; writes calibration.md and calibration.json.",
   options: {
-    runs: { type: 'count', value: 'K', help: 'comparisons of each kind, A/A and injected, per benchmark and mode', default: 10 },
-    slowdown: { type: 'positive', value: 'PCT', help: 'the injected slowdown, sized from the server\'s CPU µs/request', default: 5 },
-    sizings: { type: 'count', value: 'N', help: 'duet checks that size the slowdown, each correcting the last from the change it achieved', default: 3 },
+    runs: {
+      type: 'count',
+      value: 'K',
+      help: 'comparisons of each kind, A/A and injected, per benchmark and mode',
+      default: 10,
+    },
+    slowdown: {
+      type: 'positive',
+      value: 'PCT',
+      help: "the injected slowdown, sized from the server's CPU µs/request",
+      default: 5,
+    },
+    sizings: {
+      type: 'count',
+      value: 'N',
+      help: 'duet checks that size the slowdown, each correcting the last from the change it achieved',
+      default: 3,
+    },
     // A server-bound benchmark and one that is client-bound on a small machine.
-    benchmark: { type: 'list', value: 'V:S:C', help: 'benchmarks as variant:scenario:connections', default: ['express:json:100', 'fastify:hello:100'] },
+    benchmark: {
+      type: 'list',
+      value: 'V:S:C',
+      help: 'benchmarks as variant:scenario:connections',
+      default: ['express:json:100', 'fastify:hello:100'],
+    },
     modes: { type: 'list', value: 'A,B', help: `compare modes to calibrate (${MODES.join(', ')})`, default: MODES },
     ...measurementOptions,
     out: { ...COMPARISON_OPTIONS.out, defaultText: 'results/<time>-calibrate' },
   },
   check: (values) => [
-    ...values.modes.filter((each) => !MODES.includes(each)).map((each) => `--modes: "${each}" is not a mode (${MODES.join(', ')})`),
-    ...values.benchmark.filter((each) => each.split(':').length !== 3).map((each) => `--benchmark: "${each}" is not variant:scenario:connections`),
+    ...values.modes
+      .filter((each) => !MODES.includes(each))
+      .map((each) => `--modes: "${each}" is not a mode (${MODES.join(', ')})`),
+    ...values.benchmark
+      .filter((each) => each.split(':').length !== 3)
+      .map((each) => `--benchmark: "${each}" is not variant:scenario:connections`),
   ],
 };
 
@@ -49,12 +74,25 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
   const sections = [];
   for (const chosen of values.benchmark) {
     const [variantName, scenarioName, tier] = chosen.split(':');
-    const request = comparisonRequest({ ...values, variant: [variantName], scenario: [scenarioName], connections: [tier] });
+    const request = comparisonRequest({
+      ...values,
+      variant: [variantName],
+      scenario: [scenarioName],
+      connections: [tier],
+    });
     const { config } = await resolveSuite(request);
     const benchOut = join(outDir, chosen.replace(/:/g, '-'));
     const settings = { ...request.settings, profile: 'never' };
     console.error(`${chosen}: sizing the slowdown from the server's CPU µs/request`);
-    const calibrated = await calibrateBenchmark({ config, settings, outDir: benchOut, slowdown, modes: values.modes, runs: values.runs, sizings: values.sizings });
+    const calibrated = await calibrateBenchmark({
+      config,
+      settings,
+      outDir: benchOut,
+      slowdown,
+      modes: values.modes,
+      runs: values.runs,
+      sizings: values.sizings,
+    });
     sections.push(...calibrated.sections);
     report.push(...calibrated.report);
   }

@@ -40,12 +40,17 @@ await runCommand(CLIENT_CHECK_COMMAND, async ({ values }) => {
   const { spec, plan, runs, medianRequests } = await checkClients({
     request: suiteRequest(values),
     rounds: values.rounds,
-    onRun: (round, engine, run) => console.log(`round ${round} ${engine}: ${Math.round(run.requests.mean)} req/s, client CPU ${run.loadGenerator.cpuPct} %`
-      + `${run.loadGenerator.saturated ? ' (saturated)' : ''}, server ${run.server.cpuMicrosPerRequest} CPU µs/request`),
+    onRun: (round, engine, run) =>
+      console.log(
+        `round ${round} ${engine}: ${Math.round(run.requests.mean)} req/s, client CPU ${run.loadGenerator.cpuPct} %` +
+          `${run.loadGenerator.saturated ? ' (saturated)' : ''}, server ${run.server.cpuMicrosPerRequest} CPU µs/request`,
+      ),
   });
   console.log(`${spec.id}, pinning ${describePinning(plan)}`);
   for (const engine of ENGINE_NAMES) {
-    console.log(`${engine}: median ${Math.round(medianRequests[engine])} req/s, client saturated in ${runs[engine].filter((run) => run.loadGenerator.saturated).length}/${values.rounds} rounds`);
+    console.log(
+      `${engine}: median ${Math.round(medianRequests[engine])} req/s, client saturated in ${runs[engine].filter((run) => run.loadGenerator.saturated).length}/${values.rounds} rounds`,
+    );
   }
   console.log(`median autocannon/wrk = ${(medianRequests.autocannon / medianRequests.wrk).toFixed(2)}`);
 });

@@ -23,12 +23,21 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
   const parsed = parseCompareArgs(values);
   const request = await withProject(parsed, parsed.repo);
   const { config } = await resolveComparedSuite(request);
-  const settings = { ...request.settings, benchmarks: benchmarkSettings(request.project?.config.thresholds, expandSpecs(config), request.settings) };
+  const settings = {
+    ...request.settings,
+    benchmarks: benchmarkSettings(request.project?.config.thresholds, expandSpecs(config), request.settings),
+  };
   const work = createWorkRoot();
   try {
     const sides = prepareSides(request, work, perfgateRoot);
     const outDir = request.outDir ?? defaultResultsDir('compare');
-    const comparison = await runComparison({ config, sides, settings, outDir, onProgress: (line) => console.error(line) });
+    const comparison = await runComparison({
+      config,
+      sides,
+      settings,
+      outDir,
+      onProgress: (line) => console.error(line),
+    });
     const markdown = writeComparison(comparison, outDir);
     appendSummary(markdown);
     setOutputs({ regression: comparison.gate.failed, 'report-dir': outDir });

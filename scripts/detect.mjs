@@ -22,20 +22,48 @@ const DETECT_COMMAND = {
   name: 'detect',
   invocation: 'npm run detect --',
   synopsis: '[--data FILE | --repo REPO [--branch NAME] [--dir PATH]] [options]',
-  summary: 'Change points in a benchmark history (data.js), each with its suite, bench, commit, means, change and p-value.\nWhen GITHUB_STEP_SUMMARY is set, the report is added to the job summary.',
+  summary:
+    'Change points in a benchmark history (data.js), each with its suite, bench, commit, means, change and p-value.\nWhen GITHUB_STEP_SUMMARY is set, the report is added to the job summary.',
   options: {
-    data: { type: 'string', value: 'FILE', help: 'a data.js', defaultText: defaultHistoryPath('.').replace(`${resolve('.')}/`, '') },
-    repo: { type: 'string', value: 'REPO', help: 'read DIR/data.js from the pages branch of this repository (path or URL)' },
+    data: {
+      type: 'string',
+      value: 'FILE',
+      help: 'a data.js',
+      defaultText: defaultHistoryPath('.').replace(`${resolve('.')}/`, ''),
+    },
+    repo: {
+      type: 'string',
+      value: 'REPO',
+      help: 'read DIR/data.js from the pages branch of this repository (path or URL)',
+    },
     branch: { type: 'string', value: 'NAME', help: 'that branch', default: 'gh-pages' },
     dir: { type: 'string', value: 'PATH', help: 'the data directory in it', default: 'dev/bench' },
     json: { type: 'string', value: 'FILE', help: 'write the change points as JSON' },
     markdown: { type: 'string', value: 'FILE', help: 'write the markdown report' },
-    state: { type: 'string', value: 'FILE', help: 'report only change points this file does not hold (created if missing)' },
+    state: {
+      type: 'string',
+      value: 'FILE',
+      help: 'report only change points this file does not hold (created if missing)',
+    },
     record: { type: 'boolean', help: 'add the reported points to --state' },
-    comment: { type: 'boolean', help: 'post a commit comment on each commit with new points (GITHUB_TOKEN, GITHUB_REPOSITORY; GITHUB_API_URL on GitHub Enterprise)' },
+    comment: {
+      type: 'boolean',
+      help: 'post a commit comment on each commit with new points (GITHUB_TOKEN, GITHUB_REPOSITORY; GITHUB_API_URL on GitHub Enterprise)',
+    },
     'max-p': { type: 'probability', value: 'P', help: 'significance level', default: CHANGE_POINT_DEFAULTS.maxPValue },
-    window: { type: 'count', min: 2, value: 'N', help: 'window of the split step, in runs', default: CHANGE_POINT_DEFAULTS.windowLength },
-    'min-magnitude': { type: 'nonNegative', value: 'M', help: 'ignore changes smaller than M (0.05 = 5 %)', default: CHANGE_POINT_DEFAULTS.minMagnitude },
+    window: {
+      type: 'count',
+      min: 2,
+      value: 'N',
+      help: 'window of the split step, in runs',
+      default: CHANGE_POINT_DEFAULTS.windowLength,
+    },
+    'min-magnitude': {
+      type: 'nonNegative',
+      value: 'M',
+      help: 'ignore changes smaller than M (0.05 = 5 %)',
+      default: CHANGE_POINT_DEFAULTS.minMagnitude,
+    },
   },
   check: (values) => [
     ...(values.data && values.repo ? ['pass --data or --repo, not both'] : []),
@@ -58,7 +86,8 @@ async function comment(points, method) {
   const context = apiContext();
   const api = githubApi(context);
   const byCommit = new Map();
-  for (const point of points.filter((item) => /^[0-9a-f]{40}$/.test(item.commit.id))) byCommit.set(point.commit.id, [...(byCommit.get(point.commit.id) ?? []), point]);
+  for (const point of points.filter((item) => /^[0-9a-f]{40}$/.test(item.commit.id)))
+    byCommit.set(point.commit.id, [...(byCommit.get(point.commit.id) ?? []), point]);
   for (const [sha, here] of byCommit) {
     const body = renderChangePoints(here, { title: 'perfgate: change points at this commit', method, empty: '' });
     const id = await commentOnCommit({ api, repository: context.repository, sha, body });
@@ -67,17 +96,35 @@ async function comment(points, method) {
 }
 
 await runCommand(DETECT_COMMAND, async ({ values }) => {
-  const options = { ...values, detection: { ...CHANGE_POINT_DEFAULTS, maxPValue: values['max-p'], windowLength: values.window, minMagnitude: values['min-magnitude'] } };
+  const options = {
+    ...values,
+    detection: {
+      ...CHANGE_POINT_DEFAULTS,
+      maxPValue: values['max-p'],
+      windowLength: values.window,
+      minMagnitude: values['min-magnitude'],
+    },
+  };
   const { data, source } = await loadData(options);
   const all = findChangePoints(data, options.detection);
   const state = options.state ? readState(resolve(options.state)) : null;
   const points = state ? unreported(all, state, data) : all;
   const method = describeMethod(options.detection);
-  const title = state ? `perfgate: ${points.length} new change point(s) (${all.length} in the history)` : `perfgate: ${points.length} change point(s)`;
-  const markdown = renderChangePoints(points, { title, method: `${method} Source: ${source}.`, empty: state ? 'Nothing new since the last report.' : 'No change point.' });
+  const title = state
+    ? `perfgate: ${points.length} new change point(s) (${all.length} in the history)`
+    : `perfgate: ${points.length} change point(s)`;
+  const markdown = renderChangePoints(points, {
+    title,
+    method: `${method} Source: ${source}.`,
+    empty: state ? 'Nothing new since the last report.' : 'No change point.',
+  });
   console.log(markdown);
   appendSummary(markdown);
-  if (options.json) writeFileAtomicSync(resolve(options.json), `${JSON.stringify({ format: 'perfgate-change-points', version: 1, options: options.detection, changePoints: all.map((point) => ({ ...point, new: points.includes(point) })) }, null, 2)}\n`);
+  if (options.json)
+    writeFileAtomicSync(
+      resolve(options.json),
+      `${JSON.stringify({ format: 'perfgate-change-points', version: 1, options: options.detection, changePoints: all.map((point) => ({ ...point, new: points.includes(point) })) }, null, 2)}\n`,
+    );
   if (options.markdown) writeFileAtomicSync(resolve(options.markdown), markdown);
   if (options.comment && points.length) await comment(points, method);
   // Recorded after the comments: a failed comment is retried by the next run instead of lost.

@@ -20,9 +20,30 @@ const DEV_COMMAND = {
 await runCommand(DEV_COMMAND, async ({ values: { variant, scenario, connections } }) => {
   // Fail here, once, on a typo, rather than on every restart.
   await resolveSuite({ suite: 'smoke', overrides: { variants: [variant], scenarios: [scenario] } });
-  const benchCommand = ['node', 'scripts/bench.mjs', '--suite', 'smoke', '--variant', variant, '--scenario', scenario,
-    '--connections', connections, '--duration', '3', '--warmup', '0.5', '--no-history', '--out', 'results/dev'];
+  const benchCommand = [
+    'node',
+    'scripts/bench.mjs',
+    '--suite',
+    'smoke',
+    '--variant',
+    variant,
+    '--scenario',
+    scenario,
+    '--connections',
+    connections,
+    '--duration',
+    '3',
+    '--warmup',
+    '0.5',
+    '--no-history',
+    '--out',
+    'results/dev',
+  ];
   nodemon({ exec: benchCommand.join(' '), watch: ['servers/'], ext: 'js,mjs,cjs,json', signal: 'SIGTERM' })
-    .on('start', () => console.log(`perfgate dev: ${variant} ${scenario} c=${connections}, 3 s load; edit servers/ to re-run, Ctrl-C to stop`))
+    .on('start', () =>
+      console.log(
+        `perfgate dev: ${variant} ${scenario} c=${connections}, 3 s load; edit servers/ to re-run, Ctrl-C to stop`,
+      ),
+    )
     .on('quit', () => process.exit(0));
 });

@@ -23,7 +23,12 @@ const LINT_COMMAND = {
   summary: 'Lints .github/ with actionlint and zizmor (offline). Exit 1 on findings, 2 when a linter is missing.',
   options: {
     root: { type: 'string', value: 'DIR', help: 'the checkout whose .github/ is linted', defaultText: 'this project' },
-    persona: { type: 'choice', choices: PERSONAS, help: "zizmor's persona; pedantic is the project's bar", default: 'pedantic' },
+    persona: {
+      type: 'choice',
+      choices: PERSONAS,
+      help: "zizmor's persona; pedantic is the project's bar",
+      default: 'pedantic',
+    },
   },
 };
 
@@ -35,17 +40,26 @@ await runCommand(LINT_COMMAND, ({ values: options }) => {
 
   // Named files and config, so that actionlint needs no git repository around them.
   const workflows = join('.github', 'workflows');
-  const files = existsSync(join(root, workflows)) ? readdirSync(join(root, workflows)).filter((name) => /\.ya?ml$/.test(name)).map((name) => join(workflows, name)) : [];
+  const files = existsSync(join(root, workflows))
+    ? readdirSync(join(root, workflows))
+        .filter((name) => /\.ya?ml$/.test(name))
+        .map((name) => join(workflows, name))
+    : [];
   const config = join('.github', 'actionlint.yaml');
   const runs = [
     [linters.actionlint, ['-no-color', ...(existsSync(join(root, config)) ? ['-config-file', config] : []), ...files]],
-    [linters.zizmor, ['--offline', '--quiet', '--no-progress', '--color=never', `--persona=${options.persona}`, '.github']],
+    [
+      linters.zizmor,
+      ['--offline', '--quiet', '--no-progress', '--color=never', `--persona=${options.persona}`, '.github'],
+    ],
   ];
   let clean = true;
   for (const [linter, args] of runs) {
     const run = spawnSync(linter.bin, args, { cwd: root, stdio: 'inherit' });
     const ok = run.status === 0;
-    console.log(`lint-workflows: ${linter.name} ${linter.version}: ${ok ? 'no findings' : `findings (exit ${run.status ?? run.signal})`}`);
+    console.log(
+      `lint-workflows: ${linter.name} ${linter.version}: ${ok ? 'no findings' : `findings (exit ${run.status ?? run.signal})`}`,
+    );
     clean &&= ok;
   }
   return clean ? EXIT.ok : EXIT.failed;

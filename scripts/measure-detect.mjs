@@ -18,7 +18,8 @@ const MEASURE_DETECT_COMMAND = {
   name: 'measure-detect',
   invocation: 'node scripts/measure-detect.mjs',
   synopsis: '[--trials N] [--markdown FILE]',
-  summary: 'Measures change-point detection on synthetic histories with this machine\'s noise: detection rate, delay, false alarms.',
+  summary:
+    "Measures change-point detection on synthetic histories with this machine's noise: detection rate, delay, false alarms.",
   options: {
     trials: { type: 'count', value: 'N', help: 'histories per row', default: 100 },
     markdown: { type: 'string', value: 'FILE', help: 'also write the table to this file' },
@@ -26,9 +27,19 @@ const MEASURE_DETECT_COMMAND = {
 };
 const BEFORE = 100;
 const WATCHED = 40;
-const NOISE = [{ cv: 0.02, bursts: 0 }, { cv: 0.04, bursts: 0 }, { cv: 0.08, bursts: 0 }, { cv: 0.04, bursts: 0.03 }];
+const NOISE = [
+  { cv: 0.02, bursts: 0 },
+  { cv: 0.04, bursts: 0 },
+  { cv: 0.08, bursts: 0 },
+  { cv: 0.04, bursts: 0.03 },
+];
 const STEPS = [0, -0.03, -0.05, -0.1];
-const SETTINGS = [{ maxPValue: 0.001, minSegment: 1 }, { maxPValue: 0.001, minSegment: 3 }, { maxPValue: 0.0001, minSegment: 3 }, { maxPValue: 0.00001, minSegment: 3 }];
+const SETTINGS = [
+  { maxPValue: 0.001, minSegment: 1 },
+  { maxPValue: 0.001, minSegment: 3 },
+  { maxPValue: 0.0001, minSegment: 3 },
+  { maxPValue: 0.00001, minSegment: 3 },
+];
 
 // Replays the watched runs: the first run (1 = the step's own run) at which a point within
 // tolerance of the step is found, and whether any other point got reported meanwhile.
@@ -46,7 +57,8 @@ function replay(values, settings, step) {
   return { flaggedAfter, falseAlarm };
 }
 
-const quantile = (sorted, q) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : null);
+const quantile = (sorted, q) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : null;
 
 await runCommand(MEASURE_DETECT_COMMAND, ({ values: { trials: TRIALS, markdown } }) => {
   const rows = [];
@@ -56,13 +68,26 @@ await runCommand(MEASURE_DETECT_COMMAND, ({ values: { trials: TRIALS, markdown }
       for (const step of STEPS) {
         const outcomes = Array.from({ length: TRIALS }, (_, trial) => {
           const seed = 1 + trial + 1000 * STEPS.indexOf(step) + 100_000 * NOISE.indexOf(noise);
-          const values = syntheticSeries({ length: BEFORE + WATCHED, cv: noise.cv, bursts: noise.bursts, steps: step ? [{ at: BEFORE, factor: 1 + step }] : [], seed });
+          const values = syntheticSeries({
+            length: BEFORE + WATCHED,
+            cv: noise.cv,
+            bursts: noise.bursts,
+            steps: step ? [{ at: BEFORE, factor: 1 + step }] : [],
+            seed,
+          });
           return replay(values, settings, step);
         });
-        const delays = outcomes.map((o) => o.flaggedAfter).filter((d) => d !== null).sort((a, b) => a - b);
+        const delays = outcomes
+          .map((o) => o.flaggedAfter)
+          .filter((d) => d !== null)
+          .sort((a, b) => a - b);
         rows.push({
-          ...settings, noise: `${100 * noise.cv} %${noise.bursts ? ` + ${100 * noise.bursts} % bursts` : ''}`, step: step ? `${100 * step} %` : 'A/A',
-          detected: step ? delays.length / TRIALS : null, median: quantile(delays, 0.5), p90: quantile(delays, 0.9),
+          ...settings,
+          noise: `${100 * noise.cv} %${noise.bursts ? ` + ${100 * noise.bursts} % bursts` : ''}`,
+          step: step ? `${100 * step} %` : 'A/A',
+          detected: step ? delays.length / TRIALS : null,
+          median: quantile(delays, 0.5),
+          p90: quantile(delays, 0.9),
           falseAlarms: outcomes.filter((o) => o.falseAlarm).length / TRIALS,
         });
       }
@@ -72,7 +97,10 @@ await runCommand(MEASURE_DETECT_COMMAND, ({ values: { trials: TRIALS, markdown }
   const lines = [
     `| p < | min runs per side | per-run noise (cv) | step | flagged within ${WATCHED} runs | runs until flagged: median (90th pct) | histories with a false point reported (A/A), or one away from the step |`,
     '| ---: | ---: | --- | ---: | ---: | ---: | ---: |',
-    ...rows.map((r) => `| ${r.maxPValue} | ${r.minSegment} | ${r.noise} | ${r.step} | ${pct(r.detected)} | ${r.median === null ? (r.detected === null ? '' : '-') : `${r.median} (${r.p90})`} | ${pct(r.falseAlarms)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.maxPValue} | ${r.minSegment} | ${r.noise} | ${r.step} | ${pct(r.detected)} | ${r.median === null ? (r.detected === null ? '' : '-') : `${r.median} (${r.p90})`} | ${pct(r.falseAlarms)} |`,
+    ),
     '',
     `${TRIALS} histories per row (${BEFORE} runs, then ${WATCHED} watched runs); CPU ${(process.cpuUsage(started).user / 1e6).toFixed(0)} s.`,
   ];

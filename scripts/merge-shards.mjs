@@ -23,8 +23,13 @@ const MERGE_SHARDS_COMMAND = {
 
 await runCommand(MERGE_SHARDS_COMMAND, ({ values, positionals }) => {
   const merged = mergeShards(positionals);
-  for (const dir of merged.missing) console.error(`merge-shards: ${dir} has no benchmark files (its shard measured nothing); left out`);
-  if (!merged.merged.length) throw errors.badArgs(['no shard has benchmark files: nothing to publish'], usageLine(MERGE_SHARDS_COMMAND));
-  for (const kind of ['bigger', 'smaller']) writeFileAtomicSync(join(values.out, OUTPUT_FILES[kind]), `${JSON.stringify(merged[kind], null, 2)}\n`);
-  console.log(`merged ${merged.merged.length} shard(s): ${merged.bigger.length} + ${merged.smaller.length} benchmarks into ${values.out}`);
+  for (const dir of merged.missing)
+    console.error(`merge-shards: ${dir} has no benchmark files (its shard measured nothing); left out`);
+  if (!merged.merged.length)
+    throw errors.badArgs(['no shard has benchmark files: nothing to publish'], usageLine(MERGE_SHARDS_COMMAND));
+  for (const kind of ['bigger', 'smaller'])
+    writeFileAtomicSync(join(values.out, OUTPUT_FILES[kind]), `${JSON.stringify(merged[kind], null, 2)}\n`);
+  console.log(
+    `merged ${merged.merged.length} shard(s): ${merged.bigger.length} + ${merged.smaller.length} benchmarks into ${values.out}`,
+  );
 });

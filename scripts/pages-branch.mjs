@@ -18,15 +18,22 @@ const PAGES_BRANCH_COMMAND = {
   name: 'pages-branch',
   invocation: 'node scripts/pages-branch.mjs',
   synopsis: '--repo REPO --commit SHA [--branch gh-pages] [--dir dev/bench] [--suite NAME]...',
-  summary: 'Creates the pages branch when missing; sets the step output alert=false when the commit is already in the trend.\nExit 0, 1 git failure, 2 bad command line.',
+  summary:
+    'Creates the pages branch when missing; sets the step output alert=false when the commit is already in the trend.\nExit 0, 1 git failure, 2 bad command line.',
   options: {
     repo: { type: 'string', value: 'REPO', help: 'the repository (path or URL)', required: true },
     commit: { type: 'string', value: 'SHA', help: 'the commit this run measured', required: true },
     branch: { type: 'string', value: 'NAME', help: 'the pages branch', default: 'gh-pages' },
     dir: { type: 'string', value: 'PATH', help: 'the data directory in it', default: 'dev/bench' },
-    suite: { type: 'list', value: 'NAME', help: 'the suites this run publishes', defaultText: Object.values(SUITE_NAMES).join(',') },
+    suite: {
+      type: 'list',
+      value: 'NAME',
+      help: 'the suites this run publishes',
+      defaultText: Object.values(SUITE_NAMES).join(','),
+    },
   },
-  check: (values) => (values.commit && !/^[0-9a-f]{40}$/.test(values.commit) ? ['--commit must be a full 40-hex commit id'] : []),
+  check: (values) =>
+    values.commit && !/^[0-9a-f]{40}$/.test(values.commit) ? ['--commit must be a full 40-hex commit id'] : [],
 };
 
 await runCommand(PAGES_BRANCH_COMMAND, async ({ values }) => {
@@ -34,11 +41,16 @@ await runCommand(PAGES_BRANCH_COMMAND, async ({ values }) => {
   const suites = values.suite ?? Object.values(SUITE_NAMES);
   const { created } = await ensureBranch({ repo: values.repo, branch: values.branch });
   const text = created ? null : await readBranchFile({ repo: values.repo, branch: values.branch, dir: values.dir });
-  const data = text === null ? { entries: {} } : parseBenchmarkData(text, `${values.dir}/data.js on branch ${values.branch}`);
-  const measured = suites.every((suite) => (data.entries[suite] ?? []).some((entry) => entry.commit?.id === values.commit));
+  const data =
+    text === null ? { entries: {} } : parseBenchmarkData(text, `${values.dir}/data.js on branch ${values.branch}`);
+  const measured = suites.every((suite) =>
+    (data.entries[suite] ?? []).some((entry) => entry.commit?.id === values.commit),
+  );
   const lines = [
     created ? `created branch ${values.branch} (it did not exist)` : `branch ${values.branch} exists`,
-    measured ? `${values.commit} is already in the trend: this run adds its values without alerting again` : `${values.commit} is new to the trend: alerts on`,
+    measured
+      ? `${values.commit} is already in the trend: this run adds its values without alerting again`
+      : `${values.commit} is new to the trend: alerts on`,
   ];
   setOutputs({ created, alert: !measured });
   for (const line of lines) console.log(line);

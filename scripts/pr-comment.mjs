@@ -21,7 +21,8 @@ const PR_COMMENT_COMMAND = {
   name: 'pr-comment',
   invocation: 'node scripts/pr-comment.mjs',
   synopsis: '(find | post DIR)',
-  summary: 'The pull-request comment of the benchmark workflows (docs/github-actions.md). Exit 1 when the artifact\nis refused or the API fails, 2 on a bad command line or context.',
+  summary:
+    'The pull-request comment of the benchmark workflows (docs/github-actions.md). Exit 1 when the artifact\nis refused or the API fails, 2 on a bad command line or context.',
   options: {},
   positionals: { value: 'STEP [DIR]', min: 1, max: 2, missing: `name the step: ${STEPS.join(', ')}` },
   check: (values, [step, dir]) => {
@@ -39,7 +40,13 @@ async function post(dir) {
   const api = githubApi(context);
   const artifact = readArtifact(dir);
   const defaultBranch = event.repository?.default_branch;
-  const { number, currentHeadSha } = await verifyPullRequest({ pr: artifact.pr, run, api, repository: context.repository, defaultBranch });
+  const { number, currentHeadSha } = await verifyPullRequest({
+    pr: artifact.pr,
+    run,
+    api,
+    repository: context.repository,
+    defaultBranch,
+  });
   const runUrl = `${context.serverUrl}/${context.repository}/actions/runs/${run.id}`;
   const body = renderComment(artifact, { runUrl, workflow: run.name ?? 'benchmark', currentHeadSha });
   const { action, id } = await upsertComment({ api, repository: context.repository, number, body });
@@ -55,7 +62,11 @@ await runCommand(PR_COMMENT_COMMAND, async ({ positionals: [step, dirArg] }) => 
     const run = workflowRunOfEvent(readEvent());
     const artifact = await findArtifact({ api: githubApi(context), repository: context.repository, runId: run.id });
     setOutputs({ found: Boolean(artifact), 'artifact-id': artifact?.id ?? '' });
-    console.log(artifact ? `run ${run.id} has benchmark artifact ${artifact.id} (${artifact.size_in_bytes} bytes)` : `run ${run.id} has no benchmark artifact: nothing to post`);
+    console.log(
+      artifact
+        ? `run ${run.id} has benchmark artifact ${artifact.id} (${artifact.size_in_bytes} bytes)`
+        : `run ${run.id} has no benchmark artifact: nothing to post`,
+    );
   } else {
     await post(dir);
   }

@@ -11,21 +11,54 @@ const PUBLISH_COMMAND = {
   name: 'publish',
   invocation: 'npm run publish --',
   synopsis: '--repo REPO (--results DIR | --input FILE:TOOL[:SUITE] ...) [options]',
-  summary: "Appends a run's github-action-benchmark inputs to the data.js of a pages branch, for users who do not run\nthe GitHub action; the trend site reads the result.",
+  summary:
+    "Appends a run's github-action-benchmark inputs to the data.js of a pages branch, for users who do not run\nthe GitHub action; the trend site reads the result.",
   options: {
-    repo: { type: 'string', value: 'REPO', required: true, help: 'the repository of the pages branch: a local path or a remote URL' },
-    results: { type: 'string', multiple: true, value: 'DIR', help: `a results directory of \`npm run bench\`: publishes its ${OUTPUT_FILES.bigger} as "${SUITE_NAMES.bigger}" and ${OUTPUT_FILES.smaller} as "${SUITE_NAMES.smaller}"` },
-    input: { type: 'string', multiple: true, value: 'FILE:TOOL[:SUITE]', help: `a github-action-benchmark input file, its tool (${TOOLS.bigger} or ${TOOLS.smaller}) and suite name (default: "${SUITE_NAMES.bigger}" or "${SUITE_NAMES.smaller}" by tool); repeat for several files` },
+    repo: {
+      type: 'string',
+      value: 'REPO',
+      required: true,
+      help: 'the repository of the pages branch: a local path or a remote URL',
+    },
+    results: {
+      type: 'string',
+      multiple: true,
+      value: 'DIR',
+      help: `a results directory of \`npm run bench\`: publishes its ${OUTPUT_FILES.bigger} as "${SUITE_NAMES.bigger}" and ${OUTPUT_FILES.smaller} as "${SUITE_NAMES.smaller}"`,
+    },
+    input: {
+      type: 'string',
+      multiple: true,
+      value: 'FILE:TOOL[:SUITE]',
+      help: `a github-action-benchmark input file, its tool (${TOOLS.bigger} or ${TOOLS.smaller}) and suite name (default: "${SUITE_NAMES.bigger}" or "${SUITE_NAMES.smaller}" by tool); repeat for several files`,
+    },
     branch: { type: 'string', value: 'NAME', help: 'the pages branch, created if missing', defaultText: 'gh-pages' },
     dir: { type: 'string', value: 'PATH', help: 'the data directory in that branch', defaultText: 'dev/bench' },
     'max-items': { type: 'count', value: 'N', help: 'keep only the N newest runs of each suite', defaultText: 'all' },
-    'commit-dir': { type: 'string', value: 'DIR', help: 'the checkout that was measured; its HEAD names the run', default: '.' },
-    'repo-url': { type: 'string', value: 'URL', help: 'web address of the measured repository, for commit links', defaultText: 'from the origin remote of --commit-dir' },
-    'max-tries': { type: 'count', value: 'N', help: 'push attempts while other publishers move the branch', defaultText: '5' },
+    'commit-dir': {
+      type: 'string',
+      value: 'DIR',
+      help: 'the checkout that was measured; its HEAD names the run',
+      default: '.',
+    },
+    'repo-url': {
+      type: 'string',
+      value: 'URL',
+      help: 'web address of the measured repository, for commit links',
+      defaultText: 'from the origin remote of --commit-dir',
+    },
+    'max-tries': {
+      type: 'count',
+      value: 'N',
+      help: 'push attempts while other publishers move the branch',
+      defaultText: '5',
+    },
   },
   check: (values) => [
     ...readInputs(values).problems,
-    ...(values['repo-url'] !== undefined && !/^https?:\/\//.test(values['repo-url']) ? [`--repo-url must be an http(s):// address (got "${values['repo-url']}")`] : []),
+    ...(values['repo-url'] !== undefined && !/^https?:\/\//.test(values['repo-url'])
+      ? [`--repo-url must be an http(s):// address (got "${values['repo-url']}")`]
+      : []),
   ],
 };
 const SUITE_BY_TOOL = { [TOOLS.bigger]: SUITE_NAMES.bigger, [TOOLS.smaller]: SUITE_NAMES.smaller };
@@ -78,6 +111,8 @@ await runCommand(PUBLISH_COMMAND, async ({ values }) => {
     signal: interruption.signal,
     log: (line) => console.error(`perfgate: ${line}`),
   });
-  console.log(`published ${added.map((suite) => `"${suite}"`).join(', ')} for ${run.commit.id} to ${where}` +
-    `${attempts > 1 ? ` (after ${attempts} tries)` : ''}`);
+  console.log(
+    `published ${added.map((suite) => `"${suite}"`).join(', ')} for ${run.commit.id} to ${where}` +
+      `${attempts > 1 ? ` (after ${attempts} tries)` : ''}`,
+  );
 });

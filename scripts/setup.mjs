@@ -26,17 +26,30 @@ const SETUP_COMMAND = {
   name: 'setup',
   invocation: 'node scripts/setup.mjs',
   synopsis: '[--for bench|test]',
-  summary: 'Installs what perfgate needs on a Debian machine, idempotently: npm packages, Debian packages, the\nworkflow linters (test), and builds the Go and Java servers.',
+  summary:
+    'Installs what perfgate needs on a Debian machine, idempotently: npm packages, Debian packages, the\nworkflow linters (test), and builds the Go and Java servers.',
   options: {
-    for: { type: 'choice', choices: Object.keys(DEBIAN_PACKAGES), help: 'bench: what the benchmark job uses; test: also the test tools', default: 'bench' },
+    for: {
+      type: 'choice',
+      choices: Object.keys(DEBIAN_PACKAGES),
+      help: 'bench: what the benchmark job uses; test: also the test tools',
+      default: 'bench',
+    },
   },
 };
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 const say = (msg) => console.log(`setup: ${msg}`);
 // Debian installs PostgreSQL's server programs off PATH, in a directory per major version.
-const hasPostgres = () => has('initdb') || spawnSync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/postgres'], { stdio: 'ignore' }).status === 0;
-const INSTALLED = { wrk: () => has('wrk'), nginx: () => has('nginx') || existsSync('/usr/sbin/nginx'), postgresql: hasPostgres, chromium: () => has('chromium'), shellcheck: () => has('shellcheck') };
+const hasPostgres = () =>
+  has('initdb') || spawnSync('sh', ['-c', 'ls /usr/lib/postgresql/*/bin/postgres'], { stdio: 'ignore' }).status === 0;
+const INSTALLED = {
+  wrk: () => has('wrk'),
+  nginx: () => has('nginx') || existsSync('/usr/sbin/nginx'),
+  postgresql: hasPostgres,
+  chromium: () => has('chromium'),
+  shellcheck: () => has('shellcheck'),
+};
 
 function installNodeModules() {
   const lock = join(root, 'package-lock.json');
@@ -56,7 +69,8 @@ function installDebianPackages(packages) {
   say(`installing Debian packages: ${missing.join(', ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  const install = update.status === 0 &&
+  const install =
+    update.status === 0 &&
     spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], { stdio: 'inherit', env });
   if (install?.status !== 0) say(`apt-get could not install ${missing.join(', ')}; the parts that use them will skip`);
 }
@@ -71,8 +85,10 @@ function installWorkflowLinters() {
       continue;
     }
     say(`installing ${linter.name} ${linter.version}`);
-    const failed = linter.steps.some(([command, args, env]) =>
-      spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env }, timeout: 300_000 }).status !== 0);
+    const failed = linter.steps.some(
+      ([command, args, env]) =>
+        spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env }, timeout: 300_000 }).status !== 0,
+    );
     if (failed) say(`${linter.name} ${linter.version} could not be installed; the workflow lint test will skip`);
   }
 }
@@ -80,7 +96,9 @@ function installWorkflowLinters() {
 const BUILD_DIR = join(root, '.perfgate', 'build');
 
 function newestChange(path) {
-  const paths = statSync(path).isDirectory() ? readdirSync(path, { recursive: true }).map((entry) => join(path, entry)) : [];
+  const paths = statSync(path).isDirectory()
+    ? readdirSync(path, { recursive: true }).map((entry) => join(path, entry))
+    : [];
   return Math.max(statSync(path).mtimeMs, ...paths.map((entry) => statSync(entry).mtimeMs));
 }
 
@@ -102,13 +120,20 @@ await runCommand(SETUP_COMMAND, ({ values: { for: profile } }) => {
   installDebianPackages(DEBIAN_PACKAGES[profile]);
   if (profile === 'test') installWorkflowLinters();
   build({
-    name: 'go-nethttp', tools: ['go'], sources: [goServer], output: join(BUILD_DIR, 'go-nethttp'), cwd: goServer,
+    name: 'go-nethttp',
+    tools: ['go'],
+    sources: [goServer],
+    output: join(BUILD_DIR, 'go-nethttp'),
+    cwd: goServer,
     command: ['go', 'build', '-o', join(BUILD_DIR, 'go-nethttp'), '.'],
     env: { GOTOOLCHAIN: 'local' }, // the installed Go, never a download of another
   });
   build({
-    name: 'tomcat', tools: ['java', 'mvn'], sources: [join(tomcatServer, 'pom.xml'), join(tomcatServer, 'src')],
-    output: join(BUILD_DIR, 'tomcat', 'perfgate-tomcat.jar'), cwd: tomcatServer,
+    name: 'tomcat',
+    tools: ['java', 'mvn'],
+    sources: [join(tomcatServer, 'pom.xml'), join(tomcatServer, 'src')],
+    output: join(BUILD_DIR, 'tomcat', 'perfgate-tomcat.jar'),
+    cwd: tomcatServer,
     command: ['mvn', '-q', '-B', 'package'], // into .perfgate/build/tomcat (pom.xml), dependencies from Maven Central
   });
 });

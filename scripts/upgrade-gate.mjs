@@ -24,10 +24,16 @@ const UPGRADE_GATE_COMMAND = {
   name: 'upgrade-gate',
   invocation: 'node scripts/upgrade-gate.mjs',
   synopsis: '--base REF [--head REF] --out DIR [-- compare options]',
-  summary: "Compares old vs new every framework package whose locked version differs between --base and --head (default: the\nworking tree) (npm run compare -- --dep PKG@OLD --vs PKG@NEW). Exit 1 on a regression beyond compare's --fail-threshold.\nIn a repository with a perfgate.config, the packages watched are its package.json's dependencies.",
+  summary:
+    "Compares old vs new every framework package whose locked version differs between --base and --head (default: the\nworking tree) (npm run compare -- --dep PKG@OLD --vs PKG@NEW). Exit 1 on a regression beyond compare's --fail-threshold.\nIn a repository with a perfgate.config, the packages watched are its package.json's dependencies.",
   options: {
     base: { type: 'string', value: 'REF', help: 'the commit whose package-lock.json is the old side', required: true },
-    head: { type: 'string', value: 'REF', help: 'the commit whose package-lock.json is the new side', defaultText: 'the working tree' },
+    head: {
+      type: 'string',
+      value: 'REF',
+      help: 'the commit whose package-lock.json is the new side',
+      defaultText: 'the working tree',
+    },
     out: { type: 'string', value: 'DIR', help: 'where comparison-<package>.json and .md are kept', required: true },
   },
   passThrough: 'options of npm run compare, e.g. --duration 5',
@@ -41,7 +47,14 @@ function lockfile(read, what) {
   try {
     text = read();
   } catch (error) {
-    throw githubErrors.badLockfile(what, `cannot be read (${String(error.stderr || error.message).trim().split('\n')[0]})`);
+    throw githubErrors.badLockfile(
+      what,
+      `cannot be read (${
+        String(error.stderr || error.message)
+          .trim()
+          .split('\n')[0]
+      })`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -51,16 +64,24 @@ function lockfile(read, what) {
 }
 
 // `--end-of-options`: a ref starting with a dash is never an option of git.
-const lockfileOfRef = (ref) => execFileSync('git', ['show', '--end-of-options', `${ref}:package-lock.json`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+const lockfileOfRef = (ref) =>
+  execFileSync('git', ['show', '--end-of-options', `${ref}:package-lock.json`], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
 
 await runCommand(UPGRADE_GATE_COMMAND, async ({ values: { base, head, out: outArg }, rest: compareArgs }) => {
   const out = resolve(outArg);
   const baseLock = lockfile(() => lockfileOfRef(base), `package-lock.json at ${base}`);
-  const headLock = head === undefined
-    ? lockfile(() => readFileSync('package-lock.json', 'utf8'), 'package-lock.json of the working tree')
-    : lockfile(() => lockfileOfRef(head), `package-lock.json at ${head}`);
+  const headLock =
+    head === undefined
+      ? lockfile(() => readFileSync('package-lock.json', 'utf8'), 'package-lock.json of the working tree')
+      : lockfile(() => lockfileOfRef(head), `package-lock.json at ${head}`);
   const project = await loadProject();
-  const watched = project ? Object.keys(JSON.parse(readFileSync(join(project.root, 'package.json'), 'utf8')).dependencies ?? {}) : undefined;
+  const watched = project
+    ? Object.keys(JSON.parse(readFileSync(join(project.root, 'package.json'), 'utf8')).dependencies ?? {})
+    : undefined;
   const runs = comparisonRuns(changedFrameworks(baseLock, headLock, watched), join(out, 'runs'), compareArgs);
   if (!runs.length) {
     const line = `upgrade gate: no ${project ? 'dependency' : 'framework package'} changed version since ${base}: nothing to compare`;

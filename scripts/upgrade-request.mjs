@@ -19,9 +19,20 @@ const UPGRADE_REQUEST_COMMAND = {
   name: 'upgrade-request',
   invocation: 'node scripts/upgrade-request.mjs',
   synopsis: '--workflow FILE',
-  summary: 'Dispatches the self-hosted upgrade gate of a dependabot pull request only when a measured framework changed.\nExit 0 dispatched or nothing to measure; 1 API failure; 2 bad command line, context or lockfile.',
-  options: { workflow: { type: 'string', value: 'FILE', help: 'the self-hosted workflow to dispatch, e.g. upgrade-gate.yml', required: true } },
-  check: (values) => (values.workflow && !/^[\w.-]+\.ya?ml$/.test(values.workflow) ? [`--workflow must name a workflow file, e.g. upgrade-gate.yml (got "${values.workflow}")`] : []),
+  summary:
+    'Dispatches the self-hosted upgrade gate of a dependabot pull request only when a measured framework changed.\nExit 0 dispatched or nothing to measure; 1 API failure; 2 bad command line, context or lockfile.',
+  options: {
+    workflow: {
+      type: 'string',
+      value: 'FILE',
+      help: 'the self-hosted workflow to dispatch, e.g. upgrade-gate.yml',
+      required: true,
+    },
+  },
+  check: (values) =>
+    values.workflow && !/^[\w.-]+\.ya?ml$/.test(values.workflow)
+      ? [`--workflow must name a workflow file, e.g. upgrade-gate.yml (got "${values.workflow}")`]
+      : [],
 };
 
 await runCommand(UPGRADE_REQUEST_COMMAND, async ({ values }) => {
@@ -34,19 +45,36 @@ await runCommand(UPGRADE_REQUEST_COMMAND, async ({ values }) => {
     console.log(line);
   };
   // The pull request's author, not the actor: a re-run by someone else keeps the author.
-  if (event.pull_request.user?.login !== DEPENDABOT) return finish(`#${number} is not dependabot's: no upgrade gate`, { dispatched: false });
-  if (event.pull_request.base?.ref !== defaultBranch) return finish(`#${number} does not target ${defaultBranch}: no upgrade gate`, { dispatched: false });
+  if (event.pull_request.user?.login !== DEPENDABOT)
+    return finish(`#${number} is not dependabot's: no upgrade gate`, { dispatched: false });
+  if (event.pull_request.base?.ref !== defaultBranch)
+    return finish(`#${number} does not target ${defaultBranch}: no upgrade gate`, { dispatched: false });
   const context = apiContext();
   const api = githubApi(context);
   const compared = await api.request('GET', `/repos/${context.repository}/compare/${defaultBranch}...${headSha}`);
   const mergeBase = compared?.merge_base_commit?.sha;
-  if (!/^[0-9a-f]{40}$/.test(mergeBase ?? '')) throw githubErrors.api('GET', 'compare', 'no merge base', `${defaultBranch}...${headSha}`);
+  if (!/^[0-9a-f]{40}$/.test(mergeBase ?? ''))
+    throw githubErrors.api('GET', 'compare', 'no merge base', `${defaultBranch}...${headSha}`);
   const [baseLock, headLock] = await Promise.all([
-    lockfileAt({ api, repository: context.repository, sha: mergeBase, what: 'the merge base\'s package-lock.json' }),
-    lockfileAt({ api, repository: context.repository, sha: headSha, what: 'the pull request\'s package-lock.json' }),
+    lockfileAt({ api, repository: context.repository, sha: mergeBase, what: "the merge base's package-lock.json" }),
+    lockfileAt({ api, repository: context.repository, sha: headSha, what: "the pull request's package-lock.json" }),
   ]);
   const changes = changedFrameworks(baseLock, headLock);
-  if (!changes.length) return finish(`#${number} at ${headSha}: no measured framework changed version; the self-hosted gate does not run`, { dispatched: false });
-  await dispatch({ api, repository: context.repository, workflow: values.workflow, ref: defaultBranch, number, sha: headSha });
-  finish(`#${number} at ${headSha}: ${changes.map((change) => `${change.name} ${change.from} → ${change.to}`).join(', ')}; dispatched ${values.workflow} on ${defaultBranch}`, { dispatched: true, pr: number, sha: headSha });
+  if (!changes.length)
+    return finish(
+      `#${number} at ${headSha}: no measured framework changed version; the self-hosted gate does not run`,
+      { dispatched: false },
+    );
+  await dispatch({
+    api,
+    repository: context.repository,
+    workflow: values.workflow,
+    ref: defaultBranch,
+    number,
+    sha: headSha,
+  });
+  finish(
+    `#${number} at ${headSha}: ${changes.map((change) => `${change.name} ${change.from} → ${change.to}`).join(', ')}; dispatched ${values.workflow} on ${defaultBranch}`,
+    { dispatched: true, pr: number, sha: headSha },
+  );
 });

@@ -46,7 +46,8 @@ export function createContext(options) {
     // POSTs the body to the mock backend with the proxyClient option's client and returns
     // its answer unchanged.
     forward(body) {
-      if (!options.backendUrl) throw new Error('PERFGATE_BACKEND_URL is not set: the harness starts the backend for the proxy scenario');
+      if (!options.backendUrl)
+        throw new Error('PERFGATE_BACKEND_URL is not set: the harness starts the backend for the proxy scenario');
       forwarder ??= createForwarder(options.proxyClient, options.backendUrl);
       return forwarder(body);
     },
@@ -64,13 +65,16 @@ export async function readBody(request) {
 function listenHttp(server, port, host) {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => resolve({
-      port: server.address().port,
-      close: () => new Promise((done) => {
-        server.close(() => done());
-        server.closeAllConnections();
+    server.listen(port, host, () =>
+      resolve({
+        port: server.address().port,
+        close: () =>
+          new Promise((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
       }),
-    }));
+    );
   });
 }
 

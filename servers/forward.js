@@ -12,16 +12,27 @@ const HEADERS = { 'content-type': 'application/json' };
 
 function viaHttp(url) {
   const agent = new http.Agent({ keepAlive: true });
-  return (body) => new Promise((resolve, reject) => {
-    const outgoing = http.request(url, { method: 'POST', agent, headers: { ...HEADERS, 'content-length': Buffer.byteLength(body) } }, (answer) => {
-      const chunks = [];
-      answer.on('data', (chunk) => chunks.push(chunk));
-      answer.on('error', reject);
-      answer.on('end', () => resolve({ status: answer.statusCode, type: answer.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') }));
+  return (body) =>
+    new Promise((resolve, reject) => {
+      const outgoing = http.request(
+        url,
+        { method: 'POST', agent, headers: { ...HEADERS, 'content-length': Buffer.byteLength(body) } },
+        (answer) => {
+          const chunks = [];
+          answer.on('data', (chunk) => chunks.push(chunk));
+          answer.on('error', reject);
+          answer.on('end', () =>
+            resolve({
+              status: answer.statusCode,
+              type: answer.headers['content-type'],
+              body: Buffer.concat(chunks).toString('utf8'),
+            }),
+          );
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(body);
     });
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
 }
 
 function viaUndici(url) {
@@ -43,6 +54,7 @@ function viaFetch(url) {
 const CLIENTS = { http: viaHttp, undici: viaUndici, fetch: viaFetch };
 
 export function createForwarder(client, url) {
-  if (!CLIENTS[client]) throw new Error(`proxy client "${client}" is not known (allowed: ${Object.keys(CLIENTS).join(', ')})`);
+  if (!CLIENTS[client])
+    throw new Error(`proxy client "${client}" is not known (allowed: ${Object.keys(CLIENTS).join(', ')})`);
   return CLIENTS[client](url);
 }

@@ -14,7 +14,9 @@ async function handler() {
   const exported = module[name];
   if (typeof exported !== 'function') {
     const found = Object.keys(module).join(', ') || 'nothing';
-    throw new Error(`${file} has no function export "${name}" (it exports ${found}): export a request handler (req, res), e.g. an Express app, and name it in "export"`);
+    throw new Error(
+      `${file} has no function export "${name}" (it exports ${found}): export a request handler (req, res), e.g. an Express app, and name it in "export"`,
+    );
   }
   return exported;
 }

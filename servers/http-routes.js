@@ -34,8 +34,14 @@ function routes(ctx) {
       const answer = await ctx.forward(await readBody(request));
       return [answer.type, answer.body, answer.status];
     },
-    'GET /io': async () => { await ctx.ioWait(); return [JSON_TYPE, JSON_BODY]; },
-    'GET /cpu': async () => { await ctx.cpuWork(); return [JSON_TYPE, JSON_BODY]; },
+    'GET /io': async () => {
+      await ctx.ioWait();
+      return [JSON_TYPE, JSON_BODY];
+    },
+    'GET /cpu': async () => {
+      await ctx.cpuWork();
+      return [JSON_TYPE, JSON_BODY];
+    },
   };
 }
 
@@ -54,8 +60,15 @@ export function requestListener(ctx) {
         return send(response, status, type, body);
       }
       const user = request.method === 'GET' && USER.exec(request.url);
-      if (user) return send(response, 200, JSON_TYPE, userAnswer(decodeURIComponent(user[1]), new URLSearchParams(user[2]).get('fields')));
-      if (request.method === 'GET' && request.url.startsWith(STATIC)) return await sendFile(response, decodeURIComponent(request.url.slice(STATIC.length)));
+      if (user)
+        return send(
+          response,
+          200,
+          JSON_TYPE,
+          userAnswer(decodeURIComponent(user[1]), new URLSearchParams(user[2]).get('fields')),
+        );
+      if (request.method === 'GET' && request.url.startsWith(STATIC))
+        return await sendFile(response, decodeURIComponent(request.url.slice(STATIC.length)));
       send(response, 404, TEXT_TYPE, 'Not Found');
     } catch (error) {
       send(response, 500, TEXT_TYPE, error.message);

@@ -12,15 +12,53 @@ const number = (maximum) => ({ type: 'number', minimum: 0, maximum });
 
 export const SCENARIO_OPTIONS = {
   // Harness-only: the size of the echo scenario's request body (bench/requests.js).
-  echoBytes: { default: 1024, schema: { type: 'integer', minimum: 2, maximum: 10485760 }, single: true, scenarios: ['echo'], tag: (value) => `body=${value}B` },
-  ioDelayMs: { default: 100, env: 'PERFGATE_IO_DELAY_MS', schema: number(600000), scenarios: ['io'], tag: (value) => `wait=${value}ms` },
-  cpuWork: { default: 'loop:180000', env: 'PERFGATE_CPU_WORK', schema: { type: 'string', pattern: '^(loop|fib):[0-9]+$' }, scenarios: ['cpu'], tag: (value) => `work=${value}` },
-  backendDelayMs: { default: 0, env: 'PERFGATE_BACKEND_DELAY_MS', schema: number(600000), scenarios: ['proxy'], tag: (value) => `delay=${value}ms` },
-  proxyClient: { default: 'http', env: 'PERFGATE_PROXY_CLIENT', schema: { type: 'string', enum: PROXY_CLIENTS }, scenarios: ['proxy'], tag: (value) => `client=${value}` },
-  logging: { default: false, env: 'PERFGATE_LOG', schema: { type: 'boolean' }, scenarios: 'all', tag: (value) => (value ? 'log=on' : 'log=off') },
+  echoBytes: {
+    default: 1024,
+    schema: { type: 'integer', minimum: 2, maximum: 10485760 },
+    single: true,
+    scenarios: ['echo'],
+    tag: (value) => `body=${value}B`,
+  },
+  ioDelayMs: {
+    default: 100,
+    env: 'PERFGATE_IO_DELAY_MS',
+    schema: number(600000),
+    scenarios: ['io'],
+    tag: (value) => `wait=${value}ms`,
+  },
+  cpuWork: {
+    default: 'loop:180000',
+    env: 'PERFGATE_CPU_WORK',
+    schema: { type: 'string', pattern: '^(loop|fib):[0-9]+$' },
+    scenarios: ['cpu'],
+    tag: (value) => `work=${value}`,
+  },
+  backendDelayMs: {
+    default: 0,
+    env: 'PERFGATE_BACKEND_DELAY_MS',
+    schema: number(600000),
+    scenarios: ['proxy'],
+    tag: (value) => `delay=${value}ms`,
+  },
+  proxyClient: {
+    default: 'http',
+    env: 'PERFGATE_PROXY_CLIENT',
+    schema: { type: 'string', enum: PROXY_CLIENTS },
+    scenarios: ['proxy'],
+    tag: (value) => `client=${value}`,
+  },
+  logging: {
+    default: false,
+    env: 'PERFGATE_LOG',
+    schema: { type: 'boolean' },
+    scenarios: 'all',
+    tag: (value) => (value ? 'log=on' : 'log=off'),
+  },
 };
 
-export const OPTION_DEFAULTS = Object.fromEntries(Object.entries(SCENARIO_OPTIONS).map(([name, option]) => [name, option.default]));
+export const OPTION_DEFAULTS = Object.fromEntries(
+  Object.entries(SCENARIO_OPTIONS).map(([name, option]) => [name, option.default]),
+);
 
 const encode = (value) => (typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
 
@@ -42,7 +80,10 @@ export function optionsEnv(options) {
   const env = {};
   for (const [name, option] of Object.entries(SCENARIO_OPTIONS)) {
     if (!option.env) continue;
-    if (options[name] === undefined) throw new Error(`scenario option ${name} has no value: resolve the suite config first (its defaults fill every option)`);
+    if (options[name] === undefined)
+      throw new Error(
+        `scenario option ${name} has no value: resolve the suite config first (its defaults fill every option)`,
+      );
     env[option.env] = encode(options[name]);
   }
   return env;
@@ -54,7 +95,10 @@ export function readScenarioOptions(env = process.env) {
   for (const [name, option] of Object.entries(SCENARIO_OPTIONS)) {
     if (!option.env) continue;
     const text = env[option.env];
-    if (text === undefined) throw new Error(`${option.env} is not set: perfgate passes every scenario option to its servers (servers/options.js); run the server through the harness or set it (default ${encode(option.default)})`);
+    if (text === undefined)
+      throw new Error(
+        `${option.env} is not set: perfgate passes every scenario option to its servers (servers/options.js); run the server through the harness or set it (default ${encode(option.default)})`,
+      );
     options[name] = decode(name, text);
   }
   return options;

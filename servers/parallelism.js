@@ -7,6 +7,7 @@ export function serverWorkers(env = process.env) {
   const configured = env.PERFGATE_SERVER_WORKERS;
   if (configured === undefined || configured === '') return os.availableParallelism();
   const count = Number(configured);
-  if (!Number.isInteger(count) || count < 1) throw new Error(`PERFGATE_SERVER_WORKERS="${configured}" is not a positive integer`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`PERFGATE_SERVER_WORKERS="${configured}" is not a positive integer`);
   return count;
 }

@@ -50,11 +50,20 @@ export const SCENARIOS = {
   io: { method: 'GET', path: '/io', respond: () => ({ type: JSON_TYPE, body: JSON_BODY }) },
   cpu: { method: 'GET', path: '/cpu', respond: () => ({ type: JSON_TYPE, body: JSON_BODY }) },
   db: { method: 'GET', path: '/db', optIn: true, respond: () => ({ type: JSON_TYPE, body: DB_BODY }) },
-  query: { method: 'GET', path: QUERY_PATH, respond: () => ({ type: JSON_TYPE, body: userAnswer('42', 'name,email') }) },
+  query: {
+    method: 'GET',
+    path: QUERY_PATH,
+    respond: () => ({ type: JSON_TYPE, body: userAnswer('42', 'name,email') }),
+  },
   // Static servers choose their own headers: the answer is checked for its length (the whole
   // file, its size known up front, no chunking) and for its media type and charset as a client
   // reads them (Express 4 writes "charset=UTF-8", Tomcat drops the space), not byte for byte.
-  static: { method: 'GET', path: `/static/${STATIC_PAGE}`, staticFile: true, respond: () => ({ type: HTML_TYPE, body: readFileSync(`${STATIC_DIR}${STATIC_PAGE}`, 'utf8') }) },
+  static: {
+    method: 'GET',
+    path: `/static/${STATIC_PAGE}`,
+    staticFile: true,
+    respond: () => ({ type: HTML_TYPE, body: readFileSync(`${STATIC_DIR}${STATIC_PAGE}`, 'utf8') }),
+  },
 };
 
 export const SCENARIO_NAMES = Object.keys(SCENARIOS);

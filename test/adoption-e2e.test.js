@@ -14,11 +14,30 @@ import { startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const execFileAsync = promisify(execFile);
-const GIT_ENV = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 't@example.com' };
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'test',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 'test',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
 const QUIET_NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 // Short rounds; the welch interval decides from 3 rounds a side (the paired one needs 6), and the
 // reference, the same code on both sides, stops undecided after 4.
-const QUICK_COMPARE = ['--no-profile', '--duration', '0.5', '--warmup', '0.2', '--min-rounds', '3', '--max-rounds', '4', '--interval', 'welch', '--budget', '60'];
+const QUICK_COMPARE = [
+  '--no-profile',
+  '--duration',
+  '0.5',
+  '--warmup',
+  '0.2',
+  '--min-rounds',
+  '3',
+  '--max-rounds',
+  '4',
+  '--interval',
+  'welch',
+  '--budget',
+  '60',
+];
 
 const USER = { id: 42, name: 'Ada' };
 const APP = `import express from 'express';
@@ -39,7 +58,10 @@ const SLOW_ROUTE = `app.get('/users/:id', (req, res, next) => {
 const CONFIG = {
   servers: { api: { module: 'app.js', readyPath: '/health' } },
   scenarios: {
-    user: { path: '/users/42', expect: { status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(USER) } },
+    user: {
+      path: '/users/42',
+      expect: { status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(USER) },
+    },
   },
   connections: [4],
   duration: 1,
@@ -48,10 +70,15 @@ const CONFIG = {
 };
 
 const run = (command, args, cwd, env = {}) => {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '', ...env } });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '', ...env },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 };
-const git = (cwd, ...args) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+const git = (cwd, ...args) =>
+  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
 const npx = (cwd, args, env) => run('npx', ['--no-install', 'perfgate', ...args], cwd, env);
 
 // The tarball `npm publish` would upload, packed once for all the tests here.
@@ -63,7 +90,12 @@ const pack = () => {
 
 function packNow() {
   const dir = tempDir('perfgate-pack-');
-  const [file] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], { cwd: PROJECT_ROOT, encoding: 'utf8' }));
+  const [file] = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', dir, '--loglevel=error'], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+    }),
+  );
   return { tarball: join(dir, file.filename), files: file.files.map((entry) => entry.path) };
 }
 
@@ -77,7 +109,10 @@ const userService = () => {
 // The user's service: an Express app, its lockfile, perfgate installed from the tarball, the config.
 function makeService(tarball) {
   const repo = tempDir('perfgate-user-');
-  writeFileSync(join(repo, 'package.json'), `${JSON.stringify({ name: 'shop-api', version: '1.0.0', private: true, type: 'module', dependencies: { express: '^5.1.0' } }, null, 2)}\n`);
+  writeFileSync(
+    join(repo, 'package.json'),
+    `${JSON.stringify({ name: 'shop-api', version: '1.0.0', private: true, type: 'module', dependencies: { express: '^5.1.0' } }, null, 2)}\n`,
+  );
   writeFileSync(join(repo, 'app.js'), APP);
   writeFileSync(join(repo, '.gitignore'), 'node_modules/\nresults/\n.perfgate/\n');
   execFileSync('npm', ['install', ...QUIET_NPM], { cwd: repo });
@@ -92,34 +127,58 @@ function makeService(tarball) {
 }
 
 // Processes started from the user's repository (other agents' runs on this machine are not ours).
-const leftovers = (repo) => execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(repo));
+const leftovers = (repo) =>
+  execFileSync('ps', ['-eo', 'args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(repo));
 
-describe('perfgate in a user\'s repository', () => {
+describe("perfgate in a user's repository", () => {
   let repo;
   before(() => {
     repo = userService();
   });
 
   test('the package ships the harness, engines, variants, site and actions, and no test fixtures', () => {
-    for (const file of ['bin/perfgate.js', 'bench/run.js', 'bench/load.js', 'servers/handler.js', 'servers/variants/node-http.js', 'docs/index.html', 'docs/getting-started.md', 'actions/compare/action.yml', 'actions/fetch-commit.sh', 'templates/perfgate-pr.yml']) {
+    for (const file of [
+      'bin/perfgate.js',
+      'bench/run.js',
+      'bench/load.js',
+      'servers/handler.js',
+      'servers/variants/node-http.js',
+      'docs/index.html',
+      'docs/getting-started.md',
+      'actions/compare/action.yml',
+      'actions/fetch-commit.sh',
+      'templates/perfgate-pr.yml',
+    ]) {
       assert.ok(packed.files.includes(file), `${file} is not in the package`);
     }
-    assert.deepEqual(packed.files.filter((file) => file.startsWith('test/') || file.includes('fixtures')), []);
+    assert.deepEqual(
+      packed.files.filter((file) => file.startsWith('test/') || file.includes('fixtures')),
+      [],
+    );
     const installed = JSON.parse(readFileSync(join(repo, 'node_modules/perfgate/package.json'), 'utf8'));
     // The reference frameworks are not pulled into the user's project.
-    for (const heavy of ['bun', 'uWebSockets.js', 'hyper-express', 'fastify']) assert.equal(installed.dependencies[heavy], undefined, heavy);
+    for (const heavy of ['bun', 'uWebSockets.js', 'hyper-express', 'fastify'])
+      assert.equal(installed.dependencies[heavy], undefined, heavy);
   });
 
-  test('npx perfgate bench measures the service and the reference beside it, into the repository\'s history', () => {
+  test("npx perfgate bench measures the service and the reference beside it, into the repository's history", () => {
     const out = join(tempDir(), 'bench');
     const bench = npx(repo, ['bench', '--out', out]);
     assert.equal(bench.code, 0, bench.stderr);
     const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'));
     assert.equal(result.suite, 'shop-api');
-    assert.deepEqual(result.benchmarks.map((benchmark) => [benchmark.id, benchmark.status]), [['api user c=4', 'ok'], ['node-http hello c=4', 'ok']]);
+    assert.deepEqual(
+      result.benchmarks.map((benchmark) => [benchmark.id, benchmark.status]),
+      [
+        ['api user c=4', 'ok'],
+        ['node-http hello c=4', 'ok'],
+      ],
+    );
     assert.ok(result.benchmarks[0].summary.requests.mean > 0);
     assert.match(bench.stdout, /\| api user \| 4 \|/);
-    assert.ok(existsSync(join(repo, '.perfgate/history/data.js')), 'the history is the user repository\'s');
+    assert.ok(existsSync(join(repo, '.perfgate/history/data.js')), "the history is the user repository's");
   });
 
   test('npx perfgate compare --base HEAD~1 --head HEAD finds the slower route and fails', () => {
@@ -140,7 +199,18 @@ describe('perfgate in a user\'s repository', () => {
 
   test('npx perfgate bisect --good HEAD~1 --bad HEAD finds the slower commit of the service', () => {
     const out = join(tempDir(), 'bisect');
-    const bisected = npx(repo, ['bisect', '--good', 'HEAD~1', '--bad', 'HEAD', '--benchmark', 'api user c=4', ...QUICK_COMPARE, '--out', out]);
+    const bisected = npx(repo, [
+      'bisect',
+      '--good',
+      'HEAD~1',
+      '--bad',
+      'HEAD',
+      '--benchmark',
+      'api user c=4',
+      ...QUICK_COMPARE,
+      '--out',
+      out,
+    ]);
     assert.equal(bisected.code, 0, bisected.stderr);
     const bisect = JSON.parse(readFileSync(join(out, 'bisect.json'), 'utf8'));
     assert.equal(bisect.outcome, 'found');
@@ -179,7 +249,11 @@ describe('perfgate in a user\'s repository', () => {
     });
 
     test('a wrong field is named with what is allowed', () => {
-      const config = { ...CONFIG, reference: { variants: ['expresss'], scenarios: ['hello'] }, servers: { api: { module: 'app.js', comand: ['node'] } } };
+      const config = {
+        ...CONFIG,
+        reference: { variants: ['expresss'], scenarios: ['hello'] },
+        servers: { api: { module: 'app.js', comand: ['node'] } },
+      };
       writeFileSync(join(repo, 'perfgate.config.json'), JSON.stringify(config));
       const bench = npx(repo, ['bench', '--no-history']);
       git(repo, 'checkout', '--', 'perfgate.config.json');
@@ -191,7 +265,10 @@ describe('perfgate in a user\'s repository', () => {
     test('a ref that does not exist in the repository', () => {
       const compared = npx(repo, ['compare', '--base', 'release-1', '--head', 'HEAD']);
       assert.equal(compared.code, 2);
-      assert.match(compared.stderr, /"release-1" is not a commit in .*perfgate-user-.*: check the name with `git log --oneline`/);
+      assert.match(
+        compared.stderr,
+        /"release-1" is not a commit in .*perfgate-user-.*: check the name with `git log --oneline`/,
+      );
     });
   });
 });
@@ -202,22 +279,44 @@ describe('perfgate in a user\'s repository', () => {
 async function runActionSteps(action, { cwd, inputs, runnerTemp, env }) {
   const actionPath = join(cwd, 'node_modules/perfgate/actions', action);
   const steps = YAML.parse(readFileSync(join(actionPath, 'action.yml'), 'utf8')).runs.steps;
-  const expand = (value) => String(value).replace(/\$\{\{\s*(inputs\.([\w-]+)|runner\.temp)\s*\}\}/g, (_, __, input) => (input ? inputs[input] : runnerTemp));
+  const expand = (value) =>
+    String(value).replace(/\$\{\{\s*(inputs\.([\w-]+)|runner\.temp)\s*\}\}/g, (_, __, input) =>
+      input ? inputs[input] : runnerTemp,
+    );
   const outcomes = [];
   for (const step of steps.filter((each) => each.run)) {
     assert.ok(!step.run.includes('${{'), `${action}: "${step.name}" expands an expression in run:`);
     const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([key, value]) => [key, expand(value)]));
-    assert.ok(!Object.values(stepEnv).some((value) => value.includes('${{')), `${action}: "${step.name}" has an expression the test does not simulate`);
+    assert.ok(
+      !Object.values(stepEnv).some((value) => value.includes('${{')),
+      `${action}: "${step.name}" has an expression the test does not simulate`,
+    );
     // Asynchronous: a fake GitHub API may answer from this process meanwhile.
-    const result = await execFileAsync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '', RUNNER_TEMP: runnerTemp, GITHUB_ACTION_PATH: actionPath, ...env, ...stepEnv } })
-      .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (error) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }));
+    const result = await execFileAsync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], {
+      cwd,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        ...GIT_ENV,
+        CI: 'true',
+        GITHUB_STEP_SUMMARY: '',
+        GITHUB_OUTPUT: '',
+        RUNNER_TEMP: runnerTemp,
+        GITHUB_ACTION_PATH: actionPath,
+        ...env,
+        ...stepEnv,
+      },
+    }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    );
     outcomes.push({ name: step.name, ...result });
     if (result.code !== 0) break;
   }
   return outcomes;
 }
 
-describe('the composite actions, from a user\'s repository', () => {
+describe("the composite actions, from a user's repository", () => {
   let repo;
   let github;
   before(() => {
@@ -239,14 +338,34 @@ describe('the composite actions, from a user\'s repository', () => {
     symlinkSync(join(repo, 'node_modules'), join(checkout, 'node_modules'));
     const files = { GITHUB_OUTPUT: join(root, 'output'), GITHUB_STEP_SUMMARY: join(root, 'summary.md') };
     for (const file of Object.values(files)) writeFileSync(file, '');
-    github = { root, checkout, remote, files, bumpSha: git(bump, 'rev-parse', 'HEAD'), env: { ...files, GITHUB_SERVER_URL: `file://${root}`, GITHUB_REPOSITORY: 'shop/api', GITHUB_SHA: git(checkout, 'rev-parse', 'HEAD') } };
+    github = {
+      root,
+      checkout,
+      remote,
+      files,
+      bumpSha: git(bump, 'rev-parse', 'HEAD'),
+      env: {
+        ...files,
+        GITHUB_SERVER_URL: `file://${root}`,
+        GITHUB_REPOSITORY: 'shop/api',
+        GITHUB_SHA: git(checkout, 'rev-parse', 'HEAD'),
+      },
+    };
   });
 
-  test('compare: the approved commit against its merge base, judged by the default branch\'s perfgate', async () => {
+  test("compare: the approved commit against its merge base, judged by the default branch's perfgate", async () => {
     const headSha = git(repo, 'rev-parse', 'HEAD');
     const runnerTemp = tempDir();
-    const steps = await runActionSteps('compare', { cwd: github.checkout, inputs: { 'head-sha': headSha, token: 'token', 'compare-options': QUICK_COMPARE.join(' ') }, runnerTemp, env: github.env });
-    assert.deepEqual(steps.map((step) => step.name), ['Fetch the commit to measure', 'Compare it with its merge base']);
+    const steps = await runActionSteps('compare', {
+      cwd: github.checkout,
+      inputs: { 'head-sha': headSha, token: 'token', 'compare-options': QUICK_COMPARE.join(' ') },
+      runnerTemp,
+      env: github.env,
+    });
+    assert.deepEqual(
+      steps.map((step) => step.name),
+      ['Fetch the commit to measure', 'Compare it with its merge base'],
+    );
     assert.equal(steps[0].code, 0, steps[0].stderr);
     assert.equal(steps[1].code, 1, steps[1].stderr);
     const comparison = JSON.parse(readFileSync(join(runnerTemp, 'perfgate-bench/comparison.json'), 'utf8'));
@@ -257,7 +376,12 @@ describe('the composite actions, from a user\'s repository', () => {
   });
 
   test('compare: a head-sha that is not a full SHA is refused before anything runs', async () => {
-    const steps = await runActionSteps('compare', { cwd: github.checkout, inputs: { 'head-sha': 'main; rm -rf /', token: 'token' }, runnerTemp: tempDir(), env: github.env });
+    const steps = await runActionSteps('compare', {
+      cwd: github.checkout,
+      inputs: { 'head-sha': 'main; rm -rf /', token: 'token' },
+      runnerTemp: tempDir(),
+      env: github.env,
+    });
     assert.equal(steps.length, 1);
     assert.equal(steps[0].code, 2);
     assert.match(steps[0].stdout, /::error::head-sha must be a full 40-character commit SHA/);
@@ -268,17 +392,28 @@ describe('the composite actions, from a user\'s repository', () => {
     const bench = await runActionSteps('bench', { cwd: github.checkout, inputs: {}, runnerTemp, env: github.env });
     assert.equal(bench.at(-1).code, 0, bench.at(-1).stderr);
     assert.ok(existsSync(join(runnerTemp, 'perfgate-results/benchmark-action-bigger.json')));
-    const publish = await runActionSteps('publish', { cwd: github.checkout, inputs: { token: 'token' }, runnerTemp, env: github.env });
+    const publish = await runActionSteps('publish', {
+      cwd: github.checkout,
+      inputs: { token: 'token' },
+      runnerTemp,
+      env: github.env,
+    });
     assert.equal(publish.at(-1).code, 0, publish.at(-1).stderr);
     const pages = git(github.root, '--git-dir', github.remote, 'ls-tree', '-r', '--name-only', 'gh-pages').split('\n');
-    for (const file of ['dev/bench/data.js', 'index.html', 'app.js', '.nojekyll']) assert.ok(pages.includes(file), `${file} is not on gh-pages`);
+    for (const file of ['dev/bench/data.js', 'index.html', 'app.js', '.nojekyll'])
+      assert.ok(pages.includes(file), `${file} is not on gh-pages`);
     const data = git(github.root, '--git-dir', github.remote, 'show', 'gh-pages:dev/bench/data.js');
     assert.match(data, /"name": "api user c=4 - req\/s"/);
   });
 
-  test('upgrade gate: the default branch\'s servers with the old and the new version the pull request locks', async () => {
+  test("upgrade gate: the default branch's servers with the old and the new version the pull request locks", async () => {
     const runnerTemp = tempDir();
-    const steps = await runActionSteps('upgrade-gate', { cwd: github.checkout, inputs: { 'head-sha': github.bumpSha, token: 'token', 'compare-options': QUICK_COMPARE.join(' ') }, runnerTemp, env: github.env });
+    const steps = await runActionSteps('upgrade-gate', {
+      cwd: github.checkout,
+      inputs: { 'head-sha': github.bumpSha, token: 'token', 'compare-options': QUICK_COMPARE.join(' ') },
+      runnerTemp,
+      env: github.env,
+    });
     assert.ok([0, 1].includes(steps.at(-1).code), steps.at(-1).stderr);
     const comparison = JSON.parse(readFileSync(join(runnerTemp, 'perfgate-upgrade/comparison-express.json'), 'utf8'));
     assert.match(comparison.sides.base.description, /^express@5\.\d+\.\d+$/);
@@ -287,25 +422,64 @@ describe('the composite actions, from a user\'s repository', () => {
     assert.match(readFileSync(github.files.GITHUB_STEP_SUMMARY, 'utf8'), /express 5\.\d+\.\d+ → 5\.0\.0/);
   });
 
-  test('request: a maintainer\'s /perfgate dispatches perfgate-pr.yml on main with the head commit of that moment', async () => {
+  test("request: a maintainer's /perfgate dispatches perfgate-pr.yml on main with the head commit of that moment", async () => {
     const headSha = git(repo, 'rev-parse', 'HEAD');
     const api = await startFakeGitHub([
-      ['GET', /^\/repos\/shop\/api\/collaborators\/ada\/permission$/, () => [200, { permission: 'write', role_name: 'maintain' }]],
-      ['GET', /^\/repos\/shop\/api\/pulls\/7$/, () => [200, { number: 7, state: 'open', base: { ref: 'main' }, head: { sha: headSha, repo: { full_name: 'shop/api', fork: false } } }]],
+      [
+        'GET',
+        /^\/repos\/shop\/api\/collaborators\/ada\/permission$/,
+        () => [200, { permission: 'write', role_name: 'maintain' }],
+      ],
+      [
+        'GET',
+        /^\/repos\/shop\/api\/pulls\/7$/,
+        () => [
+          200,
+          {
+            number: 7,
+            state: 'open',
+            base: { ref: 'main' },
+            head: { sha: headSha, repo: { full_name: 'shop/api', fork: false } },
+          },
+        ],
+      ],
       ['POST', /^\/repos\/shop\/api\/actions\/workflows\/perfgate-pr\.yml\/dispatches$/, () => [204]],
       ['POST', /^\/repos\/shop\/api\/issues\/7\/comments$/, () => [201, { id: 1 }]],
     ]);
     try {
       const event = join(tempDir(), 'event.json');
-      writeFileSync(event, JSON.stringify({ action: 'created', repository: { default_branch: 'main' }, issue: { number: 7, pull_request: {} }, comment: { id: 9, body: '/perfgate', user: { login: 'ada' } } }));
-      const env = { ...github.env, GITHUB_EVENT_NAME: 'issue_comment', GITHUB_EVENT_PATH: event, GITHUB_API_URL: api.url };
+      writeFileSync(
+        event,
+        JSON.stringify({
+          action: 'created',
+          repository: { default_branch: 'main' },
+          issue: { number: 7, pull_request: {} },
+          comment: { id: 9, body: '/perfgate', user: { login: 'ada' } },
+        }),
+      );
+      const env = {
+        ...github.env,
+        GITHUB_EVENT_NAME: 'issue_comment',
+        GITHUB_EVENT_PATH: event,
+        GITHUB_API_URL: api.url,
+      };
       const asked = { workflow: 'perfgate-pr.yml', command: '/perfgate', label: 'run-bench', token: 'token' };
-      const steps = await runActionSteps('request', { cwd: github.checkout, inputs: asked, runnerTemp: tempDir(), env });
+      const steps = await runActionSteps('request', {
+        cwd: github.checkout,
+        inputs: asked,
+        runnerTemp: tempDir(),
+        env,
+      });
       assert.equal(steps.at(-1).code, 0, steps.at(-1).stderr);
       const dispatch = api.requests.find((request) => request.path.endsWith('/dispatches'));
       assert.deepEqual(dispatch.body, { ref: 'main', inputs: { pr: '7', sha: headSha } });
       // The upgrade gate's step of the same template does not take a `/perfgate` comment.
-      const other = await runActionSteps('request', { cwd: github.checkout, inputs: { ...asked, workflow: 'perfgate-upgrade.yml', command: '/perfgate-upgrade', label: 'run-upgrade-gate' }, runnerTemp: tempDir(), env });
+      const other = await runActionSteps('request', {
+        cwd: github.checkout,
+        inputs: { ...asked, workflow: 'perfgate-upgrade.yml', command: '/perfgate-upgrade', label: 'run-upgrade-gate' },
+        runnerTemp: tempDir(),
+        env,
+      });
       assert.match(other.at(-1).stdout, /not a benchmark request: nothing to do/);
       assert.equal(api.requests.filter((request) => request.path.endsWith('/dispatches')).length, 1);
     } finally {

@@ -13,24 +13,43 @@ import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const read = (path) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
 const templates = readdirSync(join(PROJECT_ROOT, 'templates')).filter((name) => name.endsWith('.yml'));
-const actions = readdirSync(join(PROJECT_ROOT, 'actions'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-const sources = { ...Object.fromEntries(templates.map((name) => [`templates/${name}`, read(`templates/${name}`)])), ...Object.fromEntries(actions.map((name) => [`actions/${name}`, read(`actions/${name}/action.yml`)])) };
+const actions = readdirSync(join(PROJECT_ROOT, 'actions'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const sources = {
+  ...Object.fromEntries(templates.map((name) => [`templates/${name}`, read(`templates/${name}`)])),
+  ...Object.fromEntries(actions.map((name) => [`actions/${name}`, read(`actions/${name}/action.yml`)])),
+};
 const workflows = Object.fromEntries(templates.map((name) => [name, YAML.parse(sources[`templates/${name}`])]));
-const jobs = () => Object.entries(workflows).flatMap(([name, workflow]) => Object.entries(workflow.jobs).map(([id, job]) => [`${name}:${id}`, job, workflow]));
+const jobs = () =>
+  Object.entries(workflows).flatMap(([name, workflow]) =>
+    Object.entries(workflow.jobs).map(([id, job]) => [`${name}:${id}`, job, workflow]),
+  );
 const steps = () => [
   ...jobs().flatMap(([where, job]) => job.steps.map((step) => [where, step])),
-  ...actions.map((name) => [`actions/${name}`, YAML.parse(sources[`actions/${name}`])]).flatMap(([where, action]) => action.runs.steps.map((step) => [where, step])),
+  ...actions
+    .map((name) => [`actions/${name}`, YAML.parse(sources[`actions/${name}`])])
+    .flatMap(([where, action]) => action.runs.steps.map((step) => [where, step])),
 ];
 const selfHosted = (job) => [job['runs-on']].flat().includes('self-hosted');
 
 describe('templates and actions', () => {
   test('there are the PR check, the main-branch trend and the upgrade gate', () => {
-    assert.deepEqual(templates.sort(), ['perfgate-main.yml', 'perfgate-pr.yml', 'perfgate-request.yml', 'perfgate-upgrade.yml']);
+    assert.deepEqual(templates.sort(), [
+      'perfgate-main.yml',
+      'perfgate-pr.yml',
+      'perfgate-request.yml',
+      'perfgate-upgrade.yml',
+    ]);
     assert.deepEqual(actions.sort(), ['bench', 'compare', 'publish', 'request', 'upgrade-gate']);
   });
 
-  test('third-party actions are pinned by full SHA, the same ones as this repository\'s workflows', () => {
-    const ownPins = new Set(readdirSync(join(PROJECT_ROOT, '.github/workflows')).flatMap((name) => read(`.github/workflows/${name}`).match(/[\w.-]+\/[\w.-]+@[0-9a-f]{40} # v[\d.]+/g) ?? []));
+  test("third-party actions are pinned by full SHA, the same ones as this repository's workflows", () => {
+    const ownPins = new Set(
+      readdirSync(join(PROJECT_ROOT, '.github/workflows')).flatMap(
+        (name) => read(`.github/workflows/${name}`).match(/[\w.-]+\/[\w.-]+@[0-9a-f]{40} # v[\d.]+/g) ?? [],
+      ),
+    );
     for (const [where, source] of Object.entries(sources)) {
       for (const line of source.split('\n').filter((each) => /^\s*(- )?uses:/.test(each))) {
         const uses = line.replace(/^\s*(- )?uses:\s*/, '');
@@ -40,7 +59,7 @@ describe('templates and actions', () => {
     }
   });
 
-  test('each local action a template uses is one of the package\'s actions', () => {
+  test("each local action a template uses is one of the package's actions", () => {
     for (const [where, step] of steps().filter(([, each]) => each.uses?.startsWith('./'))) {
       const match = /^\.\/node_modules\/perfgate\/actions\/([\w-]+)$/.exec(step.uses);
       assert.ok(match && actions.includes(match[1]), `${where}: ${step.uses}`);
@@ -48,8 +67,10 @@ describe('templates and actions', () => {
   });
 
   test('no expression inside a run: script; no credentials kept by checkout; every job has a timeout', () => {
-    for (const [where, step] of steps()) if (step.run) assert.ok(!step.run.includes('${{'), `${where}: "${step.name}" expands an expression in run:`);
-    for (const [where, step] of steps().filter(([, each]) => each.uses?.startsWith('actions/checkout@'))) assert.equal(step.with['persist-credentials'], false, where);
+    for (const [where, step] of steps())
+      if (step.run) assert.ok(!step.run.includes('${{'), `${where}: "${step.name}" expands an expression in run:`);
+    for (const [where, step] of steps().filter(([, each]) => each.uses?.startsWith('actions/checkout@')))
+      assert.equal(step.with['persist-credentials'], false, where);
     for (const [where, job] of jobs()) assert.ok(Number.isInteger(job['timeout-minutes']), where);
   });
 
@@ -58,20 +79,29 @@ describe('templates and actions', () => {
     for (const [where, job, workflow] of jobs().filter(([, each]) => selfHosted(each))) {
       assert.deepEqual(job.permissions, { contents: 'read' }, where);
       const events = Object.keys(workflow.on);
-      assert.deepEqual(events.filter((event) => !['workflow_dispatch', 'push', 'schedule'].includes(event)), [], `${where} runs on ${events}`);
+      assert.deepEqual(
+        events.filter((event) => !['workflow_dispatch', 'push', 'schedule'].includes(event)),
+        [],
+        `${where} runs on ${events}`,
+      );
       if (workflow.on.push) assert.deepEqual(workflow.on.push.branches, ['main'], where);
     }
     const writers = jobs().filter(([, job]) => Object.values(job.permissions).includes('write'));
-    assert.deepEqual(writers.map(([where, job]) => [where, job.permissions, selfHosted(job)]), [
-      ['perfgate-main.yml:publish', { contents: 'write' }, false],
-      ['perfgate-request.yml:request', { actions: 'write', contents: 'read', 'pull-requests': 'write' }, false],
-    ]);
+    assert.deepEqual(
+      writers.map(([where, job]) => [where, job.permissions, selfHosted(job)]),
+      [
+        ['perfgate-main.yml:publish', { contents: 'write' }, false],
+        ['perfgate-request.yml:request', { actions: 'write', contents: 'read', 'pull-requests': 'write' }, false],
+      ],
+    );
   });
 
   test('the trusted trigger dispatches exactly the workflows that take a pull request and its approved commit', () => {
     const request = workflows['perfgate-request.yml'];
     assert.deepEqual(Object.keys(request.on).sort(), ['issue_comment', 'pull_request_target']);
-    const dispatched = request.jobs.request.steps.filter((step) => step.uses === './node_modules/perfgate/actions/request').map((step) => step.with.workflow);
+    const dispatched = request.jobs.request.steps
+      .filter((step) => step.uses === './node_modules/perfgate/actions/request')
+      .map((step) => step.with.workflow);
     assert.deepEqual(dispatched, ['perfgate-pr.yml', 'perfgate-upgrade.yml']);
     for (const name of dispatched) {
       assert.deepEqual(Object.keys(workflows[name].on), ['workflow_dispatch'], name);
@@ -85,9 +115,13 @@ describe('templates and actions', () => {
 });
 
 const missing = workflowLinters(PROJECT_ROOT).filter((linter) => !isInstalled(linter));
-const skip = missing.length ? `${missing.map((linter) => `${linter.name} ${linter.version}`).join(', ')} not installed (node scripts/setup.mjs --for test installs it)` : false;
+const skip = missing.length
+  ? `${missing.map((linter) => `${linter.name} ${linter.version}`).join(', ')} not installed (node scripts/setup.mjs --for test installs it)`
+  : false;
 
-test('actionlint and zizmor (pedantic and auditor) find nothing in a user\'s repository laid out with them', { skip }, () => {
+test("actionlint and zizmor (pedantic and auditor) find nothing in a user's repository laid out with them", {
+  skip,
+}, () => {
   const root = tempDir('perfgate-lint-');
   mkdirSync(join(root, '.github/workflows'), { recursive: true });
   for (const name of templates) cpSync(join(PROJECT_ROOT, 'templates', name), join(root, '.github/workflows', name));
@@ -96,18 +130,37 @@ test('actionlint and zizmor (pedantic and auditor) find nothing in a user\'s rep
   assert.ok(existsSync(join(root, 'node_modules/perfgate/actions/compare/action.yml')));
   const [actionlint, zizmor] = workflowLinters(PROJECT_ROOT);
   const files = templates.map((name) => join('.github/workflows', name));
-  const lint = spawnSync(actionlint.bin, ['-no-color', '-config-file', '.github/actionlint.yaml', ...files], { cwd: root, encoding: 'utf8' });
+  const lint = spawnSync(actionlint.bin, ['-no-color', '-config-file', '.github/actionlint.yaml', ...files], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   assert.equal(lint.status, 0, lint.stdout + lint.stderr);
   for (const persona of ['pedantic', 'auditor']) {
-    const audit = spawnSync(zizmor.bin, ['--offline', '--quiet', '--no-progress', '--color=never', `--persona=${persona}`, '.github', 'node_modules/perfgate/actions'], { cwd: root, encoding: 'utf8' });
+    const audit = spawnSync(
+      zizmor.bin,
+      [
+        '--offline',
+        '--quiet',
+        '--no-progress',
+        '--color=never',
+        `--persona=${persona}`,
+        '.github',
+        'node_modules/perfgate/actions',
+      ],
+      { cwd: root, encoding: 'utf8' },
+    );
     assert.equal(audit.status, 0, `${persona}: ${audit.stdout}${audit.stderr}`);
   }
 });
 
 const hasShellcheck = spawnSync('shellcheck', ['--version']).status === 0;
 
-test('the actions\' shell scripts pass shellcheck', { skip: hasShellcheck ? false : 'shellcheck is not installed (node scripts/setup.mjs --for test installs it)' }, () => {
-  const scripts = readdirSync(join(PROJECT_ROOT, 'actions')).filter((name) => name.endsWith('.sh')).map((name) => join('actions', name));
+test("the actions' shell scripts pass shellcheck", {
+  skip: hasShellcheck ? false : 'shellcheck is not installed (node scripts/setup.mjs --for test installs it)',
+}, () => {
+  const scripts = readdirSync(join(PROJECT_ROOT, 'actions'))
+    .filter((name) => name.endsWith('.sh'))
+    .map((name) => join('actions', name));
   assert.ok(scripts.length >= 2);
   const check = spawnSync('shellcheck', ['-x', ...scripts], { cwd: PROJECT_ROOT, encoding: 'utf8' });
   assert.equal(check.status, 0, check.stdout + check.stderr);

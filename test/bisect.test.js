@@ -12,15 +12,23 @@ import { GIT_ENV, makeServersRepository } from './helpers/servers-repo.js';
 describe('the search', () => {
   const commits = ['c0', 'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'];
   // c5 and later are slower; `unsure` names candidates whose first `unsure[c]` attempts are inconclusive.
-  const judgeFor = (firstBad, unsure = {}) => async (good, candidate, attempt) => {
-    if (attempt <= (unsure[candidate] ?? 0)) return { verdict: 'inconclusive' };
-    return { verdict: commits.indexOf(candidate) >= firstBad && commits.indexOf(good) < firstBad ? 'regression' : 'no change' };
-  };
+  const judgeFor =
+    (firstBad, unsure = {}) =>
+    async (good, candidate, attempt) => {
+      if (attempt <= (unsure[candidate] ?? 0)) return { verdict: 'inconclusive' };
+      return {
+        verdict:
+          commits.indexOf(candidate) >= firstBad && commits.indexOf(good) < firstBad ? 'regression' : 'no change',
+      };
+    };
 
   test('finds the first bad commit in log2 steps, each against the latest good one', async () => {
     const found = await bisectCommits({ commits, judge: judgeFor(5) });
     assert.deepEqual([found.outcome, found.good, found.bad], ['found', 'c4', 'c5']);
-    assert.deepEqual(found.steps.map((step) => `${step.good}-${step.candidate}`), ['c0-c7', 'c0-c3', 'c3-c5', 'c3-c4']);
+    assert.deepEqual(
+      found.steps.map((step) => `${step.good}-${step.candidate}`),
+      ['c0-c7', 'c0-c3', 'c3-c5', 'c3-c4'],
+    );
   });
 
   test('no step between the ends', async () => {
@@ -31,7 +39,13 @@ describe('the search', () => {
   test('an inconclusive step is measured once more with attempt 2', async () => {
     const found = await bisectCommits({ commits, judge: judgeFor(5, { c3: 1 }) });
     assert.equal(found.outcome, 'found');
-    assert.deepEqual(found.steps.filter((step) => step.candidate === 'c3').map((step) => [step.attempt, step.verdict]), [[1, 'inconclusive'], [2, 'no change']]);
+    assert.deepEqual(
+      found.steps.filter((step) => step.candidate === 'c3').map((step) => [step.attempt, step.verdict]),
+      [
+        [1, 'inconclusive'],
+        [2, 'no change'],
+      ],
+    );
   });
 
   test('a step that stays inconclusive ends with the smallest range it can defend', async () => {
@@ -42,14 +56,38 @@ describe('the search', () => {
 
 // Wide bands: the machine is shared and noisy, the slowdown is many times over, and what is
 // tested is where the search goes, not how fine a change it can see.
-const QUICK = ['--variant', 'node-http', '--scenario', 'hello', '--connections', '10', '--duration', '0.5', '--warmup', '0.2',
-  '--interval', 'welch', '--min-rounds', '3', '--max-rounds', '6', '--threshold', '90', '--min-effect', '50', '--budget', '30'];
+const QUICK = [
+  '--variant',
+  'node-http',
+  '--scenario',
+  'hello',
+  '--connections',
+  '10',
+  '--duration',
+  '0.5',
+  '--warmup',
+  '0.2',
+  '--interval',
+  'welch',
+  '--min-rounds',
+  '3',
+  '--max-rounds',
+  '6',
+  '--threshold',
+  '90',
+  '--min-effect',
+  '50',
+  '--budget',
+  '30',
+];
 
 // Each run gets a temporary directory of its own, so what it leaves there is its own.
 function bisect(args) {
   const scratch = tempDir('perfgate-bisect-tmp-');
   const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/bisect.mjs'), ...args], {
-    cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', TMPDIR: scratch },
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', TMPDIR: scratch },
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr, left: readdirSync(scratch) };
 }
@@ -58,11 +96,25 @@ describe('bisect over a repository', () => {
   let repo;
   let shas;
   let slowLine;
-  before(() => { ({ repo, shas, slowLine } = makeServersRepository(['same', 'same', 'same', 'same', 'slower', 'same', 'same'])); });
+  before(() => {
+    ({ repo, shas, slowLine } = makeServersRepository(['same', 'same', 'same', 'same', 'slower', 'same', 'same']));
+  });
 
   test('names the commit that made /hello slower, with each step and the profile of that commit', () => {
     const out = tempDir();
-    const run = bisect(['--repo', repo, '--good', shas[0], '--bad', 'main', '--benchmark', 'node-http hello c=10 - req/s', ...QUICK, '--out', out]);
+    const run = bisect([
+      '--repo',
+      repo,
+      '--good',
+      shas[0],
+      '--bad',
+      'main',
+      '--benchmark',
+      'node-http hello c=10 - req/s',
+      ...QUICK,
+      '--out',
+      out,
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(readFileSync(join(out, 'bisect.json'), 'utf8'));
     assert.equal(result.outcome, 'found');
@@ -77,7 +129,10 @@ describe('bisect over a repository', () => {
     assert.match(markdown, /\| hashBodySlowly \| servers\/http-routes\.js:\d+ \|/);
     assert.deepEqual(leftoverServers(), []);
     assert.deepEqual(run.left, []);
-    assert.equal(execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n').length, 1);
+    assert.equal(
+      execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n').length,
+      1,
+    );
   });
 
   test('a range with no slowdown ends "no step found"', () => {
@@ -89,8 +144,16 @@ describe('bisect over a repository', () => {
   });
 
   const badInput = [
-    ['a good ref that is not an ancestor of bad', () => ['--good', 'main', '--bad', shas[2]], /--good main is not an ancestor of --bad [0-9a-f]+: .*swap them/],
-    ['a benchmark name that matches nothing', () => ['--good', shas[0], '--bad', 'main', '--benchmark', 'node-http json c=999'], /no benchmark is named "node-http json c=999": the suite has node-http hello c=10/],
+    [
+      'a good ref that is not an ancestor of bad',
+      () => ['--good', 'main', '--bad', shas[2]],
+      /--good main is not an ancestor of --bad [0-9a-f]+: .*swap them/,
+    ],
+    [
+      'a benchmark name that matches nothing',
+      () => ['--good', shas[0], '--bad', 'main', '--benchmark', 'node-http json c=999'],
+      /no benchmark is named "node-http json c=999": the suite has node-http hello c=10/,
+    ],
     ['a ref that does not exist', () => ['--good', 'nope', '--bad', 'main'], /"nope" is not a commit in/],
     ['no good ref', () => ['--bad', 'main'], /--good is required/],
   ];

@@ -34,15 +34,37 @@ function problemsOf(argv, command = COMMAND) {
     assert.equal(error.code, 'PG_BAD_ARGS');
     assert.equal(exitCodeOf(error), EXIT.badInput);
     assert.match(error.message, /usage: node demo\.mjs .*\nnode demo\.mjs --help lists every option$/);
-    return error.message.split('\n').filter((line) => line.startsWith('  - ')).map((line) => line.slice(4));
+    return error.message
+      .split('\n')
+      .filter((line) => line.startsWith('  - '))
+      .map((line) => line.slice(4));
   }
   assert.fail(`${argv.join(' ')} was accepted`);
 }
 
 describe('parseCommandLine', () => {
   test('values are typed, defaulted, and lists add up', () => {
-    const { values, positionals } = parseCommandLine(COMMAND, ['--out', 'o', '--variant', 'a,b', '--variant', 'c', '--share=2.5', '--verbose', 'f1', 'f2']);
-    assert.deepEqual(values, { out: 'o', rounds: 3, share: 2.5, variant: ['a', 'b', 'c'], mode: 'fast', history: undefined, verbose: true });
+    const { values, positionals } = parseCommandLine(COMMAND, [
+      '--out',
+      'o',
+      '--variant',
+      'a,b',
+      '--variant',
+      'c',
+      '--share=2.5',
+      '--verbose',
+      'f1',
+      'f2',
+    ]);
+    assert.deepEqual(values, {
+      out: 'o',
+      rounds: 3,
+      share: 2.5,
+      variant: ['a', 'b', 'c'],
+      mode: 'fast',
+      history: undefined,
+      verbose: true,
+    });
     assert.deepEqual(positionals, ['f1', 'f2']);
   });
 
@@ -70,8 +92,15 @@ describe('parseCommandLine', () => {
   });
 
   test('every problem is reported at once: required flags, positionals, a flag with a value it does not take', () => {
-    assert.deepEqual(problemsOf(['--verbose=yes', '--nope']), ['--verbose takes no value, got "yes"', 'unknown option --nope', '--out is required', 'name at least one file']);
-    assert.deepEqual(problemsOf(['--out', 'o', 'f'], { ...COMMAND, positionals: undefined }), ['unexpected argument "f": every value follows its option']);
+    assert.deepEqual(problemsOf(['--verbose=yes', '--nope']), [
+      '--verbose takes no value, got "yes"',
+      'unknown option --nope',
+      '--out is required',
+      'name at least one file',
+    ]);
+    assert.deepEqual(problemsOf(['--out', 'o', 'f'], { ...COMMAND, positionals: undefined }), [
+      'unexpected argument "f": every value follows its option',
+    ]);
   });
 
   test("a command's own check adds its problems", () => {
@@ -82,7 +111,9 @@ describe('parseCommandLine', () => {
   test('the words after -- of a pass-through command are kept as they are, and an unknown flag gets its hint', () => {
     const command = { ...COMMAND, passThrough: 'options of another command', unknownHint: 'they go after --' };
     assert.deepEqual(parseCommandLine(command, ['--out', 'o', 'f', '--', '--duration', '1']).rest, ['--duration', '1']);
-    assert.deepEqual(problemsOf(['--out', 'o', 'f', '--duration'], command), ['unknown option --duration (they go after --)']);
+    assert.deepEqual(problemsOf(['--out', 'o', 'f', '--duration'], command), [
+      'unknown option --duration (they go after --)',
+    ]);
   });
 
   test('--help wins over any problem', () => {
@@ -92,8 +123,13 @@ describe('parseCommandLine', () => {
   test('the help lists every option with its value, rule and default', () => {
     const help = helpText(COMMAND);
     assert.match(help, /^usage: node demo\.mjs --out DIR \[options\] FILE\.\.\.\n/);
-    for (const line of [/--out DIR +where it goes \(required\)/, /--rounds N +how many \(a whole number of at least 1; default 3\)/,
-      /--mode fast\|slow +how \(default fast\)/, /--history, --no-history FILE +where it is kept/, /-h, --help +print this help and exit/]) {
+    for (const line of [
+      /--out DIR +where it goes \(required\)/,
+      /--rounds N +how many \(a whole number of at least 1; default 3\)/,
+      /--mode fast\|slow +how \(default fast\)/,
+      /--history, --no-history FILE +where it is kept/,
+      /-h, --help +print this help and exit/,
+    ]) {
       assert.match(help, line);
     }
   });
@@ -105,13 +141,15 @@ describe('the error catalogue', () => {
   const sample = (define) => define(...Array.from({ length: define.length || 4 }, () => []), []);
 
   test('every code is defined once', () => {
-    const codes = Object.values({ ...errors, ...githubErrors, ...historyErrors }).map((define) => {
-      try {
-        return sample(define).code;
-      } catch {
-        return null;
-      }
-    }).filter(Boolean);
+    const codes = Object.values({ ...errors, ...githubErrors, ...historyErrors })
+      .map((define) => {
+        try {
+          return sample(define).code;
+        } catch {
+          return null;
+        }
+      })
+      .filter(Boolean);
     assert.equal(new Set(codes).size, codes.length, codes.join(' '));
     assert.ok(codes.every((code) => /^PG_[A-Z_]+$/.test(code)));
   });
@@ -126,8 +164,15 @@ describe('the error catalogue', () => {
 });
 
 // Every entry point: --help, an unknown flag and a missing value, through the real script.
-const SCRIPTS = readdirSync(join(PROJECT_ROOT, 'scripts')).filter((name) => name.endsWith('.mjs')).sort();
-const run = (script, args) => spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts', script), ...args], { encoding: 'utf8', timeout: 30000, cwd: PROJECT_ROOT });
+const SCRIPTS = readdirSync(join(PROJECT_ROOT, 'scripts'))
+  .filter((name) => name.endsWith('.mjs'))
+  .sort();
+const run = (script, args) =>
+  spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts', script), ...args], {
+    encoding: 'utf8',
+    timeout: 30000,
+    cwd: PROJECT_ROOT,
+  });
 
 describe('every command in scripts/', () => {
   for (const script of SCRIPTS) {

@@ -7,9 +7,13 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 test('biome finds no formatting or lint problem in the tree', () => {
-  const run = spawnSync(process.execPath, ['node_modules/@biomejs/biome/bin/biome', 'ci', '--max-diagnostics=20', '.'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['node_modules/@biomejs/biome/bin/biome', 'ci', '--max-diagnostics=20', '.'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
   assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}\nrun \`npm run format\` to fix formatting`);
 });

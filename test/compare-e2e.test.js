@@ -8,15 +8,36 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
-const QUICK = ['--no-profile', '--scenario', 'hello', '--connections', '10', '--duration', '0.5', '--warmup', '0.2', '--min-rounds', '3', '--budget', '60'];
-const GIT_ENV = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 't@example.com' };
+const QUICK = [
+  '--no-profile',
+  '--scenario',
+  'hello',
+  '--connections',
+  '10',
+  '--duration',
+  '0.5',
+  '--warmup',
+  '0.2',
+  '--min-rounds',
+  '3',
+  '--budget',
+  '60',
+];
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'test',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 'test',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
 
 // The compare runs' own temporary directory: other test runs on this machine make theirs in tmpdir().
 const COMPARE_TMP = tempDir('perfgate-e2e-tmp-');
 
 function compare(args) {
   const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/compare.mjs'), ...args], {
-    cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '', TMPDIR: COMPARE_TMP },
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...GIT_ENV, CI: 'true', GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '', TMPDIR: COMPARE_TMP },
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -26,7 +47,11 @@ const compareSides = () => readdirSync(COMPARE_TMP).filter((name) => name.starts
 function assertNothingLeft(repo) {
   assert.deepEqual(leftoverServers(), []);
   assert.deepEqual(compareSides(), []);
-  if (repo) assert.equal(execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n').length, 1);
+  if (repo)
+    assert.equal(
+      execFileSync('git', ['worktree', 'list'], { cwd: repo, encoding: 'utf8' }).trim().split('\n').length,
+      1,
+    );
 }
 
 // A repository with this project's servers: base as it is, head with CPU work in /hello.
@@ -34,23 +59,44 @@ function makeRepository() {
   const repo = tempDir('perfgate-repo-');
   cpSync(join(PROJECT_ROOT, 'servers'), join(repo, 'servers'), { recursive: true });
   for (const file of ['package.json', 'package-lock.json']) cpSync(join(PROJECT_ROOT, file), join(repo, file));
-  const git = (...args) => execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+  const git = (...args) =>
+    execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
   git('init', '-q', '-b', 'main');
   git('add', '.');
   git('commit', '-qm', 'base');
   const server = join(repo, 'servers/http-routes.js');
-  writeFileSync(server, readFileSync(server, 'utf8').replace("'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT],", "'GET /hello': async () => { ctx.cpuWork(); return [TEXT_TYPE, HELLO_TEXT]; },"));
+  writeFileSync(
+    server,
+    readFileSync(server, 'utf8').replace(
+      "'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT],",
+      "'GET /hello': async () => { ctx.cpuWork(); return [TEXT_TYPE, HELLO_TEXT]; },",
+    ),
+  );
   git('commit', '-qam', 'slower hello');
   return repo;
 }
 
 describe('compare two commits', () => {
   let repo;
-  before(() => { repo = makeRepository(); });
+  before(() => {
+    repo = makeRepository();
+  });
 
   test('a clearly slower head is a regression, fails the check and is reported', () => {
     const out = tempDir();
-    const run = compare(['--repo', repo, '--base', 'main~1', '--head', 'main', '--variant', 'node-http', ...QUICK, '--out', out]);
+    const run = compare([
+      '--repo',
+      repo,
+      '--base',
+      'main~1',
+      '--head',
+      'main',
+      '--variant',
+      'node-http',
+      ...QUICK,
+      '--out',
+      out,
+    ]);
     assert.equal(run.code, 1, run.stderr);
     const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
     const [benchmark] = comparison.benchmarks;
@@ -59,7 +105,11 @@ describe('compare two commits', () => {
     assert.equal(benchmark.verdict.verdict, 'regression');
     assert.ok(['CPU µs/request', 'req/s'].includes(benchmark.verdict.calledBy));
     assert.equal(benchmark.verdicts['CPU µs/request'].verdict, 'regression');
-    assert.ok(benchmark.samples.head.every((sample, round) => sample.cpuMicrosPerRequest > benchmark.samples.base[round].cpuMicrosPerRequest));
+    assert.ok(
+      benchmark.samples.head.every(
+        (sample, round) => sample.cpuMicrosPerRequest > benchmark.samples.base[round].cpuMicrosPerRequest,
+      ),
+    );
     assert.ok(benchmark.rounds >= 3);
     assert.equal(benchmark.samples.base.length, benchmark.samples.head.length);
     assert.deepEqual(comparison.gate.regressions, ['node-http hello c=10']);
@@ -74,10 +124,26 @@ describe('compare two commits', () => {
 
   const badInput = [
     ['an unknown ref', ['--base', 'main', '--head', 'no-such-branch'], /"no-such-branch" is not a commit in/],
-    ['the same ref twice', ['--base', 'main', '--head', 'main'], /are the same commit [0-9a-f]{12}: compare two different commits/],
-    ['an unknown interval', ['--base', 'main~1', '--head', 'main', '--interval', 'median'], /--interval must be one of welch, bootstrap, paired, not "median"/],
-    ['an unknown mode', ['--base', 'main~1', '--head', 'main', '--mode', 'both'], /--mode must be one of duet, sequential, not "both"/],
-    ['an unknown engine', ['--base', 'main~1', '--head', 'main', '--engine', 'nosuch'], /engine: "nosuch" is not allowed \(allowed: autocannon, wrk\)/],
+    [
+      'the same ref twice',
+      ['--base', 'main', '--head', 'main'],
+      /are the same commit [0-9a-f]{12}: compare two different commits/,
+    ],
+    [
+      'an unknown interval',
+      ['--base', 'main~1', '--head', 'main', '--interval', 'median'],
+      /--interval must be one of welch, bootstrap, paired, not "median"/,
+    ],
+    [
+      'an unknown mode',
+      ['--base', 'main~1', '--head', 'main', '--mode', 'both'],
+      /--mode must be one of duet, sequential, not "both"/,
+    ],
+    [
+      'an unknown engine',
+      ['--base', 'main~1', '--head', 'main', '--engine', 'nosuch'],
+      /engine: "nosuch" is not allowed \(allowed: autocannon, wrk\)/,
+    ],
   ];
   for (const [what, args, message] of badInput) {
     test(`${what} is a clear error`, () => {
@@ -101,7 +167,19 @@ describe('compare two commits', () => {
 describe('compare two versions of a package', () => {
   test('express at two versions, each installed in isolation', () => {
     const out = tempDir();
-    const run = compare(['--dep', 'express@5.0.0', '--vs', 'express@5.1.0', '--variant', 'express', ...QUICK, '--budget', '15', '--out', out]);
+    const run = compare([
+      '--dep',
+      'express@5.0.0',
+      '--vs',
+      'express@5.1.0',
+      '--variant',
+      'express',
+      ...QUICK,
+      '--budget',
+      '15',
+      '--out',
+      out,
+    ]);
     assert.ok([0, 1].includes(run.code), run.stderr);
     const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
     assert.equal(comparison.sides.base.description, 'express@5.0.0');

@@ -23,12 +23,25 @@ function fakeMeasure(means, noise, seed = 1) {
     order.push(side);
     clock += 1000;
     const requestsPerSecond = means[side] * (1 + noise * (random() - 0.5) * 2);
-    return { requestsPerSecond, p99LatencyMs: 1e5 / requestsPerSecond, cpuMicrosPerRequest: 1e6 / requestsPerSecond, errors: 0, timeouts: 0, clientSaturated };
+    return {
+      requestsPerSecond,
+      p99LatencyMs: 1e5 / requestsPerSecond,
+      cpuMicrosPerRequest: 1e6 / requestsPerSecond,
+      errors: 0,
+      timeouts: 0,
+      clientSaturated,
+    };
   };
   let clientSaturated = false;
-  return { measureRound: sequentialRound(measure), order, now, saturate: () => { clientSaturated = true; } };
+  return {
+    measureRound: sequentialRound(measure),
+    order,
+    now,
+    saturate: () => {
+      clientSaturated = true;
+    },
+  };
 }
-
 
 test('a clear 20 % slowdown is a regression, found after the minimum rounds', async () => {
   const { measureRound } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
@@ -47,7 +60,14 @@ test('the same code on both sides is no change', async () => {
 
 test('noise wider than the band runs to the budget and says inconclusive', async () => {
   const { measureRound, now } = fakeMeasure({ base: 10000, head: 10000 }, 0.6);
-  const result = await compareInterleaved({ measureRound, thresholds, budgetMs: 20000, minRounds: 5, maxRounds: 60, now });
+  const result = await compareInterleaved({
+    measureRound,
+    thresholds,
+    budgetMs: 20000,
+    minRounds: 5,
+    maxRounds: 60,
+    now,
+  });
   assert.equal(result.stoppedBy, 'budget');
   assert.equal(result.verdicts['req/s'].verdict, 'inconclusive');
 });
@@ -59,14 +79,15 @@ test('sides alternate order every round (ABBA...)', async () => {
 });
 
 // The report of one measured benchmark, with a fixed machine and pinning.
-const reportOf = (measured, { sides, settings, gate }) => comparisonMarkdown({
-  sides,
-  settings,
-  gate,
-  machine: { cpuModel: 'cpu', cores: 2, node: 'v20', kernel: 'k' },
-  pinning: { method: 'none', reason: 'test' },
-  benchmarks: [{ id: 'node-http hello c=1', status: 'ok', ...measured }],
-});
+const reportOf = (measured, { sides, settings, gate }) =>
+  comparisonMarkdown({
+    sides,
+    settings,
+    gate,
+    machine: { cpuModel: 'cpu', cores: 2, node: 'v20', kernel: 'k' },
+    pinning: { method: 'none', reason: 'test' },
+    benchmarks: [{ id: 'node-http hello c=1', status: 'ok', ...measured }],
+  });
 
 test('the report escapes names and shows a verdict with its symbol', async () => {
   const { measureRound } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
@@ -77,24 +98,48 @@ test('the report escapes names and shows a verdict with its symbol', async () =>
     gate: { failed: true, failThreshold: 0.1, regressions: ['node-http hello c=1'] },
   });
   assert.doesNotMatch(markdown, /<img/);
-  assert.match(markdown, /\| node-http hello c=1 \| req\/s \| [\d,]+ req\/s \| [\d,]+ req\/s \| -\d+\.\d % \| -[\d.]+ % … -[\d.]+ % \| 🔴 regression \|/);
+  assert.match(
+    markdown,
+    /\| node-http hello c=1 \| req\/s \| [\d,]+ req\/s \| [\d,]+ req\/s \| -\d+\.\d % \| -[\d.]+ % … -[\d.]+ % \| 🔴 regression \|/,
+  );
   assert.match(markdown, /Regression beyond 10 %/);
   assert.equal(escapeCell('a|b\n[c](d)'), 'a&#124;b&#10;&#91;c&#93;(d)');
 });
 
 test('with paired rounds the report shows the paired change and names the method', async () => {
   const { measureRound } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
-  const measured = await compareInterleaved({ measureRound, thresholds, interval: 'paired', budgetMs: 1e9, minRounds: 6, maxRounds: 6 });
+  const measured = await compareInterleaved({
+    measureRound,
+    thresholds,
+    interval: 'paired',
+    budgetMs: 1e9,
+    minRounds: 6,
+    maxRounds: 6,
+  });
   const verdict = measured.verdicts['req/s'];
   assert.equal(verdict.interval, 'paired');
   assert.equal(verdict.verdict, 'regression');
   const markdown = reportOf(measured, {
     sides: { base: { description: 'main' }, head: { description: 'branch' } },
-    settings: { thresholds, interval: 'paired', minRounds: 6, maxRounds: 6, budgetSeconds: 1, roundSeconds: 1, warmupSeconds: 0 },
+    settings: {
+      thresholds,
+      interval: 'paired',
+      minRounds: 6,
+      maxRounds: 6,
+      budgetSeconds: 1,
+      roundSeconds: 1,
+      warmupSeconds: 0,
+    },
     gate: { failed: true, failThreshold: 0.1, regressions: [] },
   });
-  assert.match(markdown, new RegExp(`\\| req/s \\| [\\d,]+ req/s \\| [\\d,]+ req/s \\| ${(verdict.change * 100).toFixed(1)} % \\|`));
-  assert.match(markdown, /median of the per-round head\/base ratios \(Hodges–Lehmann\), with its signed-rank 95 % interval/);
+  assert.match(
+    markdown,
+    new RegExp(`\\| req/s \\| [\\d,]+ req/s \\| [\\d,]+ req/s \\| ${(verdict.change * 100).toFixed(1)} % \\|`),
+  );
+  assert.match(
+    markdown,
+    /median of the per-round head\/base ratios \(Hodges–Lehmann\), with its signed-rank 95 % interval/,
+  );
 });
 
 test('the verdict names the metric that called it; CPU µs/request calls it first', async () => {
@@ -107,7 +152,13 @@ test('the verdict names the metric that called it; CPU µs/request calls it firs
 test('a client-bound benchmark gets its verdict from CPU µs/request, with a note on req/s', async () => {
   const fake = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
   fake.saturate();
-  const result = await compareInterleaved({ measureRound: fake.measureRound, thresholds, budgetMs: 1e9, minRounds: 5, maxRounds: 60 });
+  const result = await compareInterleaved({
+    measureRound: fake.measureRound,
+    thresholds,
+    budgetMs: 1e9,
+    minRounds: 5,
+    maxRounds: 60,
+  });
   assert.equal(result.verdict.calledBy, 'CPU µs/request');
   assert.match(result.verdict.notes[0], /client-bound: req\/s is a lower bound/);
 });
@@ -118,19 +169,31 @@ test('duet falls back to sequential, with a one-line reason, where two sides can
   assert.deepEqual(benchmarkMode('duet', { scenario: 'json' }, { base: builtin, head: builtin }), { mode: 'duet' });
   const { mode, fallback } = benchmarkMode('duet', { scenario: 'json' }, { base: fixedPort, head: fixedPort });
   assert.equal(mode, 'sequential');
-  assert.equal(fallback, 'sequential, not duet: mine listens on the fixed port 8080, so its two sides cannot run at once');
-  assert.match(benchmarkMode('duet', { scenario: 'db' }, { base: builtin, head: builtin }).fallback, /^sequential, not duet: the db scenario starts a PostgreSQL server per side/);
-  assert.deepEqual(benchmarkMode('sequential', { scenario: 'json' }, { base: builtin, head: builtin }), { mode: 'sequential' });
+  assert.equal(
+    fallback,
+    'sequential, not duet: mine listens on the fixed port 8080, so its two sides cannot run at once',
+  );
+  assert.match(
+    benchmarkMode('duet', { scenario: 'db' }, { base: builtin, head: builtin }).fallback,
+    /^sequential, not duet: the db scenario starts a PostgreSQL server per side/,
+  );
+  assert.deepEqual(benchmarkMode('sequential', { scenario: 'json' }, { base: builtin, head: builtin }), {
+    mode: 'sequential',
+  });
 });
 
 test('a reference that moved (the same code on both sides) warns that the machine was not steady', async () => {
   const { measureRound } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
   const measured = await compareInterleaved({ measureRound, thresholds, budgetMs: 1e9, minRounds: 3, maxRounds: 3 });
-  const report = (referencesMoved) => reportOf(measured, {
-    sides: { base: { description: 'main' }, head: { description: 'branch' } },
-    settings: { thresholds, minRounds: 3, maxRounds: 3, budgetSeconds: 1, roundSeconds: 1, warmupSeconds: 0 },
-    gate: { failed: false, failThreshold: 0.1, regressions: [], referencesMoved },
-  });
-  assert.match(report(['node-http hello c=1']), /⚠️ The reference node-http hello c=1 moved although its code is the same on both sides/);
+  const report = (referencesMoved) =>
+    reportOf(measured, {
+      sides: { base: { description: 'main' }, head: { description: 'branch' } },
+      settings: { thresholds, minRounds: 3, maxRounds: 3, budgetSeconds: 1, roundSeconds: 1, warmupSeconds: 0 },
+      gate: { failed: false, failThreshold: 0.1, regressions: [], referencesMoved },
+    });
+  assert.match(
+    report(['node-http hello c=1']),
+    /⚠️ The reference node-http hello c=1 moved although its code is the same on both sides/,
+  );
   assert.doesNotMatch(report([]), /⚠️/);
 });

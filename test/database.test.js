@@ -27,7 +27,9 @@ test('a private PostgreSQL answers the db query, then its whole process group is
   try {
     assert.match(database.url, /^postgres:\/\/\w+@127\.0\.0\.1:\d+\/\w+$/);
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-    const { rows: [row] } = await pool.query(DB_QUERY);
+    const {
+      rows: [row],
+    } = await pool.query(DB_QUERY);
     await pool.end();
     assert.equal(JSON.stringify({ items: row.items, total: row.total }), DB_BODY);
     assert.ok(groupAlive(database.pid));

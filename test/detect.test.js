@@ -20,11 +20,20 @@ const REPO = 'perf/gate';
 function history(length) {
   const steps = [{ at: 150, factor: 0.9 }];
   return syntheticData({
-    'perfgate throughput': { tool: 'customBiggerIsBetter', benches: { 'express json c=100 - req/s': syntheticSeries({ length, cv: 0.03, steps, seed: 5 }) } },
+    'perfgate throughput': {
+      tool: 'customBiggerIsBetter',
+      benches: { 'express json c=100 - req/s': syntheticSeries({ length, cv: 0.03, steps, seed: 5 }) },
+    },
     'perfgate latency': {
       tool: 'customSmallerIsBetter',
       benches: {
-        'express json c=100 - p99 latency': syntheticSeries({ length, mean: 20, cv: 0.03, steps: [{ at: 150, factor: 1.1 }], seed: 6 }),
+        'express json c=100 - p99 latency': syntheticSeries({
+          length,
+          mean: 20,
+          cv: 0.03,
+          steps: [{ at: 150, factor: 1.1 }],
+          seed: 6,
+        }),
         'express json c=100 - errors %': Array(length).fill(0),
       },
     },
@@ -36,29 +45,39 @@ let comments;
 before(async () => {
   comments = [];
   github = await startFakeGitHub([
-    ['POST', new RegExp(`^/repos/${REPO}/commits/([0-9a-f]{40})/comments$`), (match, body) => {
-      comments.push({ sha: match[1], body: body.body });
-      return [201, { id: comments.length }];
-    }],
+    [
+      'POST',
+      new RegExp(`^/repos/${REPO}/commits/([0-9a-f]{40})/comments$`),
+      (match, body) => {
+        comments.push({ sha: match[1], body: body.body });
+        return [201, { id: comments.length }];
+      },
+    ],
   ]);
 });
 after(() => github.close());
 
 async function detect(args, env = {}) {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['scripts/detect.mjs', ...args], { cwd: PROJECT_ROOT, env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, ['scripts/detect.mjs', ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     return { code: error.code, stdout: error.stdout, stderr: error.stderr };
   }
 }
 
-test('a step is named by suite, bench and commit; its kind follows the tool\'s direction', () => {
+test("a step is named by suite, bench and commit; its kind follows the tool's direction", () => {
   const points = findChangePoints(history(200));
-  assert.deepEqual(points.map((p) => [p.suite, p.bench, p.kind, p.index, p.commit.id]), [
-    ['perfgate throughput', 'express json c=100 - req/s', 'regression', 150, syntheticSha(150)],
-    ['perfgate latency', 'express json c=100 - p99 latency', 'regression', 150, syntheticSha(150)],
-  ]);
+  assert.deepEqual(
+    points.map((p) => [p.suite, p.bench, p.kind, p.index, p.commit.id]),
+    [
+      ['perfgate throughput', 'express json c=100 - req/s', 'regression', 150, syntheticSha(150)],
+      ['perfgate latency', 'express json c=100 - p99 latency', 'regression', 150, syntheticSha(150)],
+    ],
+  );
   const [throughput] = points;
   assert.equal(throughput.previousCommit.id, syntheticSha(149));
   assert.equal(throughput.commit.url, `https://github.com/${REPO}/commit/${syntheticSha(150)}`);
@@ -66,16 +85,23 @@ test('a step is named by suite, bench and commit; its kind follows the tool\'s d
   assert.deepEqual([throughput.before.n, throughput.after.n], [150, 50]);
 });
 
-test('values written as numeric strings count, as the action\'s page plots them', async () => {
+test("values written as numeric strings count, as the action's page plots them", async () => {
   const data = history(200);
-  for (const entry of data.entries['perfgate throughput']) for (const bench of entry.benches) bench.value = String(bench.value);
+  for (const entry of data.entries['perfgate throughput'])
+    for (const bench of entry.benches) bench.value = String(bench.value);
   const file = join(tempDir(), 'data.js');
   writeFileSync(file, serializeBenchmarkData(data));
   const json = join(tempDir(), 'points.json');
   const result = await detect(['--data', file, '--json', json]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(readFileSync(json, 'utf8'), /express json c=100 - req\/s/);
-  assert.deepEqual(findChangePoints(data).map((p) => [p.bench, p.index]), [['express json c=100 - req/s', 150], ['express json c=100 - p99 latency', 150]]);
+  assert.deepEqual(
+    findChangePoints(data).map((p) => [p.bench, p.index]),
+    [
+      ['express json c=100 - req/s', 150],
+      ['express json c=100 - p99 latency', 150],
+    ],
+  );
 });
 
 test('a point is reported once: summary, JSON and one commit comment, then nothing on the next run', async () => {
@@ -83,7 +109,12 @@ test('a point is reported once: summary, JSON and one commit comment, then nothi
   const data = join(dir, 'data.js');
   const state = join(dir, 'change-points.json');
   const summary = join(dir, 'summary.md');
-  const env = { GITHUB_TOKEN: 'test-token', GITHUB_REPOSITORY: REPO, GITHUB_API_URL: github.url, GITHUB_STEP_SUMMARY: summary };
+  const env = {
+    GITHUB_TOKEN: 'test-token',
+    GITHUB_REPOSITORY: REPO,
+    GITHUB_API_URL: github.url,
+    GITHUB_STEP_SUMMARY: summary,
+  };
   const args = ['--data', data, '--state', state, '--record', '--comment', '--json', join(dir, 'points.json')];
 
   writeFileSync(data, serializeBenchmarkData(history(200)));
@@ -96,7 +127,10 @@ test('a point is reported once: summary, JSON and one commit comment, then nothi
   assert.match(readFileSync(summary, 'utf8'), /2 new change point\(s\) \(2 in the history\)/);
   const json = JSON.parse(readFileSync(join(dir, 'points.json'), 'utf8'));
   assert.equal(json.format, 'perfgate-change-points');
-  assert.deepEqual(json.changePoints.map((p) => p.new), [true, true]);
+  assert.deepEqual(
+    json.changePoints.map((p) => p.new),
+    [true, true],
+  );
   assert.equal(JSON.parse(readFileSync(state, 'utf8')).reported.length, 2);
 
   // More runs arrive; the step is still there (its index may move a run or two): not again.

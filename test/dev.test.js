@@ -12,10 +12,18 @@ const waitFor = async (read, pattern) => {
 };
 
 test('npm run dev re-runs the smoke load when a server file changes', { timeout: 60000 }, async () => {
-  const child = spawn(process.execPath, ['scripts/dev.mjs', '--variant', 'node-http'], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['scripts/dev.mjs', '--variant', 'node-http'], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
-  child.stdout.on('data', (chunk) => { output += chunk; });
-  child.stderr.on('data', (chunk) => { output += chunk; });
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
   try {
     await waitFor(() => output, /\| node-http hello \| 10 \|/);
     const now = new Date();

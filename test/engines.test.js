@@ -22,7 +22,10 @@ const POST = { method: 'POST', path: '/echo', headers: { 'content-type': 'text/p
 
 // Starts the burner in its own process group; resolves to { port, pid, stop, received }.
 async function startBurner(burnMicros = 0) {
-  const group = spawnGroup([process.execPath, BURNER], { env: { ...process.env, BURN_MICROS: String(burnMicros) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const group = spawnGroup([process.execPath, BURNER], {
+    env: { ...process.env, BURN_MICROS: String(burnMicros) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [line] = await once(group.child.stdout, 'data');
   const port = Number(String(line).trim());
   return {
@@ -42,9 +45,25 @@ const encoded = (values) => {
 describe('the seam, with the test double', () => {
   test('a load over several processes is split, merged and keeps every response time', async () => {
     const launched = [];
-    const engine = doubleEngine({ latenciesMicros: [100, 200, 300, 400], errorCodes: { ECONNRESET: 1 }, cpuSeconds: 0.25, launched });
-    const sample = await runLoad({ engine, port: 1, request: POST, connections: 10, duration: 2, timeout: 5, workers: 3 });
-    assert.deepEqual(launched.map((options) => options.connections), [4, 3, 3]);
+    const engine = doubleEngine({
+      latenciesMicros: [100, 200, 300, 400],
+      errorCodes: { ECONNRESET: 1 },
+      cpuSeconds: 0.25,
+      launched,
+    });
+    const sample = await runLoad({
+      engine,
+      port: 1,
+      request: POST,
+      connections: 10,
+      duration: 2,
+      timeout: 5,
+      workers: 3,
+    });
+    assert.deepEqual(
+      launched.map((options) => options.connections),
+      [4, 3, 3],
+    );
     assert.equal(sample.engine, 'double');
     assert.equal(sample.processes, 3);
     assert.equal(sample.requests.total, 12);
@@ -54,11 +73,29 @@ describe('the seam, with the test double', () => {
     assert.equal(mergeHistograms([sample.latencyHistogram]).totalCount, 12);
   });
 
-  test('a rate is the whole load\'s, split over its processes as the connections are; an engine that cannot pace refuses it', async () => {
+  test("a rate is the whole load's, split over its processes as the connections are; an engine that cannot pace refuses it", async () => {
     const launched = [];
-    await runLoad({ engine: { ...doubleEngine({ launched }), paces: true }, port: 1, request: POST, connections: 10, duration: 1, timeout: 5, workers: 3, rate: 100 });
-    assert.deepEqual(launched.map((options) => options.rate), [40, 30, 30]);
-    await assert.rejects(runLoad({ engine: doubleEngine(), port: 1, request: POST, connections: 1, duration: 1, timeout: 5, rate: 100 }), { code: 'PG_ENGINE_CANNOT_PACE', message: /load engine "double" cannot hold a request rate: drop --rate .*, or use autocannon/ });
+    await runLoad({
+      engine: { ...doubleEngine({ launched }), paces: true },
+      port: 1,
+      request: POST,
+      connections: 10,
+      duration: 1,
+      timeout: 5,
+      workers: 3,
+      rate: 100,
+    });
+    assert.deepEqual(
+      launched.map((options) => options.rate),
+      [40, 30, 30],
+    );
+    await assert.rejects(
+      runLoad({ engine: doubleEngine(), port: 1, request: POST, connections: 1, duration: 1, timeout: 5, rate: 100 }),
+      {
+        code: 'PG_ENGINE_CANNOT_PACE',
+        message: /load engine "double" cannot hold a request rate: drop --rate .*, or use autocannon/,
+      },
+    );
   });
 
   test('socket exhaustion in the client is a warning that names the tier', async () => {
@@ -76,7 +113,11 @@ describe('the seam, with the test double', () => {
     assert.equal(run.server.cpuMicrosPerRequest, 500);
     assert.equal(run.loadGenerator.saturated, true);
     assert.match(run.warnings.at(-1), /client-bound lower bound/);
-    assert.equal(runRecord(load, sampled, { clientCores: 2 }).loadGenerator.saturated, false, 'two cores: 95 % of one is not saturated');
+    assert.equal(
+      runRecord(load, sampled, { clientCores: 2 }).loadGenerator.saturated,
+      false,
+      'two cores: 95 % of one is not saturated',
+    );
   });
 });
 
@@ -89,13 +130,26 @@ describe('µs histograms', () => {
 
   test("a benchmark's percentiles come from the merged histogram of its runs, not the median of theirs", () => {
     const run = (values, cpuSeconds) => ({
-      engine: 'double', requests: { mean: values.length, stddev: 0, min: 1, max: 1, total: values.length, perSecond: [values.length] },
-      latencyMs: latencySummary(mergeHistograms([encoded(values)])), latencyHistogram: encoded(values), bytesPerSecond: 1,
-      errors: 0, timeouts: 0, server: { cpuPct: 1, cpuSeconds, peakRssBytes: 1, processes: 1 }, loadGenerator: { cpuPct: 1, saturated: false }, warnings: [],
+      engine: 'double',
+      requests: { mean: values.length, stddev: 0, min: 1, max: 1, total: values.length, perSecond: [values.length] },
+      latencyMs: latencySummary(mergeHistograms([encoded(values)])),
+      latencyHistogram: encoded(values),
+      bytesPerSecond: 1,
+      errors: 0,
+      timeouts: 0,
+      server: { cpuPct: 1, cpuSeconds, peakRssBytes: 1, processes: 1 },
+      loadGenerator: { cpuPct: 1, saturated: false },
+      warnings: [],
     });
     // 98 fast answers in each run, and 4 slow ones in one of them: p99 is slow over all of them.
-    const summary = summarizeRuns([run([...Array(98).fill(100), ...Array(4).fill(9000)], 0.0102), run(Array(98).fill(100), 0.0098)]);
-    assert.ok(Math.abs(summary.latencyMs.p99 - 9) <= 0.01, `p99 ${summary.latencyMs.p99} ms (HDR: 3 significant digits)`);
+    const summary = summarizeRuns([
+      run([...Array(98).fill(100), ...Array(4).fill(9000)], 0.0102),
+      run(Array(98).fill(100), 0.0098),
+    ]);
+    assert.ok(
+      Math.abs(summary.latencyMs.p99 - 9) <= 0.01,
+      `p99 ${summary.latencyMs.p99} ms (HDR: 3 significant digits)`,
+    );
     assert.equal(summary.latencyMs.p50, 0.1);
     assert.equal(summary.cpuMicrosPerRequest, 100, 'all CPU over all requests');
   });
@@ -108,7 +162,14 @@ for (const name of ['autocannon', 'wrk']) {
 
     test('POST bodies sent, every field filled, client CPU sampled', async () => {
       server = await startBurner();
-      const sample = await runLoad({ engine: name, port: server.port, request: POST, connections: 4, duration: 1, timeout: 5 });
+      const sample = await runLoad({
+        engine: name,
+        port: server.port,
+        request: POST,
+        connections: 4,
+        duration: 1,
+        timeout: 5,
+      });
       const received = await server.received();
       assert.equal(sample.engine, name);
       assert.ok(sample.requests.total > 0);
@@ -118,8 +179,13 @@ for (const name of ['autocannon', 'wrk']) {
       assert.equal(sample.errors, 0);
       const recorded = mergeHistograms([sample.latencyHistogram]).totalCount;
       // wrk corrects its histogram for coordinated omission before its script sees it: more values than responses.
-      if (name === 'wrk') assert.ok(recorded >= sample.requests.total, `${recorded} values for ${sample.requests.total} responses`);
-      else assert.ok(Math.abs(recorded - sample.requests.total) <= 4, 'a response time for every response (but those in flight at the end)');
+      if (name === 'wrk')
+        assert.ok(recorded >= sample.requests.total, `${recorded} values for ${sample.requests.total} responses`);
+      else
+        assert.ok(
+          Math.abs(recorded - sample.requests.total) <= 4,
+          'a response time for every response (but those in flight at the end)',
+        );
       assert.ok(sample.client.cpuSeconds > 0, 'the engine process used CPU and it was read');
       if (name === 'autocannon') assert.equal(sample.requests.perSecond.length, 1);
       await server.stop();
@@ -131,7 +197,15 @@ for (const name of ['autocannon', 'wrk']) {
 test('autocannon at a rate sends no more than the rate', async () => {
   const server = await startBurner();
   try {
-    const sample = await runLoad({ engine: 'autocannon', port: server.port, request: POST, connections: 4, duration: 2, timeout: 5, rate: 40 });
+    const sample = await runLoad({
+      engine: 'autocannon',
+      port: server.port,
+      request: POST,
+      connections: 4,
+      duration: 2,
+      timeout: 5,
+      rate: 40,
+    });
     assert.ok(sample.requests.total > 0);
     // 40 per second for 2 s; autocannon may begin a third second's share as it stops.
     assert.ok(sample.requests.total <= 40 * 3, `${sample.requests.total} requests`);
@@ -144,23 +218,35 @@ test('CPU µs/request from a server that burns a known CPU time per request', as
   const server = await startBurner(2000);
   try {
     const stop = startSampler([server.pid]);
-    const load = await runLoad({ engine: 'autocannon', port: server.port, request: { method: 'GET', path: '/' }, connections: 2, duration: 2, timeout: 10 });
+    const load = await runLoad({
+      engine: 'autocannon',
+      port: server.port,
+      request: { method: 'GET', path: '/' },
+      connections: 2,
+      duration: 2,
+      timeout: 10,
+    });
     const run = runRecord(load, stop(), { clientCores: 1 });
     // 2000 µs burnt, plus HTTP handling; ticks of 10 ms over a small window: a generous band.
-    assert.ok(run.server.cpuMicrosPerRequest >= 1800 && run.server.cpuMicrosPerRequest <= 4000, `${run.server.cpuMicrosPerRequest} µs/request`);
+    assert.ok(
+      run.server.cpuMicrosPerRequest >= 1800 && run.server.cpuMicrosPerRequest <= 4000,
+      `${run.server.cpuMicrosPerRequest} µs/request`,
+    );
   } finally {
     await server.stop();
   }
 });
 
-test('a tier beyond one process\'s open-file limit runs over several load processes', async () => {
+test("a tier beyond one process's open-file limit runs over several load processes", async () => {
   const server = await startBurner();
   try {
     const script = `import { runLoad } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/load.js'))};
       const sample = await runLoad({ port: ${server.port}, request: { method: 'GET', path: '/' }, connections: 600, duration: 1, timeout: 10 });
       console.log(JSON.stringify({ processes: sample.processes, total: sample.requests.total, codes: sample.errorCodes }));`;
     // The hard limit too, so that the load process cannot raise it back.
-    const out = execFileSync('prlimit', ['--nofile=500:500', process.execPath, '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const out = execFileSync('prlimit', ['--nofile=500:500', process.execPath, '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
     const result = JSON.parse(out.trim().split('\n').at(-1));
     assert.equal(result.processes, 3, '600 connections with 500 - 256 file descriptors each');
     assert.ok(result.total > 0);
@@ -172,21 +258,31 @@ test('a tier beyond one process\'s open-file limit runs over several load proces
 
 describe('bad input', () => {
   test('an unknown engine names the known ones', () => {
-    assert.throws(() => engineFor('nosuch'), { code: 'PG_UNKNOWN_ENGINE', message: /unknown load engine "nosuch": choose one of autocannon, wrk/ });
+    assert.throws(() => engineFor('nosuch'), {
+      code: 'PG_UNKNOWN_ENGINE',
+      message: /unknown load engine "nosuch": choose one of autocannon, wrk/,
+    });
   });
 
   test('wrk missing says where it comes from', () => {
     const path = process.env.PATH;
     process.env.PATH = '/nonexistent';
     try {
-      assert.throws(() => engineFor('wrk'), { code: 'PG_ENGINE_UNAVAILABLE', message: /load engine "wrk" cannot run here: wrk is not installed \(Debian package wrk/ });
+      assert.throws(() => engineFor('wrk'), {
+        code: 'PG_ENGINE_UNAVAILABLE',
+        message: /load engine "wrk" cannot run here: wrk is not installed \(Debian package wrk/,
+      });
     } finally {
       process.env.PATH = path;
     }
   });
 
-  test('npm run bench -- --engine nosuch exits with the schema\'s list of engines', () => {
-    const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/bench.mjs'), '--engine', 'nosuch', '--no-history'], { encoding: 'utf8' });
+  test("npm run bench -- --engine nosuch exits with the schema's list of engines", () => {
+    const run = spawnSync(
+      process.execPath,
+      [join(PROJECT_ROOT, 'scripts/bench.mjs'), '--engine', 'nosuch', '--no-history'],
+      { encoding: 'utf8' },
+    );
     assert.equal(run.status, 2);
     assert.match(run.stderr, /engine: "nosuch" is not allowed \(allowed: autocannon, wrk\)/);
   });
@@ -196,6 +292,9 @@ describe('bad input', () => {
     assert.equal(processesFor(100, { fileLimit: 1024, workers: 2 }), 2);
     assert.throws(() => processesFor(10, { fileLimit: 100 }), { code: 'PG_FILE_LIMIT' });
     assert.deepEqual(splitConnections(20000, 3), [6667, 6667, 6666]);
-    assert.deepEqual(wrkArguments({ port: 8, request: POST, connections: 4, duration: 0.5, timeout: 2.5, threads: 8 }).slice(0, 5), ['-t4', '-c4', '-d1s', '--timeout', '3s']);
+    assert.deepEqual(
+      wrkArguments({ port: 8, request: POST, connections: 4, duration: 0.5, timeout: 2.5, threads: 8 }).slice(0, 5),
+      ['-t4', '-c4', '-d1s', '--timeout', '3s'],
+    );
   });
 });

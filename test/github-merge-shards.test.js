@@ -9,17 +9,26 @@ import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const bench = (name, value, unit) => ({ name, value, unit, extra: `variant: ${name.split(' ')[0]}` });
 
-function shard(root, variant, files = {
-  'benchmark-action-bigger.json': [bench(`${variant} hello c=100 - req/s`, 1000, 'req/s')],
-  'benchmark-action-smaller.json': [bench(`${variant} hello c=100 - p99 latency`, 3, 'ms'), bench(`${variant} hello c=100 - peak RSS`, 50, 'MB')],
-}) {
+function shard(
+  root,
+  variant,
+  files = {
+    'benchmark-action-bigger.json': [bench(`${variant} hello c=100 - req/s`, 1000, 'req/s')],
+    'benchmark-action-smaller.json': [
+      bench(`${variant} hello c=100 - p99 latency`, 3, 'ms'),
+      bench(`${variant} hello c=100 - peak RSS`, 50, 'MB'),
+    ],
+  },
+) {
   const dir = join(root, `shard-${variant}`);
   mkdirSync(dir);
-  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
+  for (const [name, content] of Object.entries(files))
+    writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
   return dir;
 }
 
-const merge = (args) => spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/merge-shards.mjs'), ...args], { encoding: 'utf8' });
+const merge = (args) =>
+  spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/merge-shards.mjs'), ...args], { encoding: 'utf8' });
 
 test('shards are merged in order; a shard that measured nothing is left out with a note', () => {
   const root = tempDir();
@@ -31,17 +40,34 @@ test('shards are merged in order; a shard that measured nothing is left out with
   const read = (file) => JSON.parse(readFileSync(join(out, file), 'utf8')).map((item) => item.name);
   assert.deepEqual(read('benchmark-action-bigger.json'), ['express hello c=100 - req/s', 'koa hello c=100 - req/s']);
   assert.deepEqual(read('benchmark-action-smaller.json'), [
-    'express hello c=100 - p99 latency', 'express hello c=100 - peak RSS', 'koa hello c=100 - p99 latency', 'koa hello c=100 - peak RSS',
+    'express hello c=100 - p99 latency',
+    'express hello c=100 - peak RSS',
+    'koa hello c=100 - p99 latency',
+    'koa hello c=100 - peak RSS',
   ]);
 });
 
 const refusals = [
-  ['the same benchmark in two shards', (root) => [shard(root, 'express'), shard(join(root, 'again'), 'express')],
-    /benchmark "express hello c=100 - req\/s" is in two shards/],
-  ['a malformed input', (root) => [shard(root, 'express', { 'benchmark-action-bigger.json': '[{"name": "x"}]', 'benchmark-action-smaller.json': '[]' })],
-    /benchmark-action-bigger\.json is not valid: benches\[0\] must have required property 'value'/],
-  ['one file of a pair missing', (root) => [shard(root, 'express', { 'benchmark-action-bigger.json': '[]' })],
-    /benchmark-action-smaller\.json does not exist/],
+  [
+    'the same benchmark in two shards',
+    (root) => [shard(root, 'express'), shard(join(root, 'again'), 'express')],
+    /benchmark "express hello c=100 - req\/s" is in two shards/,
+  ],
+  [
+    'a malformed input',
+    (root) => [
+      shard(root, 'express', {
+        'benchmark-action-bigger.json': '[{"name": "x"}]',
+        'benchmark-action-smaller.json': '[]',
+      }),
+    ],
+    /benchmark-action-bigger\.json is not valid: benches\[0\] must have required property 'value'/,
+  ],
+  [
+    'one file of a pair missing',
+    (root) => [shard(root, 'express', { 'benchmark-action-bigger.json': '[]' })],
+    /benchmark-action-smaller\.json does not exist/,
+  ],
   ['no shard with results', (root) => [shard(root, 'express', {})], /no shard has benchmark files: nothing to publish/],
 ];
 for (const [what, shards, message] of refusals) {

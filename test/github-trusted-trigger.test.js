@@ -19,23 +19,41 @@ const ROLES = { maintainer: 'maintain', writer: 'write', reader: 'read' };
 
 async function script(name, args, env) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(PROJECT_ROOT, 'scripts', name), ...args], { cwd: env.CWD ?? PROJECT_ROOT, env: { PATH: process.env.PATH, ...env } });
+    const { stdout, stderr } = await run(process.execPath, [join(PROJECT_ROOT, 'scripts', name), ...args], {
+      cwd: env.CWD ?? PROJECT_ROOT,
+      env: { PATH: process.env.PATH, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     return { code: error.code, stdout: error.stdout, stderr: error.stderr };
   }
 }
 
-const outputsOf = (file) => Object.fromEntries(readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => line.split('=')));
+const outputsOf = (file) =>
+  Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('=')),
+  );
 
 describe('bench-request: who may start a benchmark, and of which commit', () => {
   let github;
   let pull;
   before(async () => {
     github = await startFakeGitHub([
-      ['GET', new RegExp(`^/repos/${REPO}/collaborators/([^/]+)/permission$`), (match) => (ROLES[match[1]]
-        ? [200, { permission: ROLES[match[1]] === 'maintain' ? 'write' : ROLES[match[1]], role_name: ROLES[match[1]] }]
-        : [404, { message: 'Not Found' }])],
+      [
+        'GET',
+        new RegExp(`^/repos/${REPO}/collaborators/([^/]+)/permission$`),
+        (match) =>
+          ROLES[match[1]]
+            ? [
+                200,
+                { permission: ROLES[match[1]] === 'maintain' ? 'write' : ROLES[match[1]], role_name: ROLES[match[1]] },
+              ]
+            : [404, { message: 'Not Found' }],
+      ],
       ['GET', new RegExp(`^/repos/${REPO}/pulls/7$`), () => [200, pull]],
       ['POST', new RegExp(`^/repos/${REPO}/actions/workflows/bench-pr\\.yml/dispatches$`), () => [204]],
       ['POST', new RegExp(`^/repos/${REPO}/issues/7/comments$`), () => [201, { id: 1 }]],
@@ -45,7 +63,12 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
   after(() => github.close());
   beforeEach(() => {
     github.requests.length = 0;
-    pull = { number: 7, state: 'open', base: { ref: 'main' }, head: { sha: APPROVED, repo: { full_name: 'forker/gate', fork: true } } };
+    pull = {
+      number: 7,
+      state: 'open',
+      base: { ref: 'main' },
+      head: { sha: APPROVED, repo: { full_name: 'forker/gate', fork: true } },
+    };
   });
 
   async function request(eventName, event) {
@@ -54,31 +77,56 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     writeFileSync(join(dir, 'outputs'), '');
     const first = github.requests.length;
     const result = await script('bench-request.mjs', ['--workflow', 'bench-pr.yml'], {
-      GITHUB_EVENT_NAME: eventName, GITHUB_EVENT_PATH: join(dir, 'event.json'), GITHUB_REPOSITORY: REPO, GITHUB_TOKEN: 'test-token',
-      GITHUB_API_URL: github.url, GITHUB_OUTPUT: join(dir, 'outputs'), GITHUB_STEP_SUMMARY: join(dir, 'summary'),
+      GITHUB_EVENT_NAME: eventName,
+      GITHUB_EVENT_PATH: join(dir, 'event.json'),
+      GITHUB_REPOSITORY: REPO,
+      GITHUB_TOKEN: 'test-token',
+      GITHUB_API_URL: github.url,
+      GITHUB_OUTPUT: join(dir, 'outputs'),
+      GITHUB_STEP_SUMMARY: join(dir, 'summary'),
     });
     const mine = github.requests.slice(first);
     const calls = mine.map((r) => `${r.method} ${r.path}`);
-    return { ...result, outputs: outputsOf(join(dir, 'outputs')), calls, dispatch: mine.find((r) => r.path.endsWith('/dispatches')), replies: mine.filter((r) => r.path.endsWith('/comments')).map((r) => r.body.body) };
+    return {
+      ...result,
+      outputs: outputsOf(join(dir, 'outputs')),
+      calls,
+      dispatch: mine.find((r) => r.path.endsWith('/dispatches')),
+      replies: mine.filter((r) => r.path.endsWith('/comments')).map((r) => r.body.body),
+    };
   }
-  const comment = (login, body) => ['issue_comment', { action: 'created', issue: { number: 7, pull_request: {} }, comment: { id: 9, body, user: { login } } }];
-  const label = (login, name = 'run-bench') => ['pull_request_target', { action: 'labeled', label: { name }, sender: { login }, pull_request: { number: 7, head: { sha: APPROVED } } }];
+  const comment = (login, body) => [
+    'issue_comment',
+    { action: 'created', issue: { number: 7, pull_request: {} }, comment: { id: 9, body, user: { login } } },
+  ];
+  const label = (login, name = 'run-bench') => [
+    'pull_request_target',
+    { action: 'labeled', label: { name }, sender: { login }, pull_request: { number: 7, head: { sha: APPROVED } } },
+  ];
 
-  test('a maintainer\'s /perfgate dispatches bench-pr on main with the head commit of that moment', async () => {
+  test("a maintainer's /perfgate dispatches bench-pr on main with the head commit of that moment", async () => {
     const result = await request(...comment('maintainer', '/perfgate'));
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(result.dispatch.body, { ref: 'main', inputs: { pr: '7', sha: APPROVED } });
     assert.deepEqual(result.outputs, { dispatched: 'true', pr: '7', sha: APPROVED });
-    assert.match(result.replies[0], new RegExp(`benchmarking \`${APPROVED}\` .*as @maintainer \\(maintain\\) asked; later pushes are not measured`));
+    assert.match(
+      result.replies[0],
+      new RegExp(`benchmarking \`${APPROVED}\` .*as @maintainer \\(maintain\\) asked; later pushes are not measured`),
+    );
   });
 
-  test('a read-only requester, and a fork\'s author with no access at all, are refused with a reply', async () => {
+  test("a read-only requester, and a fork's author with no access at all, are refused with a reply", async () => {
     for (const login of ['reader', 'forker']) {
       const result = await request(...comment(login, '/perfgate'));
       assert.equal(result.code, 0, result.stderr);
       assert.equal(result.dispatch, undefined, `${login} must not dispatch`);
       assert.deepEqual(result.outputs, { dispatched: 'false' });
-      assert.match(result.replies[0], new RegExp(`no benchmark: @${login} has ${login === 'reader' ? 'read' : 'none'} access; only people with write, maintain or admin access`));
+      assert.match(
+        result.replies[0],
+        new RegExp(
+          `no benchmark: @${login} has ${login === 'reader' ? 'read' : 'none'} access; only people with write, maintain or admin access`,
+        ),
+      );
     }
   });
 
@@ -90,20 +138,33 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     assert.ok(result.calls.includes(`DELETE /repos/${REPO}/issues/7/labels/run-bench`));
     const refused = await request(...label('reader'));
     assert.equal(refused.dispatch, undefined);
-    assert.ok(refused.calls.includes(`DELETE /repos/${REPO}/issues/7/labels/run-bench`), 'a refused label comes off too');
+    assert.ok(
+      refused.calls.includes(`DELETE /repos/${REPO}/issues/7/labels/run-bench`),
+      'a refused label comes off too',
+    );
   });
 
   test('a comment naming a commit is refused once the head has moved past it', async () => {
     pull.head.sha = PUSHED_LATER;
     const result = await request(...comment('maintainer', `/perfgate ${APPROVED.slice(0, 7)}`));
     assert.equal(result.dispatch, undefined);
-    assert.match(result.replies[0], /approves aaaaaaa, but the head of #7 is now bbbbbbbbbbbb: look at the new commits/);
+    assert.match(
+      result.replies[0],
+      /approves aaaaaaa, but the head of #7 is now bbbbbbbbbbbb: look at the new commits/,
+    );
     const named = await request(...comment('maintainer', `/perfgate ${PUSHED_LATER.slice(0, 9)}`));
     assert.deepEqual(named.dispatch.body.inputs, { pr: '7', sha: PUSHED_LATER });
   });
 
   test('other comments and labels are not requests: no API call at all; closed or off-main pull requests are refused', async () => {
-    for (const event of [comment('maintainer', 'looks good /perfgate'), label('maintainer', 'bug'), ['issue_comment', { action: 'created', issue: { number: 7 }, comment: { body: '/perfgate', user: { login: 'maintainer' } } }]]) {
+    for (const event of [
+      comment('maintainer', 'looks good /perfgate'),
+      label('maintainer', 'bug'),
+      [
+        'issue_comment',
+        { action: 'created', issue: { number: 7 }, comment: { body: '/perfgate', user: { login: 'maintainer' } } },
+      ],
+    ]) {
       const result = await request(...event);
       assert.equal(result.code, 0, result.stderr);
       assert.deepEqual(result.calls, []);
@@ -123,7 +184,8 @@ describe('approved-commit: the self-hosted job measures exactly the approved com
   let dir;
   let checkout;
   let approved;
-  const git = (cwd, ...args) => run('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args]).then((r) => r.stdout.trim());
+  const git = (cwd, ...args) =>
+    run('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args]).then((r) => r.stdout.trim());
   before(async () => {
     dir = tempDir('perfgate-approved-');
     const origin = join(dir, 'origin.git');
@@ -155,7 +217,12 @@ describe('approved-commit: the self-hosted job measures exactly the approved com
     const event = join(out, '..', 'event.json');
     writeFileSync(event, JSON.stringify({ inputs, repository: { default_branch: 'main' } }));
     writeFileSync(join(out, '..', 'outputs'), '');
-    const result = await script('approved-commit.mjs', ['--out', out], { CWD: checkout, GITHUB_EVENT_PATH: event, GITHUB_REF: ref, GITHUB_OUTPUT: join(out, '..', 'outputs') });
+    const result = await script('approved-commit.mjs', ['--out', out], {
+      CWD: checkout,
+      GITHUB_EVENT_PATH: event,
+      GITHUB_REF: ref,
+      GITHUB_OUTPUT: join(out, '..', 'outputs'),
+    });
     return { ...result, outputs: outputsOf(join(out, '..', 'outputs')), out };
   }
 
@@ -169,13 +236,21 @@ describe('approved-commit: the self-hosted job measures exactly the approved com
     const result = await prepare({ pr: '7', sha: approved.sha });
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(result.outputs, { pr: '7', head: approved.sha, base: approved.mergeBase });
-    assert.deepEqual(JSON.parse(readFileSync(join(result.out, 'pr.json'), 'utf8')), { format: 'perfgate-pr', version: 1, number: 7, headSha: approved.sha });
+    assert.deepEqual(JSON.parse(readFileSync(join(result.out, 'pr.json'), 'utf8')), {
+      format: 'perfgate-pr',
+      version: 1,
+      number: 7,
+      headSha: approved.sha,
+    });
   });
 
   test('refuses inputs that are not a number and a full sha, and a dispatch on another branch', async () => {
     const bad = await prepare({ pr: '7; rm -rf /', sha: 'HEAD' });
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /the pr input must be a pull request number[\s\S]*the sha input must be a full 40-hex commit id/);
+    assert.match(
+      bad.stderr,
+      /the pr input must be a pull request number[\s\S]*the sha input must be a full 40-hex commit id/,
+    );
     const branch = await prepare({ pr: '7', sha: approved.sha }, 'refs/heads/feature');
     assert.equal(branch.code, 2);
     assert.match(branch.stderr, /GITHUB_REF .*is refs\/heads\/feature: dispatch this workflow on main only/);

@@ -8,7 +8,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { YAML } from 'zx';
-import { changedFrameworks, comparisonRuns, FRAMEWORK_PACKAGES, lockedVersions, packageSlug } from '../bench/github/packages.js';
+import {
+  changedFrameworks,
+  comparisonRuns,
+  FRAMEWORK_PACKAGES,
+  lockedVersions,
+  packageSlug,
+} from '../bench/github/packages.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
@@ -19,16 +25,32 @@ const lock = (versions) => ({
   lockfileVersion: 3,
   packages: {
     '': { name: 'perfgate', dependencies: {} },
-    ...Object.fromEntries(Object.entries(versions).map(([key, value]) => [`node_modules/${key}`, typeof value === 'string' ? { version: value } : value])),
+    ...Object.fromEntries(
+      Object.entries(versions).map(([key, value]) => [
+        `node_modules/${key}`,
+        typeof value === 'string' ? { version: value } : value,
+      ]),
+    ),
   },
 });
 
-const BASE = { express: '5.1.0', fastify: '5.2.0', '@koa/router': '15.0.0', express4: { name: 'express', version: '4.21.0' }, zx: '8.0.0' };
+const BASE = {
+  express: '5.1.0',
+  fastify: '5.2.0',
+  '@koa/router': '15.0.0',
+  express4: { name: 'express', version: '4.21.0' },
+  zx: '8.0.0',
+};
 
 describe('changed framework packages', () => {
   test('only frameworks locked at the top on both sides with different versions', () => {
     const head = {
-      ...BASE, express: '5.2.0', '@koa/router': '15.1.0', express4: { name: 'express', version: '4.22.0' }, zx: '8.1.0', hono: '4.0.0',
+      ...BASE,
+      express: '5.2.0',
+      '@koa/router': '15.1.0',
+      express4: { name: 'express', version: '4.22.0' },
+      zx: '8.1.0',
+      hono: '4.0.0',
     };
     assert.deepEqual(changedFrameworks(lock(BASE), lock(head)), [
       { name: 'express', from: '5.1.0', to: '5.2.0' },
@@ -37,20 +59,39 @@ describe('changed framework packages', () => {
     assert.deepEqual(changedFrameworks(lock(BASE), lock({ ...BASE, zx: '9.0.0' })), []);
   });
 
-  test('an alias under a framework\'s name is not that framework', () => {
-    assert.deepEqual(lockedVersions(lock({ express: { name: 'not-express', version: '1.0.0' }, koa: '3.0.0' }), 'x'), { koa: '3.0.0' });
+  test("an alias under a framework's name is not that framework", () => {
+    assert.deepEqual(lockedVersions(lock({ express: { name: 'not-express', version: '1.0.0' }, koa: '3.0.0' }), 'x'), {
+      koa: '3.0.0',
+    });
   });
 
   test('a lockfile without a packages map (lockfileVersion 1) is a clear error', () => {
-    assert.throws(() => changedFrameworks({ lockfileVersion: 1, dependencies: {} }, lock(BASE)),
-      /the base package-lock\.json has no "packages" map: the upgrade gate compares the package-lock\.json \(lockfileVersion 2 or 3\)/);
+    assert.throws(
+      () => changedFrameworks({ lockfileVersion: 1, dependencies: {} }, lock(BASE)),
+      /the base package-lock\.json has no "packages" map: the upgrade gate compares the package-lock\.json \(lockfileVersion 2 or 3\)/,
+    );
   });
 
   test('one comparison per package, old vs new, with the extra compare options', () => {
     const runs = comparisonRuns([{ name: '@hono/node-server', from: '2.0.0', to: '2.1.0' }], '/w', ['--duration', '5']);
-    assert.deepEqual(runs.map((run) => [run.slug, run.args]), [
-      ['hono-node-server', ['--dep', '@hono/node-server@2.0.0', '--vs', '@hono/node-server@2.1.0', '--out', '/w/hono-node-server', '--duration', '5']],
-    ]);
+    assert.deepEqual(
+      runs.map((run) => [run.slug, run.args]),
+      [
+        [
+          'hono-node-server',
+          [
+            '--dep',
+            '@hono/node-server@2.0.0',
+            '--vs',
+            '@hono/node-server@2.1.0',
+            '--out',
+            '/w/hono-node-server',
+            '--duration',
+            '5',
+          ],
+        ],
+      ],
+    );
     assert.equal(packageSlug('ultimate-express'), 'ultimate-express');
   });
 
@@ -62,12 +103,18 @@ describe('changed framework packages', () => {
 });
 
 describe('scripts/upgrade-gate.mjs', () => {
-  const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+  const GIT_ENV = {
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@example.com',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@example.com',
+  };
 
   function repository(versions = BASE) {
     const repo = tempDir('perfgate-gate-');
     writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock(versions)));
-    const git = (...args) => execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+    const git = (...args) =>
+      execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
     git('init', '-q', '-b', 'main');
     git('add', '.');
     git('commit', '-qm', 'base');
@@ -78,7 +125,9 @@ describe('scripts/upgrade-gate.mjs', () => {
     const summary = join(repo, 'summary.md');
     writeFileSync(summary, '');
     const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/upgrade-gate.mjs'), ...args], {
-      cwd: repo, encoding: 'utf8', env: { ...process.env, GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: '' },
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: '' },
     });
     return { code: run.status, stdout: run.stdout, stderr: run.stderr, summary: readFileSync(summary, 'utf8') };
   }
@@ -96,17 +145,41 @@ describe('scripts/upgrade-gate.mjs', () => {
     const repo = repository({ ...BASE, express: '5.0.0' });
     writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock(BASE)));
     const out = join(repo, 'out');
-    const quick = ['--variant', 'express', '--scenario', 'hello', '--connections', '10', '--duration', '0.5', '--warmup', '0.2', '--min-rounds', '3', '--budget', '15'];
+    const quick = [
+      '--variant',
+      'express',
+      '--scenario',
+      'hello',
+      '--connections',
+      '10',
+      '--duration',
+      '0.5',
+      '--warmup',
+      '0.2',
+      '--min-rounds',
+      '3',
+      '--budget',
+      '15',
+    ];
     const run = gate(repo, ['--base', 'main', '--out', out, '--', ...quick]);
     assert.ok([0, 1].includes(run.code), run.stderr);
     const comparison = JSON.parse(readFileSync(join(out, 'comparison-express.json'), 'utf8'));
-    assert.deepEqual([comparison.sides.base.description, comparison.sides.head.description], ['express@5.0.0', 'express@5.1.0']);
-    assert.deepEqual(comparison.benchmarks.map((benchmark) => `${benchmark.id}: ${benchmark.status}`), ['express hello c=10: ok']);
+    assert.deepEqual(
+      [comparison.sides.base.description, comparison.sides.head.description],
+      ['express@5.0.0', 'express@5.1.0'],
+    );
+    assert.deepEqual(
+      comparison.benchmarks.map((benchmark) => `${benchmark.id}: ${benchmark.status}`),
+      ['express hello c=10: ok'],
+    );
     assert.match(readFileSync(join(out, 'comparison-express.md'), 'utf8'), /\| express hello c=10 \| req\/s \|/);
-    assert.match(run.summary, new RegExp(`- express 5\\.0\\.0 → 5\\.1\\.0: ${run.code === 1 ? 'REGRESSION' : 'no regression'}`));
+    assert.match(
+      run.summary,
+      new RegExp(`- express 5\\.0\\.0 → 5\\.1\\.0: ${run.code === 1 ? 'REGRESSION' : 'no regression'}`),
+    );
   });
 
-  test('--head reads the pull request\'s lockfile from that commit, never the working tree\'s', () => {
+  test("--head reads the pull request's lockfile from that commit, never the working tree's", () => {
     const repo = repository();
     writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock({ ...BASE, zx: '9.0.0' })));
     execFileSync('git', ['commit', '-qam', 'head'], { cwd: repo, env: { ...process.env, ...GIT_ENV } });
@@ -117,9 +190,21 @@ describe('scripts/upgrade-gate.mjs', () => {
   });
 
   const badInput = [
-    ['an unknown base', ['--base', 'no-such-ref', '--out', 'out'], /package-lock\.json at no-such-ref cannot be read \(fatal: invalid object name 'no-such-ref'\.\)/],
-    ['a base that looks like an option', ['--base', '--output=x', '--out', 'out'], /package-lock\.json at --output=x cannot be read/],
-    ['no --out, and a compare option before --', ['--base', 'main', '--duration', '1'], /unknown option --duration \(compare options go after --\)[\s\S]*--out is required/],
+    [
+      'an unknown base',
+      ['--base', 'no-such-ref', '--out', 'out'],
+      /package-lock\.json at no-such-ref cannot be read \(fatal: invalid object name 'no-such-ref'\.\)/,
+    ],
+    [
+      'a base that looks like an option',
+      ['--base', '--output=x', '--out', 'out'],
+      /package-lock\.json at --output=x cannot be read/,
+    ],
+    [
+      'no --out, and a compare option before --',
+      ['--base', 'main', '--duration', '1'],
+      /unknown option --duration \(compare options go after --\)[\s\S]*--out is required/,
+    ],
   ];
   for (const [what, args, message] of badInput) {
     test(`${what} is a clear error (exit 2)`, () => {
@@ -139,9 +224,21 @@ describe('scripts/upgrade-request.mjs: the self-hosted gate runs only when a mea
   before(async () => {
     const blob = (value) => ({ content: Buffer.from(JSON.stringify(value)).toString('base64'), encoding: 'base64' });
     github = await startFakeGitHub([
-      ['GET', new RegExp(`^/repos/${REPO}/compare/main\\.\\.\\.${HEAD}$`), () => [200, { merge_base_commit: { sha: MERGE_BASE } }]],
-      ['GET', new RegExp(`^/repos/${REPO}/contents/package-lock\\.json$`), (match, body, url) => [200, { sha: url.searchParams.get('ref') === HEAD ? 'blob-head' : 'blob-base' }]],
-      ['GET', new RegExp(`^/repos/${REPO}/git/blobs/(blob-head|blob-base)$`), (match) => [200, blob(match[1] === 'blob-head' ? headLock : lock(BASE))]],
+      [
+        'GET',
+        new RegExp(`^/repos/${REPO}/compare/main\\.\\.\\.${HEAD}$`),
+        () => [200, { merge_base_commit: { sha: MERGE_BASE } }],
+      ],
+      [
+        'GET',
+        new RegExp(`^/repos/${REPO}/contents/package-lock\\.json$`),
+        (match, body, url) => [200, { sha: url.searchParams.get('ref') === HEAD ? 'blob-head' : 'blob-base' }],
+      ],
+      [
+        'GET',
+        new RegExp(`^/repos/${REPO}/git/blobs/(blob-head|blob-base)$`),
+        (match) => [200, blob(match[1] === 'blob-head' ? headLock : lock(BASE))],
+      ],
       ['POST', new RegExp(`^/repos/${REPO}/actions/workflows/upgrade-gate\\.yml/dispatches$`), () => [204]],
     ]);
   });
@@ -149,15 +246,42 @@ describe('scripts/upgrade-request.mjs: the self-hosted gate runs only when a mea
 
   async function request(author) {
     const dir = tempDir('perfgate-upgrade-request-');
-    writeFileSync(join(dir, 'event.json'), JSON.stringify({ repository: { default_branch: 'main' }, pull_request: { number: 12, user: { login: author }, base: { ref: 'main' }, head: { sha: HEAD } } }));
+    writeFileSync(
+      join(dir, 'event.json'),
+      JSON.stringify({
+        repository: { default_branch: 'main' },
+        pull_request: { number: 12, user: { login: author }, base: { ref: 'main' }, head: { sha: HEAD } },
+      }),
+    );
     writeFileSync(join(dir, 'outputs'), '');
     const first = github.requests.length;
     // Asynchronous, so that the fake API in this process can answer.
-    const run = await execFileAsync(process.execPath, [join(PROJECT_ROOT, 'scripts/upgrade-request.mjs'), '--workflow', 'upgrade-gate.yml'], {
-      env: { PATH: process.env.PATH, GITHUB_EVENT_PATH: join(dir, 'event.json'), GITHUB_REPOSITORY: REPO, GITHUB_TOKEN: 't', GITHUB_API_URL: github.url, GITHUB_OUTPUT: join(dir, 'outputs') },
-    }).then((done) => ({ ...done, code: 0 }), (error) => error);
+    const run = await execFileAsync(
+      process.execPath,
+      [join(PROJECT_ROOT, 'scripts/upgrade-request.mjs'), '--workflow', 'upgrade-gate.yml'],
+      {
+        env: {
+          PATH: process.env.PATH,
+          GITHUB_EVENT_PATH: join(dir, 'event.json'),
+          GITHUB_REPOSITORY: REPO,
+          GITHUB_TOKEN: 't',
+          GITHUB_API_URL: github.url,
+          GITHUB_OUTPUT: join(dir, 'outputs'),
+        },
+      },
+    ).then(
+      (done) => ({ ...done, code: 0 }),
+      (error) => error,
+    );
     const mine = github.requests.slice(first);
-    return { code: run.code, stdout: run.stdout, stderr: run.stderr, outputs: readFileSync(join(dir, 'outputs'), 'utf8'), dispatch: mine.find((r) => r.path.endsWith('/dispatches')), calls: mine.length };
+    return {
+      code: run.code,
+      stdout: run.stdout,
+      stderr: run.stderr,
+      outputs: readFileSync(join(dir, 'outputs'), 'utf8'),
+      dispatch: mine.find((r) => r.path.endsWith('/dispatches')),
+      calls: mine.length,
+    };
   }
 
   test('an upgraded framework dispatches the gate with the pull request and its head commit', async () => {
@@ -168,7 +292,7 @@ describe('scripts/upgrade-request.mjs: the self-hosted gate runs only when a mea
     assert.match(run.stdout, /fastify 5\.2\.0 → 5\.3\.0; dispatched upgrade-gate\.yml on main/);
   });
 
-  test('no measured framework changed, or not dependabot\'s pull request: nothing runs on the benchmark machine', async () => {
+  test("no measured framework changed, or not dependabot's pull request: nothing runs on the benchmark machine", async () => {
     headLock = lock({ ...BASE, zx: '9.0.0' });
     const unchanged = await request('dependabot[bot]');
     assert.equal(unchanged.code, 0, unchanged.stderr);

@@ -10,8 +10,11 @@ import { isInstalled, workflowLinters } from '../bench/github/workflow-linters.j
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const missing = workflowLinters(PROJECT_ROOT).filter((linter) => !isInstalled(linter));
-const skip = missing.length ? `${missing.map((linter) => `${linter.name} ${linter.version}`).join(', ')} not installed (node scripts/setup.mjs --for test installs it)` : false;
-const lint = (args) => spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/lint-workflows.mjs'), ...args], { encoding: 'utf8' });
+const skip = missing.length
+  ? `${missing.map((linter) => `${linter.name} ${linter.version}`).join(', ')} not installed (node scripts/setup.mjs --for test installs it)`
+  : false;
+const lint = (args) =>
+  spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/lint-workflows.mjs'), ...args], { encoding: 'utf8' });
 
 test('actionlint and zizmor (pedantic) find nothing in .github/', { skip }, () => {
   const run = lint([]);
@@ -23,20 +26,24 @@ test('actionlint and zizmor (pedantic) find nothing in .github/', { skip }, () =
 test('they catch an injectable, unpinned workflow with a write token', { skip }, () => {
   const root = tempDir();
   mkdirSync(join(root, '.github/workflows'), { recursive: true });
-  writeFileSync(join(root, '.github/workflows/bad.yml'), [
-    'name: bad',
-    'on: pull_request_target',
-    'jobs:',
-    '  greet:',
-    '    runs-on: ubuntu-latest',
-    '    steps:',
-    '      - uses: actions/checkout@v4',
-    '      - run: echo "${{ github.event.pull_request.title }}"',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    join(root, '.github/workflows/bad.yml'),
+    [
+      'name: bad',
+      'on: pull_request_target',
+      'jobs:',
+      '  greet:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - run: echo "${{ github.event.pull_request.title }}"',
+      '',
+    ].join('\n'),
+  );
   const run = lint(['--root', root]);
   assert.equal(run.status, 1);
   const output = run.stdout + run.stderr;
   assert.match(output, /"github\.event\.pull_request\.title" is potentially untrusted/);
-  for (const audit of ['template-injection', 'unpinned-uses', 'dangerous-triggers', 'artipacked']) assert.match(output, new RegExp(`\\[${audit}\\]`));
+  for (const audit of ['template-injection', 'unpinned-uses', 'dangerous-triggers', 'artipacked'])
+    assert.match(output, new RegExp(`\\[${audit}\\]`));
 });

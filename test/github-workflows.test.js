@@ -15,22 +15,36 @@ import { startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 // Asynchronous, so that the fake API in this process can answer the step's requests.
-const spawnAsync = (command, args, options) => new Promise((resolve) => {
-  execFile(command, args, options, (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }));
-});
+const spawnAsync = (command, args, options) =>
+  new Promise((resolve) => {
+    execFile(command, args, options, (error, stdout, stderr) =>
+      resolve({ code: error ? error.code : 0, stdout, stderr }),
+    );
+  });
 
 const DIR = join(PROJECT_ROOT, '.github/workflows');
 const files = readdirSync(DIR).filter((name) => name.endsWith('.yml'));
 const text = Object.fromEntries(files.map((name) => [name, readFileSync(join(DIR, name), 'utf8')]));
 const workflows = Object.fromEntries(files.map((name) => [name, YAML.parse(text[name])]));
 const jobsOf = (name) => Object.entries(workflows[name].jobs);
-const allJobs = () => files.flatMap((name) => jobsOf(name).map(([id, job]) => [`${name}:${id}`, job, job.permissions ?? workflows[name].permissions]));
+const allJobs = () =>
+  files.flatMap((name) =>
+    jobsOf(name).map(([id, job]) => [`${name}:${id}`, job, job.permissions ?? workflows[name].permissions]),
+  );
 const allSteps = () => allJobs().flatMap(([where, job]) => job.steps.map((step) => [where, step]));
 const usesOf = (prefix) => allSteps().filter(([, step]) => step.uses?.startsWith(prefix));
 
 describe('hardening', () => {
   test('the seven workflows are there', () => {
-    assert.deepEqual(files.sort(), ['bench-comment.yml', 'bench-main.yml', 'bench-pr.yml', 'bench-request.yml', 'ci.yml', 'upgrade-gate.yml', 'upgrade-request.yml']);
+    assert.deepEqual(files.sort(), [
+      'bench-comment.yml',
+      'bench-main.yml',
+      'bench-pr.yml',
+      'bench-request.yml',
+      'ci.yml',
+      'upgrade-gate.yml',
+      'upgrade-request.yml',
+    ]);
   });
 
   test('every action is pinned by a full commit SHA with its version in a comment, the same SHA everywhere', () => {
@@ -47,19 +61,26 @@ describe('hardening', () => {
   });
 
   test('every checkout keeps no credentials; every job has a timeout', () => {
-    for (const [where, step] of usesOf('actions/checkout@')) assert.equal(step.with?.['persist-credentials'], false, where);
-    for (const [where, job] of allJobs()) assert.ok(Number.isInteger(job['timeout-minutes']), `${where} has no timeout-minutes`);
+    for (const [where, step] of usesOf('actions/checkout@'))
+      assert.equal(step.with?.['persist-credentials'], false, where);
+    for (const [where, job] of allJobs())
+      assert.ok(Number.isInteger(job['timeout-minutes']), `${where} has no timeout-minutes`);
   });
 
   test('no expression inside a run: script (context goes through env:)', () => {
-    for (const [where, step] of allSteps()) if (step.run) assert.ok(!step.run.includes('${{'), `${where}: "${step.name}" expands an expression in run:`);
+    for (const [where, step] of allSteps())
+      if (step.run) assert.ok(!step.run.includes('${{'), `${where}: "${step.name}" expands an expression in run:`);
   });
 
   test('no pull-request definition reaches a self-hosted runner: those jobs run only in workflows of the default branch', () => {
     const selfHosted = allJobs().filter(([, job]) => [job['runs-on']].flat().includes('self-hosted'));
     for (const [where, job] of selfHosted) {
       const triggers = Object.keys(workflows[where.split(':')[0]].on);
-      assert.deepEqual(triggers.filter((trigger) => !['push', 'schedule', 'workflow_dispatch'].includes(trigger)), [], `${where} has a trigger that runs another definition`);
+      assert.deepEqual(
+        triggers.filter((trigger) => !['push', 'schedule', 'workflow_dispatch'].includes(trigger)),
+        [],
+        `${where} has a trigger that runs another definition`,
+      );
       if (triggers.includes('push')) assert.deepEqual(workflows[where.split(':')[0]].on.push.branches, ['main'], where);
       // A dispatch names a ref: the job refuses any other than the default branch.
       assert.equal(job.if, "github.ref == 'refs/heads/main'", where);
@@ -67,85 +88,147 @@ describe('hardening', () => {
   });
 
   test('privileged triggers run on GitHub-hosted runners and check out only the default branch', () => {
-    for (const name of files.filter((each) => ['pull_request_target', 'issue_comment', 'workflow_run'].some((trigger) => trigger in workflows[each].on))) {
+    for (const name of files.filter((each) =>
+      ['pull_request_target', 'issue_comment', 'workflow_run'].some((trigger) => trigger in workflows[each].on),
+    )) {
       for (const [id, job] of jobsOf(name)) {
         assert.ok(!['self-hosted'].includes([job['runs-on']].flat()[0]), `${name}:${id} runs on a self-hosted runner`);
         for (const step of job.steps.filter((each) => each.uses?.startsWith('actions/checkout@'))) {
-          assert.ok([undefined, '${{ github.event.repository.default_branch }}'].includes(step.with?.ref), `${name}:${id} checks out ${step.with?.ref}`);
+          assert.ok(
+            [undefined, '${{ github.event.repository.default_branch }}'].includes(step.with?.ref),
+            `${name}:${id} checks out ${step.with?.ref}`,
+          );
         }
       }
     }
-    for (const name of files) assert.ok(!('pull_request' in workflows[name].on && jobsOf(name).some(([, job]) => JSON.stringify(job['runs-on']).includes('self-hosted'))), name);
+    for (const name of files)
+      assert.ok(
+        !(
+          'pull_request' in workflows[name].on &&
+          jobsOf(name).some(([, job]) => JSON.stringify(job['runs-on']).includes('self-hosted'))
+        ),
+        name,
+      );
   });
 
   test('least privilege: no default permissions, and only the publishing job may write contents', () => {
-    for (const name of files) assert.ok(workflows[name].permissions !== undefined, `${name} has no top-level permissions`);
+    for (const name of files)
+      assert.ok(workflows[name].permissions !== undefined, `${name} has no top-level permissions`);
     const writers = allJobs().filter(([, , permissions]) => Object.values(permissions).includes('write'));
-    assert.deepEqual(writers.map(([where, , permissions]) => [where, permissions]), [
-      ['bench-comment.yml:comment', { actions: 'read', contents: 'read', 'pull-requests': 'write' }],
-      ['bench-main.yml:publish', { contents: 'write' }],
-      ['bench-request.yml:request', { actions: 'write', contents: 'read', 'pull-requests': 'write' }],
-      ['upgrade-request.yml:decide', { actions: 'write', contents: 'read' }],
-    ]);
+    assert.deepEqual(
+      writers.map(([where, , permissions]) => [where, permissions]),
+      [
+        ['bench-comment.yml:comment', { actions: 'read', contents: 'read', 'pull-requests': 'write' }],
+        ['bench-main.yml:publish', { contents: 'write' }],
+        ['bench-request.yml:request', { actions: 'write', contents: 'read', 'pull-requests': 'write' }],
+        ['upgrade-request.yml:decide', { actions: 'write', contents: 'read' }],
+      ],
+    );
     for (const [where, job] of allJobs().filter(([, each]) => [each['runs-on']].flat().includes('self-hosted'))) {
-      assert.deepEqual(job.permissions, { contents: 'read' }, `${where} runs on a self-hosted runner with more than contents: read`);
+      assert.deepEqual(
+        job.permissions,
+        { contents: 'read' },
+        `${where} runs on a self-hosted runner with more than contents: read`,
+      );
     }
   });
 });
 
 describe('names shared with the code', () => {
-  test('bench-main shards exactly the frameworks suite\'s variants', () => {
+  test("bench-main shards exactly the frameworks suite's variants", () => {
     assert.deepEqual(workflows['bench-main.yml'].jobs.bench.strategy.matrix.variant, SUITES.frameworks.variants);
-    assert.match(workflows['bench-main.yml'].jobs.bench.steps.find((step) => step.run?.includes('npm run bench')).run, /--suite frameworks --variant "\$VARIANT"/);
+    assert.match(
+      workflows['bench-main.yml'].jobs.bench.steps.find((step) => step.run?.includes('npm run bench')).run,
+      /--suite frameworks --variant "\$VARIANT"/,
+    );
   });
 
   test('the trend is published under the suite names and tools of bench/results/benchmark-action.js', () => {
     const published = usesOf('benchmark-action/github-action-benchmark@').map(([, step]) => step.with);
-    assert.deepEqual(published.map((inputs) => [inputs.name, inputs.tool, inputs['output-file-path'].split('/').at(-1)]), [
-      [SUITE_NAMES.bigger, TOOLS.bigger, 'benchmark-action-bigger.json'],
-      [SUITE_NAMES.smaller, TOOLS.smaller, 'benchmark-action-smaller.json'],
-    ]);
+    assert.deepEqual(
+      published.map((inputs) => [inputs.name, inputs.tool, inputs['output-file-path'].split('/').at(-1)]),
+      [
+        [SUITE_NAMES.bigger, TOOLS.bigger, 'benchmark-action-bigger.json'],
+        [SUITE_NAMES.smaller, TOOLS.smaller, 'benchmark-action-smaller.json'],
+      ],
+    );
     for (const inputs of published) {
       // Alerts only for a commit new to the trend (scripts/pages-branch.mjs), not a nightly re-run.
-      assert.deepEqual([inputs['auto-push'], inputs['gh-pages-branch'], inputs['benchmark-data-dir-path'], inputs['comment-on-alert'], inputs['fail-on-alert']],
-        [true, 'gh-pages', 'dev/bench', '${{ steps.pages.outputs.alert }}', '${{ steps.pages.outputs.alert }}']);
+      assert.deepEqual(
+        [
+          inputs['auto-push'],
+          inputs['gh-pages-branch'],
+          inputs['benchmark-data-dir-path'],
+          inputs['comment-on-alert'],
+          inputs['fail-on-alert'],
+        ],
+        [true, 'gh-pages', 'dev/bench', '${{ steps.pages.outputs.alert }}', '${{ steps.pages.outputs.alert }}'],
+      );
       assert.match(inputs['alert-threshold'], /^\d+%$/);
     }
   });
 
   test('bench-comment follows the dispatched workflows that upload the artifact, each named by its pull request and commit', () => {
-    const uploaders = files.filter((name) => usesOf('actions/upload-artifact@').some(([where, step]) => where.startsWith(`${name}:`) && step.with.name === ARTIFACT_NAME));
+    const uploaders = files.filter((name) =>
+      usesOf('actions/upload-artifact@').some(
+        ([where, step]) => where.startsWith(`${name}:`) && step.with.name === ARTIFACT_NAME,
+      ),
+    );
     assert.deepEqual(uploaders.sort(), ['bench-pr.yml', 'upgrade-gate.yml']);
     const comment = workflows['bench-comment.yml'];
-    assert.deepEqual(comment.on.workflow_run.workflows, uploaders.map((name) => workflows[name].name));
-    const [[, download]] = usesOf('actions/download-artifact@').filter(([where]) => where.startsWith('bench-comment.yml'));
+    assert.deepEqual(
+      comment.on.workflow_run.workflows,
+      uploaders.map((name) => workflows[name].name),
+    );
+    const [[, download]] = usesOf('actions/download-artifact@').filter(([where]) =>
+      where.startsWith('bench-comment.yml'),
+    );
     assert.equal(download.with.name, ARTIFACT_NAME);
     assert.equal(download.with['run-id'], '${{ github.event.workflow_run.id }}');
     assert.match(download.with.path, /^\$\{\{ runner\.temp \}\}\//);
     for (const name of uploaders) {
-      assert.equal(workflows[name]['run-name'], `${workflows[name].name} #\${{ inputs.pr }} at \${{ inputs.sha }}`, name);
+      assert.equal(
+        workflows[name]['run-name'],
+        `${workflows[name].name} #\${{ inputs.pr }} at \${{ inputs.sha }}`,
+        name,
+      );
       assert.deepEqual(Object.keys(workflows[name].on), ['workflow_dispatch'], name);
     }
     assert.match(workflows['bench-request.yml'].jobs.request.steps.at(-1).run, /--workflow bench-pr\.yml$/);
     assert.match(workflows['upgrade-request.yml'].jobs.decide.steps.at(-1).run, /--workflow upgrade-gate\.yml$/);
     assert.equal(comment.jobs.comment.if, "github.event.workflow_run.event == 'workflow_dispatch'");
-    assert.ok(!usesOf('actions/checkout@').some(([where, step]) => where.startsWith('bench-comment.yml') && step.with?.ref), 'bench-comment checks out only the default branch');
+    assert.ok(
+      !usesOf('actions/checkout@').some(([where, step]) => where.startsWith('bench-comment.yml') && step.with?.ref),
+      'bench-comment checks out only the default branch',
+    );
   });
 });
 
-describe('bench-main\'s publishing steps on a repository without gh-pages (a first run)', () => {
-  const GIT_ENV = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
-  const git = (cwd, ...args) => execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+describe("bench-main's publishing steps on a repository without gh-pages (a first run)", () => {
+  const GIT_ENV = {
+    GIT_AUTHOR_NAME: 't',
+    GIT_AUTHOR_EMAIL: 't@example.com',
+    GIT_COMMITTER_NAME: 't',
+    GIT_COMMITTER_EMAIL: 't@example.com',
+  };
+  const git = (cwd, ...args) =>
+    execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
   const steps = workflows['bench-main.yml'].jobs.publish.steps;
   const stepNamed = (name) => steps.find((each) => each.name === name);
   let github;
   let comments;
   before(async () => {
     comments = [];
-    github = await startFakeGitHub([['POST', /^\/repos\/owner\/pages\/commits\/([0-9a-f]{40})\/comments$/, (match) => {
-      comments.push(match[1]);
-      return [201, { id: comments.length }];
-    }]]);
+    github = await startFakeGitHub([
+      [
+        'POST',
+        /^\/repos\/owner\/pages\/commits\/([0-9a-f]{40})\/comments$/,
+        (match) => {
+          comments.push(match[1]);
+          return [201, { id: comments.length }];
+        },
+      ],
+    ]);
   });
   after(() => github.close());
 
@@ -165,13 +248,25 @@ describe('bench-main\'s publishing steps on a repository without gh-pages (a fir
     const sha = git(checkout, 'rev-parse', 'HEAD');
     const outputs = join(root, 'outputs');
     const env = {
-      ...process.env, GH_TOKEN: 'token', GITHUB_TOKEN: 'token', PAGES: join(root, 'pages'), GITHUB_SERVER_URL: `file://${root}`,
-      GITHUB_REPOSITORY: 'owner/pages', GITHUB_SHA: sha, GITHUB_API_URL: github.url, GITHUB_OUTPUT: outputs,
+      ...process.env,
+      GH_TOKEN: 'token',
+      GITHUB_TOKEN: 'token',
+      PAGES: join(root, 'pages'),
+      GITHUB_SERVER_URL: `file://${root}`,
+      GITHUB_REPOSITORY: 'owner/pages',
+      GITHUB_SHA: sha,
+      GITHUB_API_URL: github.url,
+      GITHUB_OUTPUT: outputs,
     };
     // Node steps run the project's scripts; git steps run in the measured checkout, as in the workspace.
     const runStep = (name, cwd) => spawnAsync('bash', ['-eo', 'pipefail', '-c', stepNamed(name).run], { cwd, env });
     // What the action does first (git fetch origin gh-pages:gh-pages, then git switch gh-pages).
-    const actionSwitch = () => spawnSync('bash', ['-c', 'git fetch -q origin gh-pages:gh-pages && git switch -q gh-pages && git switch -q -'], { cwd: checkout, env, encoding: 'utf8' });
+    const actionSwitch = () =>
+      spawnSync('bash', ['-c', 'git fetch -q origin gh-pages:gh-pages && git switch -q gh-pages && git switch -q -'], {
+        cwd: checkout,
+        env,
+        encoding: 'utf8',
+      });
     assert.notEqual(actionSwitch().status, 0, 'without gh-pages the action fails');
 
     writeFileSync(outputs, '');
@@ -183,31 +278,65 @@ describe('bench-main\'s publishing steps on a repository without gh-pages (a fir
     // The action's push of data.js (stood in for by a history with a 10 % step at run 150).
     const seed = join(root, 'seed');
     git(root, 'clone', '-q', '--branch', 'gh-pages', remote, seed);
-    const data = syntheticData({ 'perfgate throughput': { tool: 'customBiggerIsBetter', benches: { 'express json c=100 - req/s': syntheticSeries({ length: 200, cv: 0.03, steps: [{ at: 150, factor: 0.9 }], seed: 3 }) } } });
+    const data = syntheticData({
+      'perfgate throughput': {
+        tool: 'customBiggerIsBetter',
+        benches: {
+          'express json c=100 - req/s': syntheticSeries({
+            length: 200,
+            cv: 0.03,
+            steps: [{ at: 150, factor: 0.9 }],
+            seed: 3,
+          }),
+        },
+      },
+    });
     data.entries['perfgate throughput'].at(-1).commit.id = sha;
-    data.entries['perfgate latency'] = [{ ...data.entries['perfgate throughput'].at(-1), tool: 'customSmallerIsBetter', benches: [{ name: 'x - p99 latency', value: 1, unit: 'ms' }] }];
+    data.entries['perfgate latency'] = [
+      {
+        ...data.entries['perfgate throughput'].at(-1),
+        tool: 'customSmallerIsBetter',
+        benches: [{ name: 'x - p99 latency', value: 1, unit: 'ms' }],
+      },
+    ];
     mkdirSync(join(seed, 'dev/bench'), { recursive: true });
     writeFileSync(join(seed, 'dev/bench/data.js'), serializeBenchmarkData(data));
     git(seed, 'add', '.');
     git(seed, 'commit', '-qm', 'data');
     git(seed, 'push', '-q', 'origin', 'gh-pages');
 
-    for (const [name, cwd] of [['Check out gh-pages', checkout], ['Report new change points', PROJECT_ROOT], ['Deploy the trend site next to the data', checkout]]) {
+    for (const [name, cwd] of [
+      ['Check out gh-pages', checkout],
+      ['Report new change points', PROJECT_ROOT],
+      ['Deploy the trend site next to the data', checkout],
+    ]) {
       assert.equal(stepNamed(name).if, '${{ !cancelled() }}', `${name} must run after a failed alert`);
       const result = await runStep(name, cwd);
       assert.equal(result.code, 0, `${name}: ${result.stderr}`);
     }
-    assert.deepEqual(git(root, '--git-dir', remote, 'ls-tree', '-r', '--name-only', 'gh-pages').split('\n'),
-      ['.nojekyll', 'dev/bench/change-points.json', 'dev/bench/data.js', 'index.html', 'lib/app.js']);
+    assert.deepEqual(git(root, '--git-dir', remote, 'ls-tree', '-r', '--name-only', 'gh-pages').split('\n'), [
+      '.nojekyll',
+      'dev/bench/change-points.json',
+      'dev/bench/data.js',
+      'index.html',
+      'lib/app.js',
+    ]);
     assert.deepEqual(comments, [syntheticSha(150)], 'the change point is reported on its commit');
-    assert.match(git(root, '--git-dir', remote, 'log', '-1', '--format=%an %s', 'gh-pages'), /^github-actions\[bot\] trend site and reported change points from [0-9a-f]{40}$/);
+    assert.match(
+      git(root, '--git-dir', remote, 'log', '-1', '--format=%an %s', 'gh-pages'),
+      /^github-actions\[bot\] trend site and reported change points from [0-9a-f]{40}$/,
+    );
 
     // The nightly run on the same commit: no alert, no second report, nothing new to deploy.
     writeFileSync(outputs, '');
     assert.equal((await runStep('Create gh-pages if missing; is this commit new to the trend?', PROJECT_ROOT)).code, 0);
     assert.equal(readFileSync(outputs, 'utf8'), 'created=false\nalert=false\n');
     rmSync(join(root, 'pages'), { recursive: true });
-    for (const [name, cwd] of [['Check out gh-pages', checkout], ['Report new change points', PROJECT_ROOT], ['Deploy the trend site next to the data', checkout]]) {
+    for (const [name, cwd] of [
+      ['Check out gh-pages', checkout],
+      ['Report new change points', PROJECT_ROOT],
+      ['Deploy the trend site next to the data', checkout],
+    ]) {
       assert.equal((await runStep(name, cwd)).code, 0, name);
     }
     assert.deepEqual(comments, [syntheticSha(150)]);

@@ -5,7 +5,16 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync } from 'node:fs';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
-import { leftoverServers, misbehavingCommand, PROJECT_ROOT, readResult, runBench, startBench, tempDir, writeConfig } from './helpers/harness.js';
+import {
+  leftoverServers,
+  misbehavingCommand,
+  PROJECT_ROOT,
+  readResult,
+  runBench,
+  startBench,
+  tempDir,
+  writeConfig,
+} from './helpers/harness.js';
 
 const QUICK = { scenarios: ['hello'], connections: [2], duration: 1, warmup: 0, timeout: 1, readyTimeout: 3 };
 
@@ -22,7 +31,10 @@ describe('server failures', () => {
   after(() => assert.deepEqual(leftoverServers(), []));
 
   test('a server that crashes at start fails its benchmark; the next one still runs', async () => {
-    const { code, result, stdout } = await runWith({ crash: misbehavingCommand('crash'), fine: misbehavingCommand('ok') });
+    const { code, result, stdout } = await runWith({
+      crash: misbehavingCommand('crash'),
+      fine: misbehavingCommand('ok'),
+    });
     assert.equal(code, 1);
     assert.equal(byVariant(result, 'crash').status, 'failed');
     assert.equal(byVariant(result, 'crash').code, 'PG_SERVER_EXITED');
@@ -67,7 +79,13 @@ describe('server failures', () => {
 
   test('a server that hangs mid-run is measured with its timeouts, and the run finishes', async () => {
     const dir = tempDir();
-    const config = writeConfig(dir, { name: 'hang', variants: ['hangs'], ...QUICK, duration: 3, commands: { hangs: misbehavingCommand('hang-later', { HANG_AFTER_MS: '1200' }) } });
+    const config = writeConfig(dir, {
+      name: 'hang',
+      variants: ['hangs'],
+      ...QUICK,
+      duration: 3,
+      commands: { hangs: misbehavingCommand('hang-later', { HANG_AFTER_MS: '1200' }) },
+    });
     const { code } = await runBench(['--config', config, '--out', dir, '--no-history']);
     const benchmark = readResult(dir).benchmarks[0];
     assert.equal(code, 0);
@@ -81,7 +99,13 @@ describe('harness interrupted', () => {
   for (const signal of ['SIGINT', 'SIGTERM']) {
     test(`${signal} stops every server and leaves a valid result file`, async () => {
       const dir = tempDir();
-      const config = writeConfig(dir, { name: 'interrupt', variants: ['slow'], ...QUICK, duration: 30, commands: { slow: misbehavingCommand('ok') } });
+      const config = writeConfig(dir, {
+        name: 'interrupt',
+        variants: ['slow'],
+        ...QUICK,
+        duration: 30,
+        commands: { slow: misbehavingCommand('ok') },
+      });
       const bench = startBench(['--config', config, '--out', dir, '--no-history']);
       // Wait until the load is running (the first benchmark has started).
       while (!bench.output.stderr.includes('[1/1]')) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -98,16 +122,43 @@ describe('harness interrupted', () => {
 });
 
 describe('open-file limit', () => {
-  test('a tier beyond one process\'s open-file limit runs over several load processes', async (t) => {
+  test("a tier beyond one process's open-file limit runs over several load processes", async (t) => {
     const dir = tempDir();
     chmodSync(dir, 0o777);
     // Root may raise any limit, so run as nobody with a hard limit of 300 open files.
-    const asUnprivileged = process.getuid() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
-    const readable = spawnSync(asUnprivileged[0] ?? 'true', [...asUnprivileged.slice(1), 'test', '-r', `${PROJECT_ROOT}/package.json`]);
-    if (readable.status !== 0) return t.skip('the checkout is not readable by an unprivileged user, who is needed to meet a real limit');
-    const bench = spawnSync('prlimit', ['--nofile=300:300', ...asUnprivileged, process.execPath, 'scripts/bench.mjs',
-      '--suite', 'smoke', '--scenario', 'hello', '--connections', '2,100', '--duration', '1', '--warmup', '0', '--out', dir, '--no-history'],
-    { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    const asUnprivileged =
+      process.getuid() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+    const readable = spawnSync(asUnprivileged[0] ?? 'true', [
+      ...asUnprivileged.slice(1),
+      'test',
+      '-r',
+      `${PROJECT_ROOT}/package.json`,
+    ]);
+    if (readable.status !== 0)
+      return t.skip('the checkout is not readable by an unprivileged user, who is needed to meet a real limit');
+    const bench = spawnSync(
+      'prlimit',
+      [
+        '--nofile=300:300',
+        ...asUnprivileged,
+        process.execPath,
+        'scripts/bench.mjs',
+        '--suite',
+        'smoke',
+        '--scenario',
+        'hello',
+        '--connections',
+        '2,100',
+        '--duration',
+        '1',
+        '--warmup',
+        '0',
+        '--out',
+        dir,
+        '--no-history',
+      ],
+      { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } },
+    );
     assert.equal(bench.status, 0, bench.stderr);
     const [small, large] = readResult(dir).benchmarks;
     assert.equal(small.status, 'ok');

@@ -17,15 +17,23 @@ describe('npm run bench -- --suite smoke', () => {
   let result;
   before(async () => {
     writeFileSync(summaryFile, '# earlier step\n');
-    run = await runBench(['--suite', 'smoke', '--out', outDir, '--history', historyFile], { env: { GITHUB_STEP_SUMMARY: summaryFile } });
+    run = await runBench(['--suite', 'smoke', '--out', outDir, '--history', historyFile], {
+      env: { GITHUB_STEP_SUMMARY: summaryFile },
+    });
     result = readResult(outDir);
   });
 
   test('exits 0, prints the table and leaves no server behind', () => {
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /\| Server \| Connections \| Requests\/sec \| Avg Latency \| p99 Latency \| Max Latency \| CPU µs\/request \| Total Requests \| Timeouts \| Timeout % \| Total Errors \| Error % \|/);
+    assert.match(
+      run.stdout,
+      /\| Server \| Connections \| Requests\/sec \| Avg Latency \| p99 Latency \| Max Latency \| CPU µs\/request \| Total Requests \| Timeouts \| Timeout % \| Total Errors \| Error % \|/,
+    );
     // Latency in ms with µs precision, CPU per request in µs.
-    assert.match(run.stdout, /\| node-http hello \| 4 \| [\d,]+ \| [\d.]+ ms \| [\d.]+ ms \| [\d.]+ ms \| [\d.]+ µs \|/);
+    assert.match(
+      run.stdout,
+      /\| node-http hello \| 4 \| [\d,]+ \| [\d.]+ ms \| [\d.]+ ms \| [\d.]+ ms \| [\d.]+ µs \|/,
+    );
     assert.match(run.stdout, /\| node-http hello \| 4 \| [\d,]+ \|/);
     assert.deepEqual(leftoverServers(), []);
   });
@@ -38,7 +46,10 @@ describe('npm run bench -- --suite smoke', () => {
     assert.ok(result.machine.cores >= 1);
     assert.ok(result.packages.autocannon);
     assert.ok(['taskset', 'none'].includes(result.pinning.method));
-    assert.deepEqual(result.benchmarks.map((benchmark) => benchmark.id), ['node-http hello c=4', 'node-http json c=4']);
+    assert.deepEqual(
+      result.benchmarks.map((benchmark) => benchmark.id),
+      ['node-http hello c=4', 'node-http json c=4'],
+    );
   });
 
   test('each benchmark was really loaded and measured', () => {
@@ -58,12 +69,22 @@ describe('npm run bench -- --suite smoke', () => {
   test('github-action-benchmark inputs have the stable names and units', () => {
     const bigger = JSON.parse(readFileSync(join(outDir, 'benchmark-action-bigger.json'), 'utf8'));
     const smaller = JSON.parse(readFileSync(join(outDir, 'benchmark-action-smaller.json'), 'utf8'));
-    assert.deepEqual(bigger.map((bench) => bench.name), ['node-http hello c=4 - req/s', 'node-http json c=4 - req/s']);
+    assert.deepEqual(
+      bigger.map((bench) => bench.name),
+      ['node-http hello c=4 - req/s', 'node-http json c=4 - req/s'],
+    );
     assert.ok(bigger.every((bench) => bench.unit === 'req/s' && bench.value > 0 && /^± [\d.]+%$/.test(bench.range)));
     // The names of bench/metrics.js; the older four keep the names their trend lines have.
-    assert.deepEqual(smaller.slice(0, 5).map((bench) => `${bench.name} (${bench.unit})`), [
-      'node-http hello c=4 - p50 latency (ms)', 'node-http hello c=4 - p99 latency (ms)', 'node-http hello c=4 - CPU µs/request (µs)',
-      'node-http hello c=4 - error % (%)', 'node-http hello c=4 - peak RSS (MB)']);
+    assert.deepEqual(
+      smaller.slice(0, 5).map((bench) => `${bench.name} (${bench.unit})`),
+      [
+        'node-http hello c=4 - p50 latency (ms)',
+        'node-http hello c=4 - p99 latency (ms)',
+        'node-http hello c=4 - CPU µs/request (µs)',
+        'node-http hello c=4 - error % (%)',
+        'node-http hello c=4 - peak RSS (MB)',
+      ],
+    );
     assert.ok(smaller[2].value > 0, 'the server used CPU');
     assert.match(bigger[0].extra, /^variant: node-http\nscenario: hello\nconnections: 4\n/);
     assert.match(bigger[0].extra, /\nengine: autocannon\n/);
@@ -80,7 +101,10 @@ describe('npm run bench -- --suite smoke', () => {
     assert.deepEqual(Object.keys(data.entries), ['perfgate throughput', 'perfgate latency']);
     const [throughput] = data.entries['perfgate throughput'];
     assert.equal(throughput.tool, 'customBiggerIsBetter');
-    assert.deepEqual(throughput.benches.map((bench) => bench.name), ['node-http hello c=4 - req/s', 'node-http json c=4 - req/s']);
+    assert.deepEqual(
+      throughput.benches.map((bench) => bench.name),
+      ['node-http hello c=4 - req/s', 'node-http json c=4 - req/s'],
+    );
     assert.match(throughput.commit.id, /^([0-9a-f]{40}|local-\w+)$/);
     assert.equal(data.entries['perfgate latency'][0].tool, 'customSmallerIsBetter');
   });
@@ -94,7 +118,19 @@ describe('npm run bench -- --suite smoke', () => {
 describe('other suites end to end', () => {
   test("the README's own-server example runs", async () => {
     const outDir = tempDir();
-    const run = await runBench(['--config', 'examples/own-server.json', '--connections', '2', '--duration', '1', '--warmup', '0', '--out', outDir, '--no-history']);
+    const run = await runBench([
+      '--config',
+      'examples/own-server.json',
+      '--connections',
+      '2',
+      '--duration',
+      '1',
+      '--warmup',
+      '0',
+      '--out',
+      outDir,
+      '--no-history',
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const [benchmark] = readResult(outDir).benchmarks;
     assert.equal(benchmark.id, 'my-app user c=2');
@@ -103,17 +139,38 @@ describe('other suites end to end', () => {
 
   test('proxy-baseline: backend and proxy measured directly, with delay and logging settings', async () => {
     const outDir = tempDir();
-    const run = await runBench(['--suite', 'proxy-baseline', '--connections', '20', '--duration', '1', '--warmup', '0', '--out', outDir, '--no-history']);
+    const run = await runBench([
+      '--suite',
+      'proxy-baseline',
+      '--connections',
+      '20',
+      '--duration',
+      '1',
+      '--warmup',
+      '0',
+      '--out',
+      outDir,
+      '--no-history',
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const result = readResult(outDir);
-    assert.deepEqual(result.benchmarks.map((benchmark) => `${benchmark.id}: ${benchmark.status}`), [
-      'mock-backend proxy c=20: ok', 'mock-backend proxy[log=on] c=20: ok',
-      'mock-backend proxy[delay=500ms] c=20: ok', 'mock-backend proxy[delay=500ms,log=on] c=20: ok',
-      'express proxy c=20: ok', 'express proxy[log=on] c=20: ok',
-      'express proxy[delay=500ms] c=20: ok', 'express proxy[delay=500ms,log=on] c=20: ok',
-    ]);
+    assert.deepEqual(
+      result.benchmarks.map((benchmark) => `${benchmark.id}: ${benchmark.status}`),
+      [
+        'mock-backend proxy c=20: ok',
+        'mock-backend proxy[log=on] c=20: ok',
+        'mock-backend proxy[delay=500ms] c=20: ok',
+        'mock-backend proxy[delay=500ms,log=on] c=20: ok',
+        'express proxy c=20: ok',
+        'express proxy[log=on] c=20: ok',
+        'express proxy[delay=500ms] c=20: ok',
+        'express proxy[delay=500ms,log=on] c=20: ok',
+      ],
+    );
     // The logging switch writes one line per request to the run's log file, not the terminal.
-    const logged = readFileSync(join(outDir, 'logs', 'express_proxy_log=on_c=20-run1.log'), 'utf8').trim().split('\n');
+    const logged = readFileSync(join(outDir, 'logs', 'express_proxy_log=on_c=20-run1.log'), 'utf8')
+      .trim()
+      .split('\n');
     assert.ok(logged.length >= readResult(outDir).benchmarks[5].summary.requests.total);
     assert.match(logged[0], /POST \/proxy$/);
     assert.doesNotMatch(run.stdout, /POST \/proxy/);

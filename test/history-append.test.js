@@ -13,7 +13,10 @@ test('runs are appended oldest first, one entry per suite, with the lastUpdate g
   assert.deepEqual(values(data), [1, 2, 3]);
   assert.equal(data.lastUpdate, 103);
   assert.deepEqual(data.entries['perfgate throughput'][2], {
-    commit: sampleRun().commit, date: 3, tool: 'customBiggerIsBetter', benches: benches(3),
+    commit: sampleRun().commit,
+    date: 3,
+    tool: 'customBiggerIsBetter',
+    benches: benches(3),
   });
 });
 
@@ -43,10 +46,13 @@ test('the given data is left as it was', () => {
   assert.deepEqual(before, snapshot);
 });
 
-test('repoUrl replaces the data\'s address only when given', () => {
+test("repoUrl replaces the data's address only when given", () => {
   const data = { ...emptyBenchmarkData('https://github.com/acme/api') };
   assert.equal(appendRun(data, sampleRun()).data.repoUrl, 'https://github.com/acme/api');
-  assert.equal(appendRun(data, sampleRun(), { repoUrl: 'https://github.com/acme/web' }).data.repoUrl, 'https://github.com/acme/web');
+  assert.equal(
+    appendRun(data, sampleRun(), { repoUrl: 'https://github.com/acme/web' }).data.repoUrl,
+    'https://github.com/acme/web',
+  );
 });
 
 test('an invalid run is refused with the field at fault', () => {
@@ -54,13 +60,19 @@ test('an invalid run is refused with the field at fault', () => {
   run.commit.id = '';
   run.suites[0].tool = 'cargo';
   run.suites[0].benches[0].value = Number.NaN;
-  assert.throws(() => appendRun(emptyBenchmarkData(), run), (error) => {
-    assert.equal(error.code, 'PG_HISTORY_INVALID_RUN');
-    assert.match(error.message, /run\.commit\.id must NOT have fewer than 1 characters/);
-    assert.match(error.message, /run\.suites\[0\]\.tool must be equal to one of the allowed values \(customBiggerIsBetter, customSmallerIsBetter\)/);
-    assert.match(error.message, /run\.suites\[0\]\.benches\[0\]\.value must be number/);
-    return true;
-  });
+  assert.throws(
+    () => appendRun(emptyBenchmarkData(), run),
+    (error) => {
+      assert.equal(error.code, 'PG_HISTORY_INVALID_RUN');
+      assert.match(error.message, /run\.commit\.id must NOT have fewer than 1 characters/);
+      assert.match(
+        error.message,
+        /run\.suites\[0\]\.tool must be equal to one of the allowed values \(customBiggerIsBetter, customSmallerIsBetter\)/,
+      );
+      assert.match(error.message, /run\.suites\[0\]\.benches\[0\]\.value must be number/);
+      return true;
+    },
+  );
 });
 
 test('a suite named __proto__ is stored as a suite, not as a prototype', () => {

@@ -7,7 +7,7 @@ import { git, gitCheckout, tempDir } from './fixtures/history/helpers.js';
 
 const isValidCommit = (commit) => validateRun({ commit, date: 0, suites: [] }).length === 0;
 
-test('a git checkout gives the action\'s commit fields from HEAD, linked through its origin', (t) => {
+test("a git checkout gives the action's commit fields from HEAD, linked through its origin", (t) => {
   const { dir, id } = gitCheckout(t, 'Speed up routing\n\nUse a radix tree.');
   git(dir, 'remote', 'add', 'origin', 'git@github.com:acme/api.git');
   const commit = commitFromGit(dir);
@@ -16,7 +16,16 @@ test('a git checkout gives the action\'s commit fields from HEAD, linked through
   assert.equal(commit.message, 'Speed up routing\n\nUse a radix tree.');
   assert.deepEqual(commit.author, { email: 'test@perfgate.invalid', name: 'Perfgate Test' });
   // The push payload's head_commit keys, in its order (what github-action-benchmark stores).
-  assert.deepEqual(Object.keys(commit), ['author', 'committer', 'distinct', 'id', 'message', 'timestamp', 'tree_id', 'url']);
+  assert.deepEqual(Object.keys(commit), [
+    'author',
+    'committer',
+    'distinct',
+    'id',
+    'message',
+    'timestamp',
+    'tree_id',
+    'url',
+  ]);
   assert.equal(commit.distinct, true);
   assert.deepEqual(commit.committer, commit.author);
   assert.match(commit.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
@@ -24,13 +33,16 @@ test('a git checkout gives the action\'s commit fields from HEAD, linked through
   assert.ok(isValidCommit(commit));
 });
 
-test('a repoUrl given replaces the origin\'s; a checkout without a web remote has no link', (t) => {
+test("a repoUrl given replaces the origin's; a checkout without a web remote has no link", (t) => {
   const { dir, id } = gitCheckout(t, 'x');
   assert.equal(commitFromGit(dir).url, '');
-  assert.equal(commitFromGit(dir, { repoUrl: 'https://git.example.com/team/api/' }).url, `https://git.example.com/team/api/commit/${id}`);
+  assert.equal(
+    commitFromGit(dir, { repoUrl: 'https://git.example.com/team/api/' }).url,
+    `https://git.example.com/team/api/commit/${id}`,
+  );
 });
 
-test('a directory outside git, or a repository without a commit, gets a placeholder named by the run\'s time', (t) => {
+test("a directory outside git, or a repository without a commit, gets a placeholder named by the run's time", (t) => {
   const plain = tempDir(t);
   const date = Date.UTC(2026, 1, 19, 14, 55, 28, 123);
   const commit = commitFromGit(plain, { date });
@@ -57,7 +69,7 @@ test('remotes become web addresses without credentials; local paths have none', 
   for (const [remote, web] of Object.entries(cases)) assert.equal(webUrlOfRemote(remote), web, remote);
 });
 
-test('a GitHub no-reply or web-flow email gives the username, any other email none (as GitHub\'s payload)', () => {
+test("a GitHub no-reply or web-flow email gives the username, any other email none (as GitHub's payload)", () => {
   assert.equal(githubUsername('12345+octo-cat@users.noreply.github.com'), 'octo-cat');
   assert.equal(githubUsername('octocat@users.noreply.github.com'), 'octocat');
   assert.equal(githubUsername('noreply@github.com'), 'web-flow');

@@ -6,7 +6,12 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import {
-  appendRunToFile, defaultHistoryPath, parseBenchmarkData, readHistoryFile, serializeBenchmarkData, writeFileAtomicSync,
+  appendRunToFile,
+  defaultHistoryPath,
+  parseBenchmarkData,
+  readHistoryFile,
+  serializeBenchmarkData,
+  writeFileAtomicSync,
 } from '../bench/history/index.js';
 import { FIXTURES, PROJECT_ROOT, sampleRun, tempDir } from './fixtures/history/helpers.js';
 
@@ -26,7 +31,11 @@ test('a write that fails part way keeps the previous content and leaves no tempo
   // A file size limit of 512 bytes makes the write of 1 MB fail after its first block.
   const script = `import { writeFileAtomicSync } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/atomic-file.js'))};
     try { writeFileAtomicSync(${JSON.stringify(file)}, 'x'.repeat(1 << 20)); } catch (error) { console.log(error.code); }`;
-  const output = execFileSync('sh', ['-c', 'ulimit -f 1; exec "$0" --input-type=module -e "$1"', process.execPath, script], { encoding: 'utf8' });
+  const output = execFileSync(
+    'sh',
+    ['-c', 'ulimit -f 1; exec "$0" --input-type=module -e "$1"', process.execPath, script],
+    { encoding: 'utf8' },
+  );
   assert.equal(output.trim(), 'EFBIG');
   assert.equal(readFileSync(file, 'utf8'), 'previous');
   assert.deepEqual(readdirSync(dir), ['data.js']);
@@ -49,7 +58,10 @@ test('appending to an absent history starts it; appending again adds to it', (t)
   const text = readFileSync(file, 'utf8');
   const data = parseBenchmarkData(text, file);
   assert.equal(text, serializeBenchmarkData(data));
-  assert.deepEqual(data.entries['perfgate throughput'].map((entry) => entry.benches[0].value), [1, 2]);
+  assert.deepEqual(
+    data.entries['perfgate throughput'].map((entry) => entry.benches[0].value),
+    [1, 2],
+  );
   assert.equal(data.lastUpdate, 20);
   assert.equal(data.repoUrl, '');
 });
@@ -68,13 +80,19 @@ test('a damaged history is refused and left as it was', (t) => {
   const file = join(tempDir(t), 'data.js');
   const damaged = readFileSync(join(FIXTURES, 'malformed-truncated.js.txt'), 'utf8');
   writeFileSync(file, damaged);
-  assert.throws(() => appendRunToFile(file, sampleRun()), (error) => {
-    assert.equal(error.code, 'PG_HISTORY_MALFORMED');
-    assert.ok(error.message.includes(file));
-    return true;
-  });
+  assert.throws(
+    () => appendRunToFile(file, sampleRun()),
+    (error) => {
+      assert.equal(error.code, 'PG_HISTORY_MALFORMED');
+      assert.ok(error.message.includes(file));
+      return true;
+    },
+  );
   assert.equal(readFileSync(file, 'utf8'), damaged);
-  assert.throws(() => readHistoryFile(file, 'gh-pages:dev/bench/data.js'), /benchmark data gh-pages:dev\/bench\/data\.js is malformed/);
+  assert.throws(
+    () => readHistoryFile(file, 'gh-pages:dev/bench/data.js'),
+    /benchmark data gh-pages:dev\/bench\/data\.js is malformed/,
+  );
 });
 
 test('the history lives in .perfgate/history/data.js unless PERFGATE_HISTORY says otherwise', () => {

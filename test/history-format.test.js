@@ -9,7 +9,13 @@ import { FIXTURES } from './fixtures/history/helpers.js';
 
 const fixture = (name) => readFileSync(join(FIXTURES, name), 'utf8');
 const wrap = (data) => `window.BENCHMARK_DATA = ${JSON.stringify(data)}`;
-const entry = (overrides = {}) => ({ commit: { id: 'abc' }, date: 1, tool: 'customBiggerIsBetter', benches: [{ name: 'x', value: 1, unit: 'ms' }], ...overrides });
+const entry = (overrides = {}) => ({
+  commit: { id: 'abc' },
+  date: 1,
+  tool: 'customBiggerIsBetter',
+  benches: [{ name: 'x', value: 1, unit: 'ms' }],
+  ...overrides,
+});
 
 test('a file written by the action parses and serializes back to the same bytes', () => {
   const text = fixture('action-data.js.txt');
@@ -38,13 +44,16 @@ test('a malformed file is refused with its name, the problem and the fix', () =>
     [wrap({ lastUpdate: 1 }), /BENCHMARK_DATA must have required property 'entries'/],
   ];
   for (const [text, problem] of cases) {
-    assert.throws(() => parseBenchmarkData(text, '/repo/dev/bench/data.js'), (error) => {
-      assert.equal(error.code, 'PG_HISTORY_MALFORMED');
-      assert.match(error.message, /^benchmark data \/repo\/dev\/bench\/data\.js is malformed/);
-      assert.match(error.message, problem);
-      assert.match(error.message, /restore it from git or move it aside/);
-      return true;
-    });
+    assert.throws(
+      () => parseBenchmarkData(text, '/repo/dev/bench/data.js'),
+      (error) => {
+        assert.equal(error.code, 'PG_HISTORY_MALFORMED');
+        assert.match(error.message, /^benchmark data \/repo\/dev\/bench\/data\.js is malformed/);
+        assert.match(error.message, problem);
+        assert.match(error.message, /restore it from git or move it aside/);
+        return true;
+      },
+    );
   }
 });
 
@@ -60,16 +69,20 @@ test('broken or hostile fields are refused, each named by its path', () => {
     },
     repoUrl: 'data:text/html,hi',
   });
-  assert.throws(() => parseBenchmarkData(text, 'data.js'), (error) => {
-    for (const field of [
-      'BENCHMARK_DATA.repoUrl must be an http(s):// address',
-      'entries["perfgate latency"][0].date must be number',
-      'entries["perfgate latency"][1].commit.url must be an http(s):// address',
-      'entries["perfgate latency"][2].benches[0].value must be a number, or a string that is one',
-      'entries["perfgate throughput"] must be array',
-    ]) assert.ok(error.message.includes(field), `${field} in ${error.message}`);
-    return true;
-  });
+  assert.throws(
+    () => parseBenchmarkData(text, 'data.js'),
+    (error) => {
+      for (const field of [
+        'BENCHMARK_DATA.repoUrl must be an http(s):// address',
+        'entries["perfgate latency"][0].date must be number',
+        'entries["perfgate latency"][1].commit.url must be an http(s):// address',
+        'entries["perfgate latency"][2].benches[0].value must be a number, or a string that is one',
+        'entries["perfgate throughput"] must be array',
+      ])
+        assert.ok(error.message.includes(field), `${field} in ${error.message}`);
+      return true;
+    },
+  );
 });
 
 test('a suite named __proto__ stays plain data', () => {

@@ -22,14 +22,20 @@ test('a missing, unparsable or invalid input file is refused with the reason', (
     [join(dir, 'absent.json'), /absent\.json does not exist/],
     [write('text.json', 'req/s: 5000'), /text\.json is not JSON/],
     [write('object.json', '{"name": "x"}'), /benches must be array/],
-    [write('bad.json', '[{"name": "x", "value": "fast"}]'), /benches\[0\] must have required property 'unit'; benches\[0\]\.value must be a number, or a string that is one/],
+    [
+      write('bad.json', '[{"name": "x", "value": "fast"}]'),
+      /benches\[0\] must have required property 'unit'; benches\[0\]\.value must be a number, or a string that is one/,
+    ],
   ];
   for (const [file, reason] of cases) {
-    assert.throws(() => readBenchmarkInput(file), (error) => {
-      assert.equal(error.code, 'PG_BENCHMARK_INPUT');
-      assert.match(error.message, reason);
-      assert.match(error.message, /pass a github-action-benchmark input file/);
-      return true;
-    });
+    assert.throws(
+      () => readBenchmarkInput(file),
+      (error) => {
+        assert.equal(error.code, 'PG_BENCHMARK_INPUT');
+        assert.match(error.message, reason);
+        assert.match(error.message, /pass a github-action-benchmark input file/);
+        return true;
+      },
+    );
   }
 });

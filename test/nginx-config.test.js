@@ -34,14 +34,24 @@ describe('core layout', () => {
 
 describe('nginx.conf', () => {
   const dir = '/tmp/perfgate-nginx-abc';
-  const config = nginxConfig({ dir, host: '127.0.0.1', port: 8080, upstreamPorts: [4001, 4002], workerCpus: [2, 3], logging: false });
+  const config = nginxConfig({
+    dir,
+    host: '127.0.0.1',
+    port: 8080,
+    upstreamPorts: [4001, 4002],
+    workerCpus: [2, 3],
+    logging: false,
+  });
 
   test('runs in the foreground with a master, its files in the run directory only', () => {
     assert.match(config, /^daemon off;$/m);
     assert.match(config, /^master_process on;$/m);
     assert.match(config, new RegExp(`^pid ${dir}/nginx.pid;$`, 'm'));
     assert.match(config, new RegExp(`^error_log ${dir}/error.log warn;$`, 'm'));
-    const directives = config.split('\n').filter((line) => !line.trim().startsWith('#')).join('\n');
+    const directives = config
+      .split('\n')
+      .filter((line) => !line.trim().startsWith('#'))
+      .join('\n');
     const paths = directives.match(/(?<= )\/[^\s;]+/g);
     assert.ok(paths.length >= 7);
     for (const path of paths) assert.ok(path.startsWith(`${dir}/`), `${path} is inside the run directory`);
@@ -61,7 +71,14 @@ describe('nginx.conf', () => {
 
   test('access log only with the logging switch, in the run directory', () => {
     assert.match(config, /access_log off;/);
-    const logged = nginxConfig({ dir, host: '127.0.0.1', port: 8080, upstreamPorts: [1], workerCpus: [], logging: true });
+    const logged = nginxConfig({
+      dir,
+      host: '127.0.0.1',
+      port: 8080,
+      upstreamPorts: [1],
+      workerCpus: [],
+      logging: true,
+    });
     assert.match(logged, new RegExp(`access_log ${dir}/access.log;`));
     assert.match(logged, /^worker_processes auto;$/m);
     assert.doesNotMatch(logged, /worker_cpu_affinity/);
@@ -72,8 +89,20 @@ describe('nginx.conf', () => {
     if (reason) return t.skip(reason);
     const runDir = tempDir('perfgate-nginx-');
     const file = join(runDir, 'nginx.conf');
-    writeFileSync(file, nginxConfig({ dir: runDir, host: '127.0.0.1', port: 8080, upstreamPorts: [4001], workerCpus: [0], logging: true }));
-    const checked = spawnSync(nginxBinary(), ['-t', '-p', runDir, '-c', file, '-e', join(runDir, 'error.log')], { encoding: 'utf8' });
+    writeFileSync(
+      file,
+      nginxConfig({
+        dir: runDir,
+        host: '127.0.0.1',
+        port: 8080,
+        upstreamPorts: [4001],
+        workerCpus: [0],
+        logging: true,
+      }),
+    );
+    const checked = spawnSync(nginxBinary(), ['-t', '-p', runDir, '-c', file, '-e', join(runDir, 'error.log')], {
+      encoding: 'utf8',
+    });
     assert.equal(checked.status, 0, checked.stderr);
   });
 });

@@ -6,12 +6,15 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { PROJECT_ROOT } from './helpers/harness.js';
 
-const perfgate = (...args) => spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/perfgate.js'), ...args], { encoding: 'utf8' });
+const perfgate = (...args) =>
+  spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/perfgate.js'), ...args], { encoding: 'utf8' });
 const COMPARE_AND_BENCH = ['bench', 'compare'];
 const COMMANDS = ['bench', 'compare', 'calibrate', 'bisect', 'detect', 'site', 'publish', 'client-check'];
 
 test('package.json names it as the bin, and --help lists every command, each a script of the package', () => {
-  assert.deepEqual(JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).bin, { perfgate: 'bin/perfgate.js' });
+  assert.deepEqual(JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).bin, {
+    perfgate: 'bin/perfgate.js',
+  });
   const help = perfgate('--help');
   assert.equal(help.status, 0);
   for (const command of COMMANDS) {
@@ -34,5 +37,8 @@ test('each command is its script, with its options and help under the perfgate n
 test('an unknown command names the commands', () => {
   const run = perfgate('benchmark');
   assert.equal(run.status, 2);
-  assert.match(run.stderr, /unknown command "benchmark": choose one of bench, compare, calibrate, bisect, detect, site, publish, client-check/);
+  assert.match(
+    run.stderr,
+    /unknown command "benchmark": choose one of bench, compare, calibrate, bisect, detect, site, publish, client-check/,
+  );
 });

@@ -8,12 +8,43 @@ import { PROJECT_ROOT } from './helpers/harness.js';
 test('/proc/stat per-core busy % as mpstat computes it', () => {
   const before = parseProcStat('cpu  1 1 1 1\ncpu0 100 0 50 800 50 0 0 0 0 0\ncpu1 10 0 10 980 0 0 0 0 0 0\n');
   const after = parseProcStat('cpu  1 1 1 1\ncpu0 160 0 80 810 50 0 0 0 0 0\ncpu1 15 0 15 1070 0 0 0 0 0 0\n');
-  assert.deepEqual(coreUsage(before, after), [{ core: 0, busyPct: 90 }, { core: 1, busyPct: 10 }]);
+  assert.deepEqual(coreUsage(before, after), [
+    { core: 0, busyPct: 90 },
+    { core: 1, busyPct: 10 },
+  ]);
 });
 
 test('/proc/<pid>/stat with spaces and parentheses in the name', () => {
-  const fields = ['S', '1', '4242', '4242', '0', '-1', '4194560', '0', '0', '0', '0', '70', '30', '12', '3', '20', '0', '1', '0', '5', '1000', '250'];
-  assert.deepEqual(parsePidStat(`4243 (node (worker) x) ${fields.join(' ')}`), { pgrp: 4242, cpuTicks: 100, childTicks: 15, rssPages: 250 });
+  const fields = [
+    'S',
+    '1',
+    '4242',
+    '4242',
+    '0',
+    '-1',
+    '4194560',
+    '0',
+    '0',
+    '0',
+    '0',
+    '70',
+    '30',
+    '12',
+    '3',
+    '20',
+    '0',
+    '1',
+    '0',
+    '5',
+    '1000',
+    '250',
+  ];
+  assert.deepEqual(parsePidStat(`4243 (node (worker) x) ${fields.join(' ')}`), {
+    pgrp: 4242,
+    cpuTicks: 100,
+    childTicks: 15,
+    rssPages: 250,
+  });
 });
 
 test('cpu lists', () => {
@@ -41,7 +72,10 @@ test('a second plan in the same process still spans every core, after pinSelf na
     const first = currentPinning();
     pinSelf(first);
     console.log(JSON.stringify({ first, pinnedTo: allowedCpus(), second: currentPinning() }));`;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(run.status, 0, run.stderr);
   const { first, pinnedTo, second } = JSON.parse(run.stdout);
   assert.deepEqual(second, first);

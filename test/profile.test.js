@@ -16,7 +16,13 @@ import { loadBuiltInVariant } from '../bench/variants.js';
 import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
 import { makeServersRepository } from './helpers/servers-repo.js';
 
-const frame = (functionName, url = '', lineNumber = -1) => ({ functionName, scriptId: '0', url, lineNumber, columnNumber: 0 });
+const frame = (functionName, url = '', lineNumber = -1) => ({
+  functionName,
+  scriptId: '0',
+  url,
+  lineNumber,
+  columnNumber: 0,
+});
 
 // root -> a (app) -> b (express); samples: a, b, b, (idle); 10 µs apart, profile ends 10 µs after the last.
 const PROFILE = {
@@ -35,10 +41,19 @@ const PROFILE = {
 describe('self time per function', () => {
   test('each sample lasts until the next, idle and root are left out, paths are relative to the side', () => {
     const functions = [...selfTimes(PROFILE, { root: '/repo/side' }).values()];
-    assert.deepEqual(functions.map(({ functionName, path, line, package: pkg, selfMicros }) => [functionName, path, line, pkg, selfMicros]), [
-      ['handle', 'app.js', 10, '(app)', 10],
-      ['parse', 'node_modules/express/lib/x.js', 1, 'express', 20],
-    ]);
+    assert.deepEqual(
+      functions.map(({ functionName, path, line, package: pkg, selfMicros }) => [
+        functionName,
+        path,
+        line,
+        pkg,
+        selfMicros,
+      ]),
+      [
+        ['handle', 'app.js', 10, '(app)', 10],
+        ['parse', 'node_modules/express/lib/x.js', 1, 'express', 20],
+      ],
+    );
   });
 
   test('processes of one side add up', () => {
@@ -57,36 +72,89 @@ describe('self time per function', () => {
 });
 
 describe('differential profile', () => {
-  const functions = (entries) => new Map(entries.map(([name, selfMicros]) => [name, { functionName: name, path: `${name}.js`, line: 1, package: '(app)', selfMicros }]));
+  const functions = (entries) =>
+    new Map(
+      entries.map(([name, selfMicros]) => [
+        name,
+        { functionName: name, path: `${name}.js`, line: 1, package: '(app)', selfMicros },
+      ]),
+    );
 
   test('ranks by growth of µs per request, and lists what shrank', () => {
     const diff = differentialProfile({
-      base: { functions: functions([['a', 1000], ['b', 500], ['c', 300]]), requests: 100 },
-      head: { functions: functions([['a', 1000], ['b', 2000], ['new', 600]]), requests: 200 },
+      base: {
+        functions: functions([
+          ['a', 1000],
+          ['b', 500],
+          ['c', 300],
+        ]),
+        requests: 100,
+      },
+      head: {
+        functions: functions([
+          ['a', 1000],
+          ['b', 2000],
+          ['new', 600],
+        ]),
+        requests: 200,
+      },
     });
-    assert.deepEqual(diff.grew.map((row) => [row.functionName, row.base, row.head]), [['b', 5, 10], ['new', 0, 3]]);
-    assert.deepEqual(diff.shrank.map((row) => [row.functionName, row.change]), [['a', -5], ['c', -3]]);
+    assert.deepEqual(
+      diff.grew.map((row) => [row.functionName, row.base, row.head]),
+      [
+        ['b', 5, 10],
+        ['new', 0, 3],
+      ],
+    );
+    assert.deepEqual(
+      diff.shrank.map((row) => [row.functionName, row.change]),
+      [
+        ['a', -5],
+        ['c', -3],
+      ],
+    );
     assert.deepEqual(diff.totals, { base: 18, head: 18 });
   });
 
   test('a side with no requests is an error, not a division by zero', () => {
-    assert.throws(() => differentialProfile({ base: { functions: new Map(), requests: 0 }, head: { functions: new Map(), requests: 5 } }), /completed no requests/);
+    assert.throws(
+      () =>
+        differentialProfile({
+          base: { functions: new Map(), requests: 0 },
+          head: { functions: new Map(), requests: 5 },
+        }),
+      /completed no requests/,
+    );
   });
 });
 
 describe('profiling two versions of a server', () => {
   const config = { ...DEFAULTS, duration: 1, warmup: 0.3, readyTimeout: 15, timeout: 10, pipelining: 1 };
-  const spec = { id: 'node-http hello c=10', variant: 'node-http', scenario: 'hello', options: DEFAULTS.options, tags: [], connections: 10 };
+  const spec = {
+    id: 'node-http hello c=10',
+    variant: 'node-http',
+    scenario: 'hello',
+    options: DEFAULTS.options,
+    tags: [],
+    connections: 10,
+  };
 
   test('the function the head commit added comes first, with its file and line', async () => {
     const { repo, shas, slowLine } = makeServersRepository(['slower']);
     const { execFileSync } = await import('node:child_process');
     const roots = { base: tempDir('perfgate-side-'), head: tempDir('perfgate-side-') };
-    for (const [side, sha] of [['base', shas[0]], ['head', shas[1]]]) {
-      execFileSync('sh', ['-c', `git -C "${repo}" archive ${sha} servers | tar -x -C "${roots[side]}" && ln -s "${join(PROJECT_ROOT, 'node_modules')}" "${roots[side]}/node_modules"`]);
+    for (const [side, sha] of [
+      ['base', shas[0]],
+      ['head', shas[1]],
+    ]) {
+      execFileSync('sh', [
+        '-c',
+        `git -C "${repo}" archive ${sha} servers | tar -x -C "${roots[side]}" && ln -s "${join(PROJECT_ROOT, 'node_modules')}" "${roots[side]}/node_modules"`,
+      ]);
     }
     const variants = {};
-    for (const side of ['base', 'head']) variants[side] = await loadBuiltInVariant('node-http', pathToFileURL(join(roots[side], 'servers/')));
+    for (const side of ['base', 'head'])
+      variants[side] = await loadBuiltInVariant('node-http', pathToFileURL(join(roots[side], 'servers/')));
     const outDir = tempDir();
     const profile = await profileBenchmark({ spec, variants, roots, config, plan: currentPinning({}), outDir });
     assert.equal(profile.skipped, undefined, profile.skipped);
@@ -109,7 +177,14 @@ describe('profiling two versions of a server', () => {
     const go = await loadBuiltInVariant('go-nethttp');
     const reason = await go.unavailable();
     if (reason) return t.skip(reason);
-    const profile = await profileBenchmark({ spec: { ...spec, variant: 'go-nethttp', id: 'go-nethttp hello c=10' }, variants: { base: go, head: go }, roots: { base: PROJECT_ROOT, head: PROJECT_ROOT }, config, plan: currentPinning({}), outDir: tempDir() });
+    const profile = await profileBenchmark({
+      spec: { ...spec, variant: 'go-nethttp', id: 'go-nethttp hello c=10' },
+      variants: { base: go, head: go },
+      roots: { base: PROJECT_ROOT, head: PROJECT_ROOT },
+      config,
+      plan: currentPinning({}),
+      outDir: tempDir(),
+    });
     assert.match(profile.skipped, /variant "go-nethttp" cannot be CPU-profiled: it runs no Node\.js process/);
     assert.deepEqual(leftoverServers(), []);
   });

@@ -19,18 +19,22 @@ function repository(files) {
   execFileSync('git', ['init', '-q'], { cwd: root });
   writeFileSync(join(root, 'package.json'), JSON.stringify({ name: '@shop/api' }));
   writeFileSync(join(root, 'app.js'), 'export default (req, res) => res.end("{}");\n');
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(root, name), typeof text === 'string' ? text : JSON.stringify(text));
+  for (const [name, text] of Object.entries(files))
+    writeFileSync(join(root, name), typeof text === 'string' ? text : JSON.stringify(text));
   return root;
 }
 
-const rejects = (files, pattern) => assert.rejects(loadProject(repository(files)), (error) => {
-  assert.equal(error.code, 'PG_BAD_CONFIG');
-  assert.match(error.message, pattern);
-  return true;
-});
+const rejects = (files, pattern) =>
+  assert.rejects(loadProject(repository(files)), (error) => {
+    assert.equal(error.code, 'PG_BAD_CONFIG');
+    assert.match(error.message, pattern);
+    return true;
+  });
 
-test('perfgate.config.json at the root, found from a subdirectory, becomes a suite of the user\'s servers', async () => {
-  const root = repository({ 'perfgate.config.json': { ...CONFIG, reference: { variants: ['node-http'], scenarios: ['hello'] } } });
+test("perfgate.config.json at the root, found from a subdirectory, becomes a suite of the user's servers", async () => {
+  const root = repository({
+    'perfgate.config.json': { ...CONFIG, reference: { variants: ['node-http'], scenarios: ['hello'] } },
+  });
   mkdirSync(join(root, 'src'));
   const project = await loadProject(join(root, 'src'));
   assert.equal(project.suite.name, 'api', 'named after package.json without its scope');
@@ -38,37 +42,76 @@ test('perfgate.config.json at the root, found from a subdirectory, becomes a sui
   assert.equal(project.suite.commands.api.cwd, root);
   assert.deepEqual(project.install, ['npm', 'ci', '--no-audit', '--no-fund']);
   const { config, variants } = await resolveSuite({ configFile: project.configFile, fromProject: project.suite });
-  assert.deepEqual(variants.map((variant) => [variant.name, variant.kind, variant.launch.readiness]), [['api', 'command', 'ready-file'], ['node-http', 'builtin', 'ready-file']]);
-  assert.deepEqual(expandSpecs(config).map((spec) => spec.id), ['api user c=4', 'node-http hello c=4']);
+  assert.deepEqual(
+    variants.map((variant) => [variant.name, variant.kind, variant.launch.readiness]),
+    [
+      ['api', 'command', 'ready-file'],
+      ['node-http', 'builtin', 'ready-file'],
+    ],
+  );
+  assert.deepEqual(
+    expandSpecs(config).map((spec) => spec.id),
+    ['api user c=4', 'node-http hello c=4'],
+  );
 });
 
 test('perfgate.config.mjs exports the same object', async () => {
-  const project = await loadProject(repository({ 'perfgate.config.mjs': `export default ${JSON.stringify({ ...CONFIG, name: 'shop' })};\n` }));
+  const project = await loadProject(
+    repository({ 'perfgate.config.mjs': `export default ${JSON.stringify({ ...CONFIG, name: 'shop' })};\n` }),
+  );
   assert.equal(project.suite.name, 'shop');
 });
 
-test('no config: null here, and outside perfgate\'s own checkout an error that says how to create one', async () => {
+test("no config: null here, and outside perfgate's own checkout an error that says how to create one", async () => {
   assert.equal(await loadProject(repository({})), null);
   // This checkout is perfgate's own, so the default suite stays the default.
   assert.equal((await withProject({}, repository({}))).project, null);
 });
 
 test('two config files are one too many', () =>
-  rejects({ 'perfgate.config.json': CONFIG, 'perfgate.config.mjs': 'export default {};' }, /more than one config file \(perfgate\.config\.json, perfgate\.config\.mjs\): keep one/));
+  rejects(
+    { 'perfgate.config.json': CONFIG, 'perfgate.config.mjs': 'export default {};' },
+    /more than one config file \(perfgate\.config\.json, perfgate\.config\.mjs\): keep one/,
+  ));
 
 test('mistakes name the field', async () => {
-  await rejects({ 'perfgate.config.json': { scenarios: { user: USER } } }, /\(top level\): must have required property 'servers'/);
-  await rejects({ 'perfgate.config.json': { ...CONFIG, servers: { api: {} } } }, /servers\.api: give either "command" .* or "module"/);
-  await rejects({ 'perfgate.config.json': { ...CONFIG, scenarios: { user: { ...USER, path: 'users' } } } }, /scenarios\.user\.path: must match pattern "\^\/"/);
+  await rejects(
+    { 'perfgate.config.json': { scenarios: { user: USER } } },
+    /\(top level\): must have required property 'servers'/,
+  );
+  await rejects(
+    { 'perfgate.config.json': { ...CONFIG, servers: { api: {} } } },
+    /servers\.api: give either "command" .* or "module"/,
+  );
+  await rejects(
+    { 'perfgate.config.json': { ...CONFIG, scenarios: { user: { ...USER, path: 'users' } } } },
+    /scenarios\.user\.path: must match pattern "\^\/"/,
+  );
   await rejects({ 'perfgate.config.json': { ...CONFIG, install: 'npm ci' } }, /install: must be array/);
-  await rejects({ 'perfgate.config.json': { ...CONFIG, servers: { api: { module: 'server.js' } } } }, /servers\.api\.module: no file "server\.js" in/);
-  await rejects({ 'perfgate.config.json': { ...CONFIG, thresholds: { 'web user': { threshold: 8 } } } }, /thresholds\.web user: names no benchmark .*benchmarks: api user c=4/);
+  await rejects(
+    { 'perfgate.config.json': { ...CONFIG, servers: { api: { module: 'server.js' } } } },
+    /servers\.api\.module: no file "server\.js" in/,
+  );
+  await rejects(
+    { 'perfgate.config.json': { ...CONFIG, thresholds: { 'web user': { threshold: 8 } } } },
+    /thresholds\.web user: names no benchmark .*benchmarks: api user c=4/,
+  );
 });
 
-test('per-benchmark thresholds: the most specific key wins, the rest keeps compare\'s settings', () => {
-  const settings = { thresholds: { 'req/s': { threshold: 0.05, minimumEffect: 0.02 }, 'p99 latency': { threshold: 0.1, minimumEffect: 0.1 } }, failThreshold: 0.1 };
+test("per-benchmark thresholds: the most specific key wins, the rest keeps compare's settings", () => {
+  const settings = {
+    thresholds: {
+      'req/s': { threshold: 0.05, minimumEffect: 0.02 },
+      'p99 latency': { threshold: 0.1, minimumEffect: 0.1 },
+    },
+    failThreshold: 0.1,
+  };
   const specs = expandSpecs({ variants: ['api'], scenarios: ['user', 'search'], connections: [10, 100], options: {} });
-  const own = benchmarkSettings({ user: { threshold: 8, failThreshold: 20 }, 'api user c=100': { threshold: 12 } }, specs, settings);
+  const own = benchmarkSettings(
+    { user: { threshold: 8, failThreshold: 20 }, 'api user c=100': { threshold: 12 } },
+    specs,
+    settings,
+  );
   assert.deepEqual(Object.keys(own), ['api user c=10', 'api user c=100']);
   assert.deepEqual(own['api user c=10'].thresholds['req/s'], { threshold: 0.08, minimumEffect: 0.02 });
   assert.equal(own['api user c=10'].failThreshold, 0.2);

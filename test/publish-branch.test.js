@@ -6,7 +6,14 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import {
-  bareRepository, benches, branchData, git, gitCheckout, resultsDir, runPublish, tempDir,
+  bareRepository,
+  benches,
+  branchData,
+  git,
+  gitCheckout,
+  resultsDir,
+  runPublish,
+  tempDir,
 } from './fixtures/history/helpers.js';
 
 const tip = (repo, branch = 'gh-pages') => git(repo, 'rev-parse', `refs/heads/${branch}`);
@@ -14,9 +21,21 @@ const tip = (repo, branch = 'gh-pages') => git(repo, 'rev-parse', `refs/heads/${
 test('the first publish creates the branch with the run; the next one appends to it', async (t) => {
   const repo = bareRepository(t);
   const first = gitCheckout(t, 'first measured commit');
-  const created = await runPublish(t, ['--repo', repo, '--results', resultsDir(t, 1000), '--commit-dir', first.dir, '--repo-url', 'https://github.com/acme/api']);
+  const created = await runPublish(t, [
+    '--repo',
+    repo,
+    '--results',
+    resultsDir(t, 1000),
+    '--commit-dir',
+    first.dir,
+    '--repo-url',
+    'https://github.com/acme/api',
+  ]);
   assert.equal(created.code, 0, created.stderr);
-  assert.match(created.stdout, new RegExp(`published "perfgate throughput", "perfgate latency" for ${first.id} to gh-pages:dev/bench/data.js`));
+  assert.match(
+    created.stdout,
+    new RegExp(`published "perfgate throughput", "perfgate latency" for ${first.id} to gh-pages:dev/bench/data.js`),
+  );
   assert.equal(git(repo, 'rev-list', '--count', 'gh-pages'), '1');
   assert.equal(git(repo, 'ls-tree', '-r', '--name-only', 'gh-pages'), 'dev/bench/data.js');
 
@@ -27,18 +46,33 @@ test('the first publish creates the branch with the run; the next one appends to
   const data = branchData(repo);
   assert.equal(data.repoUrl, 'https://github.com/acme/api');
   for (const suite of ['perfgate throughput', 'perfgate latency']) {
-    assert.deepEqual(data.entries[suite].map((entry) => entry.commit.id), [first.id, second.id], suite);
+    assert.deepEqual(
+      data.entries[suite].map((entry) => entry.commit.id),
+      [first.id, second.id],
+      suite,
+    );
   }
   assert.equal(data.entries['perfgate throughput'][0].commit.url, `https://github.com/acme/api/commit/${first.id}`);
   assert.deepEqual(data.entries['perfgate throughput'][1].benches, benches(1100));
   assert.equal(data.entries['perfgate latency'][1].tool, 'customSmallerIsBetter');
 });
 
-test('--input names each file\'s tool and suite; --branch, --dir and --max-items are honoured', async (t) => {
+test("--input names each file's tool and suite; --branch, --dir and --max-items are honoured", async (t) => {
   const repo = bareRepository(t);
   const input = join(tempDir(t), 'gab-bigger.json');
   writeFileSync(input, JSON.stringify(benches(5)));
-  const args = ['--repo', repo, '--input', `${input}:customBiggerIsBetter:api: throughput`, '--branch', 'perf', '--dir', 'bench/data', '--max-items', '2'];
+  const args = [
+    '--repo',
+    repo,
+    '--input',
+    `${input}:customBiggerIsBetter:api: throughput`,
+    '--branch',
+    'perf',
+    '--dir',
+    'bench/data',
+    '--max-items',
+    '2',
+  ];
   for (let run = 0; run < 3; run += 1) assert.equal((await runPublish(t, args)).code, 0);
   const data = branchData(repo, 'perf', 'bench/data/data.js');
   assert.deepEqual(Object.keys(data.entries), ['api: throughput']);
@@ -70,7 +104,10 @@ test('a damaged data.js on the branch is reported and left as it was', async (t)
   const before = tip(repo);
   const { code, stderr } = await runPublish(t, ['--repo', repo, '--results', resultsDir(t, 1), '--dir', '.']);
   assert.equal(code, 2);
-  assert.match(stderr, new RegExp(`benchmark data data\\.js on branch gh-pages of ${repo} is malformed: its JSON does not parse`));
+  assert.match(
+    stderr,
+    new RegExp(`benchmark data data\\.js on branch gh-pages of ${repo} is malformed: its JSON does not parse`),
+  );
   assert.match(stderr, /restore it from git or move it aside/);
   assert.equal(tip(repo), before);
 });
@@ -84,7 +121,10 @@ test('a push the remote refuses for another reason than a race fails at once, br
   chmodSync(hook, 0o755);
   const { code, stderr } = await runPublish(t, ['--repo', repo, '--results', resultsDir(t, 2)]);
   assert.equal(code, 2);
-  assert.match(stderr, /publishing failed, the pages branch was not changed: the push to branch gh-pages of .* was refused \(\[remote rejected\] \(pre-receive hook declined\)\)/);
+  assert.match(
+    stderr,
+    /publishing failed, the pages branch was not changed: the push to branch gh-pages of .* was refused \(\[remote rejected\] \(pre-receive hook declined\)\)/,
+  );
   assert.match(stderr, /gh-pages is frozen/);
   assert.doesNotMatch(stderr, /retrying/);
   assert.equal(tip(repo), before);
@@ -96,9 +136,22 @@ test('an unreachable repository, bad options or bad inputs fail with the reason'
   assert.equal(unreachable.code, 2);
   assert.match(unreachable.stderr, /cannot read branch gh-pages of .*missing\.git[\s\S]*check --repo/);
 
-  const badOptions = await runPublish(t, ['--results', 'x', '--input', 'a.json:cargo', '--max-items', 'lots', '--force']);
+  const badOptions = await runPublish(t, [
+    '--results',
+    'x',
+    '--input',
+    'a.json:cargo',
+    '--max-items',
+    'lots',
+    '--force',
+  ]);
   assert.equal(badOptions.code, 2);
-  for (const problem of ['unknown option --force', '--repo is required', '--input "a.json:cargo" is not FILE:TOOL[:SUITE]', '--max-items must be a whole number']) {
+  for (const problem of [
+    'unknown option --force',
+    '--repo is required',
+    '--input "a.json:cargo" is not FILE:TOOL[:SUITE]',
+    '--max-items must be a whole number',
+  ]) {
     assert.ok(badOptions.stderr.includes(problem), problem);
   }
 

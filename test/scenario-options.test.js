@@ -7,10 +7,11 @@ import { resolveSuite } from '../bench/config/resolve.js';
 import { skipReason, loadBuiltInVariant } from '../bench/variants.js';
 import { OPTION_DEFAULTS, optionsEnv, readScenarioOptions } from '../servers/options.js';
 
-const rejects = (request, pattern) => assert.rejects(resolveSuite(request), (error) => {
-  assert.match(error.message, pattern);
-  return true;
-});
+const rejects = (request, pattern) =>
+  assert.rejects(resolveSuite(request), (error) => {
+    assert.match(error.message, pattern);
+    return true;
+  });
 
 test('what the harness passes is what a server reads back', () => {
   const options = { ...OPTION_DEFAULTS, proxyClient: 'undici', logging: true, ioDelayMs: 7 };
@@ -22,25 +23,52 @@ test('what the harness passes is what a server reads back', () => {
 test('a server without an option stops with its name, not a default of its own', () => {
   const env = optionsEnv(OPTION_DEFAULTS);
   delete env.PERFGATE_PROXY_CLIENT;
-  assert.throws(() => readScenarioOptions(env), /PERFGATE_PROXY_CLIENT is not set: perfgate passes every scenario option/);
+  assert.throws(
+    () => readScenarioOptions(env),
+    /PERFGATE_PROXY_CLIENT is not set: perfgate passes every scenario option/,
+  );
 });
 
 test('a bad value reaching a server names the allowed ones', () => {
-  assert.throws(() => readScenarioOptions({ ...optionsEnv(OPTION_DEFAULTS), PERFGATE_PROXY_CLIENT: 'axios' }), /PERFGATE_PROXY_CLIENT="axios" is not valid \(allowed: http, undici, fetch\)/);
-  assert.throws(() => readScenarioOptions({ ...optionsEnv(OPTION_DEFAULTS), PERFGATE_IO_DELAY_MS: 'soon' }), /PERFGATE_IO_DELAY_MS="soon" is not valid \(allowed: a number\)/);
+  assert.throws(
+    () => readScenarioOptions({ ...optionsEnv(OPTION_DEFAULTS), PERFGATE_PROXY_CLIENT: 'axios' }),
+    /PERFGATE_PROXY_CLIENT="axios" is not valid \(allowed: http, undici, fetch\)/,
+  );
+  assert.throws(
+    () => readScenarioOptions({ ...optionsEnv(OPTION_DEFAULTS), PERFGATE_IO_DELAY_MS: 'soon' }),
+    /PERFGATE_IO_DELAY_MS="soon" is not valid \(allowed: a number\)/,
+  );
 });
 
 test('a bad proxyClient in a suite names the allowed clients', async () => {
-  await rejects({ suite: 'proxy-clients', overrides: { options: { proxyClient: 'axios' } } }, /options\.proxyClient: "axios" is not allowed \(allowed: http, undici, fetch\)/);
-  await rejects({ suite: 'proxy-clients', overrides: { options: { proxyClient: ['http', 'got'] } } }, /options\.proxyClient\.1: "got" is not allowed \(allowed: http, undici, fetch\)/);
+  await rejects(
+    { suite: 'proxy-clients', overrides: { options: { proxyClient: 'axios' } } },
+    /options\.proxyClient: "axios" is not allowed \(allowed: http, undici, fetch\)/,
+  );
+  await rejects(
+    { suite: 'proxy-clients', overrides: { options: { proxyClient: ['http', 'got'] } } },
+    /options\.proxyClient\.1: "got" is not allowed \(allowed: http, undici, fetch\)/,
+  );
 });
 
 test('the backend and the servers in other languages skip the Node clients, with the reason', async () => {
   const fetchProxy = { scenario: 'proxy', options: { ...OPTION_DEFAULTS, proxyClient: 'fetch' } };
-  assert.match(skipReason(await loadBuiltInVariant('go-nethttp'), fetchProxy), /forwards with Go's net\/http client, not a Node one: proxyClient=fetch does not apply \(it runs http\)/);
-  assert.match(skipReason(await loadBuiltInVariant('express-bun'), { ...fetchProxy, options: { ...OPTION_DEFAULTS, proxyClient: 'undici' } }), /Bun replaces the undici package/);
+  assert.match(
+    skipReason(await loadBuiltInVariant('go-nethttp'), fetchProxy),
+    /forwards with Go's net\/http client, not a Node one: proxyClient=fetch does not apply \(it runs http\)/,
+  );
+  assert.match(
+    skipReason(await loadBuiltInVariant('express-bun'), {
+      ...fetchProxy,
+      options: { ...OPTION_DEFAULTS, proxyClient: 'undici' },
+    }),
+    /Bun replaces the undici package/,
+  );
   assert.match(skipReason(await loadBuiltInVariant('tomcat'), fetchProxy), /Java's HttpClient/);
-  assert.match(skipReason(await loadBuiltInVariant('mock-backend'), fetchProxy), /the backend answers the proxy route itself/);
+  assert.match(
+    skipReason(await loadBuiltInVariant('mock-backend'), fetchProxy),
+    /the backend answers the proxy route itself/,
+  );
   assert.equal(skipReason(await loadBuiltInVariant('express'), fetchProxy), null);
   assert.equal(skipReason(await loadBuiltInVariant('go-nethttp'), { ...fetchProxy, options: OPTION_DEFAULTS }), null);
 });

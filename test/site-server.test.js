@@ -21,12 +21,21 @@ after(async () => {
 
 // Starts the CLI and returns the two lines it prints: the URL, then what data it serves.
 async function startCli(env, args = []) {
-  const child = spawn(process.execPath, [script, '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const first = (await lines.next()).value;
   const second = (await lines.next()).value;
-  return { child, url: first.match(/http:\/\/127\.0\.0\.1:\d+\//)?.[0], pageUrl: first.match(/http:\S+/)?.[0], first, second };
+  return {
+    child,
+    url: first.match(/http:\/\/127\.0\.0\.1:\d+\//)?.[0],
+    pageUrl: first.match(/http:\S+/)?.[0],
+    first,
+    second,
+  };
 }
 
 test('the CLI prints its URL and serves the page and the history', async () => {
@@ -40,7 +49,14 @@ test('the CLI prints its URL and serves the page and the history', async () => {
   const data = await fetch(`${url}dev/bench/data.js`);
   assert.match(data.headers.get('content-type'), /text\/javascript/);
   assert.equal(await data.text(), readFileSync(fixturePath('history-data.js.txt'), 'utf8'));
-  for (const path of ['app.js', 'data-worker.js', 'style.css', 'lib/trend.js', 'lib/change-points.js', 'vendor/chart.umd.js']) {
+  for (const path of [
+    'app.js',
+    'data-worker.js',
+    'style.css',
+    'lib/trend.js',
+    'lib/change-points.js',
+    'vendor/chart.umd.js',
+  ]) {
     assert.equal((await fetch(url + path)).status, 200, path);
   }
 });
@@ -58,16 +74,24 @@ test('--data FILE...: one file is served where the action keeps it, several side
   assert.equal(one.pageUrl, one.url);
   assert.equal(await (await fetch(`${one.url}dev/bench/data.js`)).text(), readFileSync(empty, 'utf8'));
   const two = await startCli({}, ['--data', history, empty]);
-  assert.equal(new URL(two.pageUrl).search, '?data=data%2Fhistory-data.js.txt%2Fdata.js&data=data%2Fempty-data.js.txt%2Fdata.js');
+  assert.equal(
+    new URL(two.pageUrl).search,
+    '?data=data%2Fhistory-data.js.txt%2Fdata.js&data=data%2Fempty-data.js.txt%2Fdata.js',
+  );
   assert.match(two.second, /^data: .*history-data\.js\.txt, .*empty-data\.js\.txt$/);
-  for (const path of new URL(two.pageUrl).searchParams.getAll('data')) assert.equal((await fetch(two.url + path)).status, 200, path);
+  for (const path of new URL(two.pageUrl).searchParams.getAll('data'))
+    assert.equal((await fetch(two.url + path)).status, 200, path);
 });
 
 test('--data of a missing file is refused with the fix', async () => {
-  const child = spawn(process.execPath, [script, '--data', fixturePath('no-such-data.js')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [script, '--data', fixturePath('no-such-data.js')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.push(child);
   let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   const [code] = await once(child, 'exit');
   assert.equal(code, 2);
   assert.match(stderr, /no-such-data\.js: no such file; give the path of a data\.js/);
@@ -86,7 +110,9 @@ test('--port must be a port number', async () => {
   const child = spawn(process.execPath, [script, '--port', 'eighty'], { stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
   let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   const [code] = await once(child, 'exit');
   assert.equal(code, 2);
   assert.match(stderr, /--port must be a port number/);

@@ -4,11 +4,13 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-test('docs/vendor/chart.umd.js is node_modules\' chart.js/dist/chart.umd.js', () => {
+test("docs/vendor/chart.umd.js is node_modules' chart.js/dist/chart.umd.js", () => {
   const installed = new URL('../node_modules/chart.js/dist/chart.umd.js', import.meta.url);
   const vendored = new URL('../docs/vendor/chart.umd.js', import.meta.url);
-  assert.ok(readFileSync(vendored).equals(readFileSync(installed)),
-    'the vendored Chart.js differs from the installed one: cp node_modules/chart.js/dist/chart.umd.js docs/vendor/');
+  assert.ok(
+    readFileSync(vendored).equals(readFileSync(installed)),
+    'the vendored Chart.js differs from the installed one: cp node_modules/chart.js/dist/chart.umd.js docs/vendor/',
+  );
 });
 
 // index.html preloads app.js's modules so they load side by side; a module added to the
@@ -27,6 +29,8 @@ test('index.html preloads exactly the modules app.js imports', () => {
   };
   walk(new URL('app.js', docs));
   const html = readFileSync(new URL('index.html', docs), 'utf8');
-  const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map(([, href]) => new URL(href, docs).href);
+  const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map(
+    ([, href]) => new URL(href, docs).href,
+  );
   assert.deepEqual(preloaded.sort(), [...graph].sort());
 });

@@ -28,20 +28,40 @@ test('options that do not change a scenario do not multiply it', () => {
 
 test('benchmark ids follow "<variant> <scenario>[<tags>] c=<connections>"', () => {
   assert.equal(benchmarkId({ variant: 'express', scenario: 'json', tags: [], connections: 100 }), 'express json c=100');
-  assert.equal(benchmarkId({ variant: 'koa', scenario: 'io', tags: ['wait=2000ms'], connections: 300 }), 'koa io[wait=2000ms] c=300');
+  assert.equal(
+    benchmarkId({ variant: 'koa', scenario: 'io', tags: ['wait=2000ms'], connections: 300 }),
+    'koa io[wait=2000ms] c=300',
+  );
 });
 
-test("node-vs-java runs each scenario at its own tiers: the db at c=30, 60, the 2 s wait at c=300, 600, 1000", () => {
+test('node-vs-java runs each scenario at its own tiers: the db at c=30, 60, the 2 s wait at c=300, 600, 1000', () => {
   const ids = expandSpecs(suite('node-vs-java')).map((spec) => spec.id);
-  assert.deepEqual(ids.filter((id) => id.startsWith('tomcat')), [
-    'tomcat db c=30', 'tomcat db c=60', 'tomcat io[wait=2000ms] c=300', 'tomcat io[wait=2000ms] c=600', 'tomcat io[wait=2000ms] c=1000']);
+  assert.deepEqual(
+    ids.filter((id) => id.startsWith('tomcat')),
+    [
+      'tomcat db c=30',
+      'tomcat db c=60',
+      'tomcat io[wait=2000ms] c=300',
+      'tomcat io[wait=2000ms] c=600',
+      'tomcat io[wait=2000ms] c=1000',
+    ],
+  );
   assert.equal(ids.length, 2 * 5);
 });
 
 test('proxy-clients names each client but the default, so proxy-baseline names stay as they were', () => {
   const ids = expandSpecs(suite('proxy-clients')).map((spec) => spec.id);
-  assert.deepEqual(ids.filter((id) => id.startsWith('express')),
-    ['express proxy c=1', 'express proxy c=50', 'express proxy[client=undici] c=1', 'express proxy[client=undici] c=50', 'express proxy[client=fetch] c=1', 'express proxy[client=fetch] c=50']);
+  assert.deepEqual(
+    ids.filter((id) => id.startsWith('express')),
+    [
+      'express proxy c=1',
+      'express proxy c=50',
+      'express proxy[client=undici] c=1',
+      'express proxy[client=undici] c=50',
+      'express proxy[client=fetch] c=1',
+      'express proxy[client=fetch] c=50',
+    ],
+  );
   assert.equal(expandSpecs(suite('proxy-clients'))[2].options.proxyClient, 'undici');
   assert.ok(!expandSpecs(suite('proxy-baseline')).some((spec) => spec.id.includes('client=')));
 });

@@ -1,12 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  coefficientOfVariation, mean, median, quantile, samplingDistributionOfMean, standardDeviation, variance,
+  coefficientOfVariation,
+  mean,
+  median,
+  quantile,
+  samplingDistributionOfMean,
+  standardDeviation,
+  variance,
 } from '../bench/stats/descriptive.js';
 
 // Reference values from numpy (ddof=1 for the variance, numpy's default linear quantile).
 const BASE = [1021, 998, 1010, 1005, 987, 1015, 1002, 995];
-const close = (actual, expected, tolerance = 1e-9) => assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
+const close = (actual, expected, tolerance = 1e-9) =>
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
 
 test('mean, unbiased variance, standard deviation and coefficient of variation match numpy', () => {
   close(mean(BASE), 1004.125);

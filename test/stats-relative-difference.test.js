@@ -5,7 +5,8 @@ import { bootstrapInterval, deltaMethodInterval, relativeChange } from '../bench
 
 const BASE = [12.1, 11.8, 12.6, 12.0, 11.5, 12.3];
 const HEAD = [13.0, 12.7, 13.4, 12.9, 13.8];
-const close = (actual, expected, tolerance) => assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
+const close = (actual, expected, tolerance) =>
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
 
 test('relative change is (head - base) / base', () => {
   assert.equal(relativeChange(200, 150), -0.25);
@@ -29,7 +30,10 @@ test('the seeded generator repeats its sequence and stays in [0, 1)', () => {
   const first = seededRandom(7);
   const second = seededRandom(7);
   const draws = Array.from({ length: 1000 }, () => first());
-  assert.deepEqual(draws, Array.from({ length: 1000 }, () => second()));
+  assert.deepEqual(
+    draws,
+    Array.from({ length: 1000 }, () => second()),
+  );
   assert.ok(draws.every((draw) => draw >= 0 && draw < 1));
   assert.notEqual(seededRandom(8)(), seededRandom(7)());
 });

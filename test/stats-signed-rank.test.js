@@ -5,7 +5,8 @@ import { pairedRatio } from '../bench/stats/paired-ratio.js';
 import { seededRandom } from '../bench/stats/prng.js';
 import { hodgesLehmannInterval, signedRankCdf, signedRankTest } from '../bench/stats/signed-rank.js';
 
-const close = (actual, expected, tolerance = 1e-12) => assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
+const close = (actual, expected, tolerance = 1e-12) =>
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
 
 test('the null distribution of W+ is exact: n = 9 has 10 of 512 sign patterns with W+ <= 5', () => {
   const cdf = signedRankCdf(9);
@@ -55,13 +56,21 @@ test('the interval inverts the test: just inside its ends p > 0.05, just outside
 
 test('paired ratios: head exactly 10 % below base in every round is a change of -10 %', () => {
   const base = [7000, 6500, 7200, 5000, 6900, 7100];
-  const result = pairedRatio(base, base.map((value) => value * 0.9));
+  const result = pairedRatio(
+    base,
+    base.map((value) => value * 0.9),
+  );
   close(result.change, -0.1);
   for (const end of result.ci) close(end, -0.1);
 });
 
 test('paired ratios: a round of 0 has no ratio, and unpaired samples are refused', () => {
-  assert.deepEqual(pairedRatio([1, 2, 0, 4, 5, 6], [1, 2, 3, 4, 5, 6]), { change: null, ci: null, pValue: null, reason: 'a round measured 0' });
+  assert.deepEqual(pairedRatio([1, 2, 0, 4, 5, 6], [1, 2, 3, 4, 5, 6]), {
+    change: null,
+    ci: null,
+    pValue: null,
+    reason: 'a round measured 0',
+  });
   assert.throws(() => pairedRatio([1, 2, 3], [1, 2]), /as many base as head samples/);
 });
 

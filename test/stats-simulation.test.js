@@ -44,7 +44,9 @@ test('A/A under adaptive stopping: the band keeps false alarms rare where peekin
     const head = [];
     let result;
     let peekedSignificant = false;
-    while (!stopReason({ result, elapsedMs: 0, budgetMs: Infinity, rounds: base.length, minRounds: 3, maxRounds: 30 })) {
+    while (
+      !stopReason({ result, elapsedMs: 0, budgetMs: Infinity, rounds: base.length, minRounds: 3, maxRounds: 30 })
+    ) {
       base.push(...roundsOf(normal, 1, 1000, 0.05));
       head.push(...roundsOf(normal, 1, 1000, 0.05));
       result = compareSamples(base, head);

@@ -4,7 +4,15 @@ import { isResolved, shouldContinue, stopReason } from '../bench/stats/stopping.
 
 const resolved = { verdict: 'regression' };
 const open = { verdict: 'inconclusive' };
-const state = (overrides) => ({ result: open, elapsedMs: 10_000, budgetMs: 60_000, rounds: 5, minRounds: 3, maxRounds: 30, ...overrides });
+const state = (overrides) => ({
+  result: open,
+  elapsedMs: 10_000,
+  budgetMs: 60_000,
+  rounds: 5,
+  minRounds: 3,
+  maxRounds: 30,
+  ...overrides,
+});
 
 test('every verdict but inconclusive is resolved', () => {
   for (const verdict of ['regression', 'improvement', 'no change']) assert.equal(isResolved({ verdict }), true);
@@ -39,7 +47,7 @@ test('maxRounds and the budget are hard limits that win over minRounds', () => {
   assert.equal(stopReason(state({ rounds: 3, minRounds: 10, maxRounds: 3 })), 'max-rounds');
 });
 
-test('defaults: compare\'s, minRounds 5 and maxRounds 60', () => {
+test("defaults: compare's, minRounds 5 and maxRounds 60", () => {
   const { minRounds, maxRounds, ...rest } = state({ rounds: 59, elapsedMs: 1000 });
   assert.equal(stopReason(rest), null);
   assert.equal(stopReason({ ...rest, rounds: 60 }), 'max-rounds');

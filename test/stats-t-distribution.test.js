@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { satterthwaiteDf, tInterval, twoSidedCriticalValue, twoSidedPValue } from '../bench/stats/t-distribution.js';
 
 // Reference values from scipy.stats.t (ppf and sf).
-const close = (actual, expected, tolerance = 1e-6) => assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
+const close = (actual, expected, tolerance = 1e-6) =>
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
 
 test('two-sided critical values match scipy', () => {
   close(twoSidedCriticalValue(0.95, 1), 12.70620474);
@@ -22,8 +23,20 @@ test('two-sided p-values match scipy, keep precision in the far tail and never e
 });
 
 test('Satterthwaite degrees of freedom: equal terms add up, a dominant term keeps its own', () => {
-  close(satterthwaiteDf([{ variance: 1, df: 9 }, { variance: 1, df: 9 }]), 18);
-  close(satterthwaiteDf([{ variance: 1, df: 9 }, { variance: 0, df: 4 }]), 9);
+  close(
+    satterthwaiteDf([
+      { variance: 1, df: 9 },
+      { variance: 1, df: 9 },
+    ]),
+    18,
+  );
+  close(
+    satterthwaiteDf([
+      { variance: 1, df: 9 },
+      { variance: 0, df: 4 },
+    ]),
+    9,
+  );
 });
 
 test('a t interval is symmetric around the estimate, and a point when the standard error is zero', () => {

@@ -36,15 +36,33 @@ describe('every variant answers every scenario identically', () => {
       const variant = await loadBuiltInVariant(name);
       const reason = await variant.unavailable();
       if (reason) return t.skip(reason); // e.g. a native addon or runtime that cannot run on this machine
-      const specs = variant.scenarios.flatMap((scenario) => (scenario === 'proxy' ? PROXY_CLIENTS : [options.proxyClient])
-        .map((proxyClient) => ({ id: `${name} ${scenario} ${proxyClient}`, scenario, options: { ...options, proxyClient } })));
+      const specs = variant.scenarios.flatMap((scenario) =>
+        (scenario === 'proxy' ? PROXY_CLIENTS : [options.proxyClient]).map((proxyClient) => ({
+          id: `${name} ${scenario} ${proxyClient}`,
+          scenario,
+          options: { ...options, proxyClient },
+        })),
+      );
       for (const group of serverGroups(specs.filter((each) => !skipReason(variant, each)))) {
         // The spec that needs a backend or a database starts the server, so all its routes work.
         const starter = group.find((each) => ['proxy', 'db'].includes(each.scenario)) ?? group[0];
-        const { server, stop } = await startBenchmarkServer({ spec: starter, variant, backend, plan, readyTimeout: 15, logFile: `${logDir}/${starter.id.replaceAll(' ', '-')}.log` });
+        const { server, stop } = await startBenchmarkServer({
+          spec: starter,
+          variant,
+          backend,
+          plan,
+          readyTimeout: 15,
+          logFile: `${logDir}/${starter.id.replaceAll(' ', '-')}.log`,
+        });
         try {
           for (const spec of group) {
-            await verifyServer({ port: server.port, request: requestFor(variant, spec), variant: spec.id, scenario: spec.scenario, timeout: 5 });
+            await verifyServer({
+              port: server.port,
+              request: requestFor(variant, spec),
+              variant: spec.id,
+              scenario: spec.scenario,
+              timeout: 5,
+            });
           }
         } finally {
           await stop();

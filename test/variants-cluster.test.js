@@ -14,7 +14,10 @@ const plan = planPinning([0], {}); // unpinned: the primary is the child itself
 
 function childPids(pid) {
   try {
-    return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+    return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // ps exits 1 when there are none
   }
@@ -33,11 +36,18 @@ after(() => assert.deepEqual(leftoverServers(), []));
 
 test('node-cluster forks the configured workers, then its workers die with the primary', async () => {
   const variant = await loadBuiltInVariant('node-cluster');
-  const server = await startServer(variant, { plan, readyTimeout: 15, logFile: `${tempDir()}/cluster.log`, env: { ...optionsEnv(OPTION_DEFAULTS), PERFGATE_SERVER_WORKERS: '3' } });
+  const server = await startServer(variant, {
+    plan,
+    readyTimeout: 15,
+    logFile: `${tempDir()}/cluster.log`,
+    env: { ...optionsEnv(OPTION_DEFAULTS), PERFGATE_SERVER_WORKERS: '3' },
+  });
   try {
     const workers = childPids(server.pid);
     assert.equal(workers.length, 3);
-    const answers = await Promise.all(workers.map(() => fetch(`http://127.0.0.1:${server.port}/hello`).then((response) => response.text())));
+    const answers = await Promise.all(
+      workers.map(() => fetch(`http://127.0.0.1:${server.port}/hello`).then((response) => response.text())),
+    );
     assert.deepEqual(answers, ['Hello World', 'Hello World', 'Hello World']);
     process.kill(server.pid, 'SIGKILL'); // the primary only, not its group
     for (let waited = 0; workers.some(alive) && waited < 5000; waited += 50) await sleep(50);

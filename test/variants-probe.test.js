@@ -15,9 +15,12 @@ test('a binary that is missing is named with the cause', () => {
 });
 
 test("a native addon's load error gives its last Error line, not the stack", () => {
-  const addon = "throw new Error('This version of uWS.js supports only...\\n\\nError: libc.so.6: version `GLIBC_2.38` not found')";
-  assert.equal(commandProblem([process.execPath, '-e', addon], 'uWebSockets.js'),
-    'uWebSockets.js cannot run here: Error: libc.so.6: version `GLIBC_2.38` not found');
+  const addon =
+    "throw new Error('This version of uWS.js supports only...\\n\\nError: libc.so.6: version `GLIBC_2.38` not found')";
+  assert.equal(
+    commandProblem([process.execPath, '-e', addon], 'uWebSockets.js'),
+    'uWebSockets.js cannot run here: Error: libc.so.6: version `GLIBC_2.38` not found',
+  );
 });
 
 test('every variant says on one line why it cannot run, or nothing', async () => {

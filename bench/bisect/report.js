@@ -7,8 +7,10 @@ import { profileMarkdown } from '../profile/report.js';
 const short = (sha) => sha.slice(0, 12);
 
 function answer(bisect) {
-  if (bisect.outcome === 'found') return `**First bad commit: ${short(bisect.firstBad.sha)}** ${escapeCell(bisect.firstBad.subject)} (parent ${short(bisect.firstBad.parent)})`;
-  if (bisect.outcome === 'no step') return `**No step found**: ${short(bisect.range.bad)} is not measurably slower than ${short(bisect.range.good)}.`;
+  if (bisect.outcome === 'found')
+    return `**First bad commit: ${short(bisect.firstBad.sha)}** ${escapeCell(bisect.firstBad.subject)} (parent ${short(bisect.firstBad.parent)})`;
+  if (bisect.outcome === 'no step')
+    return `**No step found**: ${short(bisect.range.bad)} is not measurably slower than ${short(bisect.range.good)}.`;
   const { good, bad } = bisect.unresolvedRange;
   return `**Not resolved**: a step was measured, and it lies after ${short(good)}, up to and including ${short(bad)}; a step inside stayed inconclusive after a retry with a larger budget (raise --budget, or use a quieter machine).`;
 }

@@ -17,12 +17,13 @@ const BISECT_FORMAT = { format: 'perfgate-bisect', version: 1 };
 // The retry of an inconclusive step gets this much more time and rounds.
 const RETRY_BUDGET_FACTOR = 2;
 
-
 // The first-parent commits from good (first) to bad (last): the mainline a step is searched on.
 function firstParentRange(repo, good, bad) {
   const shas = { good: resolveCommit(repo, good), bad: resolveCommit(repo, bad) };
   if (shas.good === shas.bad) throw errors.sameSides(good, bad, shas.good);
-  const between = git(repo, 'rev-list', '--first-parent', '--reverse', `${shas.good}..${shas.bad}`).split('\n').filter(Boolean);
+  const between = git(repo, 'rev-list', '--first-parent', '--reverse', `${shas.good}..${shas.bad}`)
+    .split('\n')
+    .filter(Boolean);
   const onMainline = between.length > 0 && git(repo, 'rev-parse', `${between[0]}^`) === shas.good;
   if (!onMainline) throw errors.notAncestor(good, bad);
   return [shas.good, ...between];
@@ -34,14 +35,28 @@ function singleBenchmarkConfig(config, name) {
   const wanted = name ? name.replace(/ - [^-]+$/, '') : undefined;
   const matching = wanted ? specs.filter((spec) => spec.id === wanted) : specs;
   if (matching.length !== 1) {
-    if (!wanted) throw errors.badConfig('command line', [`bisect follows one benchmark, but ${specs.length} match: give --benchmark NAME (${specs.map((spec) => spec.id).join(', ')})`]);
-    throw errors.noBenchmarkMatch(name, specs.map((spec) => spec.id));
+    if (!wanted)
+      throw errors.badConfig('command line', [
+        `bisect follows one benchmark, but ${specs.length} match: give --benchmark NAME (${specs.map((spec) => spec.id).join(', ')})`,
+      ]);
+    throw errors.noBenchmarkMatch(
+      name,
+      specs.map((spec) => spec.id),
+    );
   }
   const [spec] = matching;
   return {
     spec,
     // reference: a project's built-in references are other benchmarks, not this one.
-    config: { ...config, variants: [spec.variant], scenarios: [spec.scenario], connections: [spec.connections], scenarioConnections: {}, options: spec.options, reference: undefined },
+    config: {
+      ...config,
+      variants: [spec.variant],
+      scenarios: [spec.scenario],
+      connections: [spec.connections],
+      scenarioConnections: {},
+      options: spec.options,
+      reference: undefined,
+    },
   };
 }
 
@@ -52,25 +67,53 @@ const subjectOf = (repo, sha) => git(repo, 'log', '-1', '--format=%s', sha);
  *   outDir: string, projectRoot: string, install?: string[], work: object, onProgress?: Function}} request
  *   install: how a side installs its dependencies (a project's perfgate.config "install")
  */
-export async function runBisect({ repo, good, bad, benchmark, config, settings, outDir, projectRoot, install, work, onProgress = () => {} }) {
+export async function runBisect({
+  repo,
+  good,
+  bad,
+  benchmark,
+  config,
+  settings,
+  outDir,
+  projectRoot,
+  install,
+  work,
+  onProgress = () => {},
+}) {
   const startedAt = Date.now();
   const commits = firstParentRange(repo, good, bad);
   const chosen = singleBenchmarkConfig(config, benchmark);
   const sides = new Map();
   const sideOf = (sha) => {
-    if (!sides.has(sha)) sides.set(sha, prepareGitSide({ repo, sha, ref: sha.slice(0, 12), label: sha.slice(0, 12), work, projectRoot, install }));
+    if (!sides.has(sha))
+      sides.set(
+        sha,
+        prepareGitSide({ repo, sha, ref: sha.slice(0, 12), label: sha.slice(0, 12), work, projectRoot, install }),
+      );
     return sides.get(sha);
   };
   let stepNumber = 0;
   const judge = async (goodSha, candidateSha, attempt) => {
     stepNumber++;
     const stepStarted = Date.now();
-    onProgress(`step ${stepNumber}: ${candidateSha.slice(0, 12)} against ${goodSha.slice(0, 12)}${attempt > 1 ? ' (again, larger budget)' : ''}`);
-    const stepSettings = attempt > 1
-      ? { ...settings, budgetSeconds: settings.budgetSeconds * RETRY_BUDGET_FACTOR, maxRounds: settings.maxRounds * RETRY_BUDGET_FACTOR }
-      : settings;
+    onProgress(
+      `step ${stepNumber}: ${candidateSha.slice(0, 12)} against ${goodSha.slice(0, 12)}${attempt > 1 ? ' (again, larger budget)' : ''}`,
+    );
+    const stepSettings =
+      attempt > 1
+        ? {
+            ...settings,
+            budgetSeconds: settings.budgetSeconds * RETRY_BUDGET_FACTOR,
+            maxRounds: settings.maxRounds * RETRY_BUDGET_FACTOR,
+          }
+        : settings;
     const stepDir = join(outDir, `step-${stepNumber}`);
-    const comparison = await runComparison({ config: chosen.config, sides: { base: sideOf(goodSha), head: sideOf(candidateSha) }, settings: { ...stepSettings, profile: 'never' }, outDir: stepDir });
+    const comparison = await runComparison({
+      config: chosen.config,
+      sides: { base: sideOf(goodSha), head: sideOf(candidateSha) },
+      settings: { ...stepSettings, profile: 'never' },
+      outDir: stepDir,
+    });
     writeFileAtomicSync(join(stepDir, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
     const [measured] = comparison.benchmarks;
     if (measured.status !== 'ok') throw errors.bisectStepFailed(candidateSha, measured.status, measured.reason);
@@ -79,7 +122,15 @@ export async function runBisect({ repo, good, bad, benchmark, config, settings, 
     // Where no single metric called it, the interval shown is the first deciding metric's.
     const called = measured.verdicts[calledBy] ?? measured.verdicts[calledBy.split(' + ')[0]] ?? {};
     onProgress(`  ${verdict} (${calledBy})`);
-    return { verdict, metric: calledBy, change: called.change ?? null, ci: called.ci ?? null, rounds: measured.rounds, seconds: Math.round((Date.now() - stepStarted) / 1000), subject: subjectOf(repo, candidateSha) };
+    return {
+      verdict,
+      metric: calledBy,
+      change: called.change ?? null,
+      ci: called.ci ?? null,
+      rounds: measured.rounds,
+      seconds: Math.round((Date.now() - stepStarted) / 1000),
+      subject: subjectOf(repo, candidateSha),
+    };
   };
   const found = await bisectCommits({ commits, judge });
   let profile;
@@ -88,7 +139,10 @@ export async function runBisect({ repo, good, bad, benchmark, config, settings, 
     const [base, head] = [sideOf(found.good), sideOf(found.bad)];
     profile = await profileBenchmark({
       spec: chosen.spec,
-      variants: { base: await loadSideVariant(base, chosen.spec.variant, chosen.config.commands), head: await loadSideVariant(head, chosen.spec.variant, chosen.config.commands) },
+      variants: {
+        base: await loadSideVariant(base, chosen.spec.variant, chosen.config.commands),
+        head: await loadSideVariant(head, chosen.spec.variant, chosen.config.commands),
+      },
       roots: { base: base.root, head: head.root },
       config: chosen.config,
       plan: currentPinning({ loadWorkers: chosen.config.workers }),
@@ -100,7 +154,8 @@ export async function runBisect({ repo, good, bad, benchmark, config, settings, 
     benchmark: chosen.spec.id,
     range: { good: commits[0], bad: commits.at(-1), commits: commits.length },
     outcome: found.outcome,
-    firstBad: found.outcome === 'found' ? { sha: found.bad, subject: subjectOf(repo, found.bad), parent: found.good } : null,
+    firstBad:
+      found.outcome === 'found' ? { sha: found.bad, subject: subjectOf(repo, found.bad), parent: found.good } : null,
     // unresolved: the step lies after `good`, up to and including `bad`
     unresolvedRange: found.outcome === 'unresolved' ? { good: found.good, bad: found.bad } : null,
     steps: found.steps.map((step) => ({ ...step })),

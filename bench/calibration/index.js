@@ -43,7 +43,9 @@ export function correctedLoops(sizings, slowdown, tolerance = 0.2) {
   const intended = intendedCpuChange(slowdown);
   const last = sizings.at(-1);
   if (Math.abs(last.cpuChange / intended - 1) <= tolerance) return null;
-  const changePerLoop = sizings.reduce((sum, each) => sum + each.loops * each.cpuChange, 0) / sizings.reduce((sum, each) => sum + each.loops ** 2, 0);
+  const changePerLoop =
+    sizings.reduce((sum, each) => sum + each.loops * each.cpuChange, 0) /
+    sizings.reduce((sum, each) => sum + each.loops ** 2, 0);
   return changePerLoop > 0 ? Math.max(1, Math.round(intended / changePerLoop)) : null;
 }
 
@@ -51,14 +53,23 @@ export function correctedLoops(sizings, slowdown, tolerance = 0.2) {
 // mean of the per-round head/base ratios minus 1, with a normal 95 % interval. A side bias
 // (order, port, worktree) shows here as a change away from 0.
 export function pooledChange(comparisons, metric = 'CPU µs/request') {
-  const logs = comparisons.flatMap(({ samples }) => samples.base.map((base, index) => {
-    const [b, h] = [base, samples.head[index]].map((sample) => METRICS[metric].value(sample));
-    return b > 0 && h > 0 ? Math.log(h / b) : null;
-  })).filter((value) => value !== null);
+  const logs = comparisons
+    .flatMap(({ samples }) =>
+      samples.base.map((base, index) => {
+        const [b, h] = [base, samples.head[index]].map((sample) => METRICS[metric].value(sample));
+        return b > 0 && h > 0 ? Math.log(h / b) : null;
+      }),
+    )
+    .filter((value) => value !== null);
   if (logs.length < 2) return null;
   const center = mean(logs);
   const half = (1.96 * standardDeviation(logs)) / Math.sqrt(logs.length);
-  return { metric, rounds: logs.length, change: Math.exp(center) - 1, ci: [Math.exp(center - half) - 1, Math.exp(center + half) - 1] };
+  return {
+    metric,
+    rounds: logs.length,
+    change: Math.exp(center) - 1,
+    ci: [Math.exp(center - half) - 1, Math.exp(center + half) - 1],
+  };
 }
 
 // Outcome of one comparison trial, from its benchmark entry and the comparison's pinning
@@ -67,7 +78,8 @@ export function pooledChange(comparisons, metric = 'CPU µs/request') {
 // the change shown is that metric's, or CPU µs/request's when none called it.
 export function trialOutcome(kind, benchmark, pinning, mode) {
   const calledBy = benchmark.verdict?.calledBy;
-  const judged = benchmark.verdicts?.[calledBy] ?? benchmark.verdicts?.['CPU µs/request'] ?? benchmark.verdicts?.['req/s'];
+  const judged =
+    benchmark.verdicts?.[calledBy] ?? benchmark.verdicts?.['CPU µs/request'] ?? benchmark.verdicts?.['req/s'];
   return {
     kind,
     mode: benchmark.mode ?? mode,
@@ -91,12 +103,24 @@ export function summarizeTrials(trials) {
   const of = (kind) => trials.filter((trial) => trial.kind === kind && trial.status === 'ok');
   const aa = of('A/A');
   const injected = of('injected');
-  const falseAlarms = aa.filter((trial) => trial.verdict === VERDICTS.regression || trial.verdict === VERDICTS.improvement).length;
+  const falseAlarms = aa.filter(
+    (trial) => trial.verdict === VERDICTS.regression || trial.verdict === VERDICTS.improvement,
+  ).length;
   const detected = injected.filter((trial) => trial.verdict === VERDICTS.regression).length;
   const ok = [...aa, ...injected];
   return {
-    aa: { runs: aa.length, falseAlarms, falseAlarmRate: share(falseAlarms, aa.length), inconclusive: aa.filter((trial) => trial.verdict === VERDICTS.inconclusive).length },
-    injected: { runs: injected.length, detected, detectionRate: share(detected, injected.length), inconclusive: injected.filter((trial) => trial.verdict === VERDICTS.inconclusive).length },
+    aa: {
+      runs: aa.length,
+      falseAlarms,
+      falseAlarmRate: share(falseAlarms, aa.length),
+      inconclusive: aa.filter((trial) => trial.verdict === VERDICTS.inconclusive).length,
+    },
+    injected: {
+      runs: injected.length,
+      detected,
+      detectionRate: share(detected, injected.length),
+      inconclusive: injected.filter((trial) => trial.verdict === VERDICTS.inconclusive).length,
+    },
     failed: trials.length - ok.length,
     medianSecondsToVerdict: ok.length ? median(ok.map((trial) => trial.seconds)) : null,
     maxSecondsToVerdict: ok.length ? Math.max(...ok.map((trial) => trial.seconds)) : null,
@@ -136,7 +160,10 @@ export function calibrationMarkdown({ benchmark, mode, slowdown, injection, summ
     '',
     '| # | kind | verdict | called by | change | 95 % CI | rounds | seconds |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...trials.map((trial, index) => `| ${index + 1} | ${trial.kind} | ${trial.verdict} | ${trial.calledBy ?? ''} | ${signed(trial.change)} | ${interval(trial.ci)} | ${trial.rounds} | ${trial.seconds.toFixed(0)} |`),
+    ...trials.map(
+      (trial, index) =>
+        `| ${index + 1} | ${trial.kind} | ${trial.verdict} | ${trial.calledBy ?? ''} | ${signed(trial.change)} | ${interval(trial.ci)} | ${trial.rounds} | ${trial.seconds.toFixed(0)} |`,
+    ),
     '',
     '</details>',
   ];

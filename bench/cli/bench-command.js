@@ -5,11 +5,18 @@ export const BENCH_COMMAND = {
   name: 'bench',
   invocation: 'npm run bench --',
   synopsis: '[options]',
-  summary: 'Runs a suite, prints its table and writes result.json, the github-action-benchmark inputs and table.md,\nand appends the run to the local history that `npm run site` shows.',
+  summary:
+    'Runs a suite, prints its table and writes result.json, the github-action-benchmark inputs and table.md,\nand appends the run to the local history that `npm run site` shows.',
   options: {
     ...SUITE_OPTIONS,
     out: { type: 'string', value: 'DIR', help: 'results directory', defaultText: 'results/<time>-<suite>' },
-    history: { type: 'string', value: 'FILE', negatable: true, help: 'local history file; --no-history: do not append this run', defaultText: '.perfgate/history/data.js' },
+    history: {
+      type: 'string',
+      value: 'FILE',
+      negatable: true,
+      help: 'local history file; --no-history: do not append this run',
+      defaultText: '.perfgate/history/data.js',
+    },
   },
 };
 

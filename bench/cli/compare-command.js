@@ -17,18 +17,80 @@ const { repetitions, ...suiteOptions } = SUITE_OPTIONS;
 
 export const COMPARISON_OPTIONS = {
   ...suiteOptions,
-  duration: { ...SUITE_OPTIONS.duration, type: 'positive', help: 'measured seconds per round', default: COMPARE_DEFAULTS.roundSeconds },
-  warmup: { ...SUITE_OPTIONS.warmup, type: 'nonNegative', help: 'discarded warm-up per round', default: COMPARE_DEFAULTS.warmupSeconds },
-  mode: { type: 'choice', choices: MODES, value: 'MODE', help: 'duet: base and head at the same time on the same cores; sequential: one after the other (also the fallback, with its reason, where duet cannot run)', default: 'duet' },
-  threshold: { type: 'positive', value: 'PCT', help: 'req/s and CPU µs/request: an interval wholly inside ±PCT is "no change"', default: percent(BANDS.throughput.threshold) },
-  'min-effect': { type: 'positive', value: 'PCT', help: 'req/s and CPU µs/request: an interval wholly beyond ±PCT is a regression/improvement', default: percent(BANDS.throughput.minimumEffect) },
-  'p99-threshold': { type: 'positive', value: 'PCT', help: 'p99 latency: both of the above', default: percent(BANDS.latency.threshold) },
-  interval: { type: 'choice', choices: INTERVAL_KINDS, value: 'KIND', help: 'the interval that decides: paired (per-round ratios, signed-rank; needs >= 6 rounds), welch or bootstrap (independent samples); bench/stats/METHOD.md', default: COMPARE_DEFAULTS.interval },
-  'fail-threshold': { type: 'positive', value: 'PCT', help: 'exit 1 when a regression in the metric that called the verdict lies wholly beyond this', default: percent(COMPARE_DEFAULTS.failThreshold) },
-  budget: { type: 'positive', value: 'S', help: 'time budget per benchmark; then the verdict is inconclusive', default: COMPARE_DEFAULTS.budgetSeconds },
-  'min-rounds': { type: 'count', value: 'N', help: 'rounds per side before a verdict may stop the sampling', default: COMPARE_DEFAULTS.minRounds },
-  'max-rounds': { type: 'count', value: 'N', help: 'at most this many rounds per side', default: COMPARE_DEFAULTS.maxRounds },
-  profile: { type: 'boolean', negatable: true, help: 'a differential CPU profile for every benchmark (--no-profile: for none), from one more run of both sides after the rounds', defaultText: 'for each benchmark with a regression' },
+  duration: {
+    ...SUITE_OPTIONS.duration,
+    type: 'positive',
+    help: 'measured seconds per round',
+    default: COMPARE_DEFAULTS.roundSeconds,
+  },
+  warmup: {
+    ...SUITE_OPTIONS.warmup,
+    type: 'nonNegative',
+    help: 'discarded warm-up per round',
+    default: COMPARE_DEFAULTS.warmupSeconds,
+  },
+  mode: {
+    type: 'choice',
+    choices: MODES,
+    value: 'MODE',
+    help: 'duet: base and head at the same time on the same cores; sequential: one after the other (also the fallback, with its reason, where duet cannot run)',
+    default: 'duet',
+  },
+  threshold: {
+    type: 'positive',
+    value: 'PCT',
+    help: 'req/s and CPU µs/request: an interval wholly inside ±PCT is "no change"',
+    default: percent(BANDS.throughput.threshold),
+  },
+  'min-effect': {
+    type: 'positive',
+    value: 'PCT',
+    help: 'req/s and CPU µs/request: an interval wholly beyond ±PCT is a regression/improvement',
+    default: percent(BANDS.throughput.minimumEffect),
+  },
+  'p99-threshold': {
+    type: 'positive',
+    value: 'PCT',
+    help: 'p99 latency: both of the above',
+    default: percent(BANDS.latency.threshold),
+  },
+  interval: {
+    type: 'choice',
+    choices: INTERVAL_KINDS,
+    value: 'KIND',
+    help: 'the interval that decides: paired (per-round ratios, signed-rank; needs >= 6 rounds), welch or bootstrap (independent samples); bench/stats/METHOD.md',
+    default: COMPARE_DEFAULTS.interval,
+  },
+  'fail-threshold': {
+    type: 'positive',
+    value: 'PCT',
+    help: 'exit 1 when a regression in the metric that called the verdict lies wholly beyond this',
+    default: percent(COMPARE_DEFAULTS.failThreshold),
+  },
+  budget: {
+    type: 'positive',
+    value: 'S',
+    help: 'time budget per benchmark; then the verdict is inconclusive',
+    default: COMPARE_DEFAULTS.budgetSeconds,
+  },
+  'min-rounds': {
+    type: 'count',
+    value: 'N',
+    help: 'rounds per side before a verdict may stop the sampling',
+    default: COMPARE_DEFAULTS.minRounds,
+  },
+  'max-rounds': {
+    type: 'count',
+    value: 'N',
+    help: 'at most this many rounds per side',
+    default: COMPARE_DEFAULTS.maxRounds,
+  },
+  profile: {
+    type: 'boolean',
+    negatable: true,
+    help: 'a differential CPU profile for every benchmark (--no-profile: for none), from one more run of both sides after the rounds',
+    defaultText: 'for each benchmark with a regression',
+  },
   out: { type: 'string', value: 'DIR', help: 'results directory', defaultText: 'results/<time>-compare' },
 };
 
@@ -39,12 +101,22 @@ export const COMPARE_COMMAND = {
   name: 'compare',
   invocation: 'npm run compare --',
   synopsis: '(--base REF --head REF | --dep PKG@V1 --vs PKG@V2) [options]',
-  summary: 'Base vs head, in duet (or sequential) rounds, with a verdict per benchmark and metric. Writes comparison.json and comparison.md,\nappends the report to $GITHUB_STEP_SUMMARY, and exits 1 only on a regression beyond --fail-threshold.',
+  summary:
+    'Base vs head, in duet (or sequential) rounds, with a verdict per benchmark and metric. Writes comparison.json and comparison.md,\nappends the report to $GITHUB_STEP_SUMMARY, and exits 1 only on a regression beyond --fail-threshold.',
   options: {
     base: { type: 'string', value: 'REF', help: 'the base commit of --repo, in its own worktree' },
     head: { type: 'string', value: 'REF', help: 'the head commit of --repo, in its own worktree' },
-    repo: { type: 'string', value: 'DIR', help: 'the repository of --base and --head', defaultText: 'the current directory' },
-    dep: { type: 'string', value: 'PKG@V1', help: 'the base version of an npm package (default variants: those using it)' },
+    repo: {
+      type: 'string',
+      value: 'DIR',
+      help: 'the repository of --base and --head',
+      defaultText: 'the current directory',
+    },
+    dep: {
+      type: 'string',
+      value: 'PKG@V1',
+      help: 'the base version of an npm package (default variants: those using it)',
+    },
     vs: { type: 'string', value: 'PKG@V2', help: 'the head version of the same package' },
     ...COMPARISON_OPTIONS,
   },
@@ -52,7 +124,9 @@ export const COMPARE_COMMAND = {
     const byRefs = values.base !== undefined || values.head !== undefined;
     const byDeps = values.dep !== undefined || values.vs !== undefined;
     const whole = byRefs ? values.base && values.head : values.dep && values.vs;
-    return byRefs === byDeps || !whole ? ['give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2'] : [];
+    return byRefs === byDeps || !whole
+      ? ['give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2']
+      : [];
   },
 };
 

@@ -14,9 +14,15 @@ const NUMBER_TYPES = {
   nonNegative: { says: 'a number >= 0', ok: (n) => n >= 0 },
   probability: { says: 'a number in (0, 1]', ok: (n) => n > 0 && n <= 1 },
   // count: at least `min` (default 1).
-  count: { says: (spec) => `a whole number of at least ${spec.min ?? 1}`, ok: (n, spec) => Number.isInteger(n) && n >= (spec.min ?? 1) },
+  count: {
+    says: (spec) => `a whole number of at least ${spec.min ?? 1}`,
+    ok: (n, spec) => Number.isInteger(n) && n >= (spec.min ?? 1),
+  },
   whole: { says: 'a whole number >= 0', ok: (n) => Number.isInteger(n) && n >= 0 },
-  port: { says: 'a port number (0 to 65535, 0: any free port)', ok: (n) => Number.isInteger(n) && n >= 0 && n <= 65535 },
+  port: {
+    says: 'a port number (0 to 65535, 0: any free port)',
+    ok: (n) => Number.isInteger(n) && n >= 0 && n <= 65535,
+  },
 };
 const TYPES = ['string', 'boolean', 'list', 'choice', ...Object.keys(NUMBER_TYPES)];
 const rule = (spec) => {
@@ -30,7 +36,11 @@ const HELP = { type: 'boolean', short: 'h', help: 'print this help and exit' };
 const repeatable = (spec) => spec.type === 'list' || spec.multiple;
 
 function convert(name, spec, raw, problems) {
-  if (spec.type === 'list') return raw.split(',').map((item) => item.trim()).filter(Boolean);
+  if (spec.type === 'list')
+    return raw
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean);
   if (spec.type === 'choice') {
     if (spec.choices.includes(raw)) return raw;
     problems.push(`--${name} must be one of ${spec.choices.join(', ')}, not "${raw}"`);
@@ -46,8 +56,12 @@ function convert(name, spec, raw, problems) {
 
 function readTokens(command, options, args, problems) {
   // strict: false, so that every problem is collected and reported at once, not the first one.
-  const parserOptions = Object.fromEntries(Object.entries(options).map(([name, spec]) =>
-    [name, { type: spec.type === 'boolean' ? 'boolean' : 'string', ...(spec.short ? { short: spec.short } : {}) }]));
+  const parserOptions = Object.fromEntries(
+    Object.entries(options).map(([name, spec]) => [
+      name,
+      { type: spec.type === 'boolean' ? 'boolean' : 'string', ...(spec.short ? { short: spec.short } : {}) },
+    ]),
+  );
   const { tokens } = parseArgs({ args, options: parserOptions, strict: false, allowPositionals: true, tokens: true });
   const given = {};
   const positionals = [];
@@ -78,12 +92,15 @@ function readTokens(command, options, args, problems) {
 function checkPositionals(command, positionals, problems) {
   const { min = 0, max = 0, missing } = command.positionals ?? {};
   if (positionals.length < min) problems.push(missing ?? `missing ${command.positionals.value}`);
-  for (const word of positionals.slice(max)) problems.push(`unexpected argument "${word}": every value follows its option`);
+  for (const word of positionals.slice(max))
+    problems.push(`unexpected argument "${word}": every value follows its option`);
 }
 
 // bin/perfgate.js runs the same scripts as `perfgate <command>`: their help and errors then say so.
 let commandLineName;
-export const invokedAs = (name) => { commandLineName = name; };
+export const invokedAs = (name) => {
+  commandLineName = name;
+};
 const invocation = (command) => (commandLineName ? `${commandLineName} ${command.name}` : command.invocation);
 
 export function usageLine(command) {
@@ -95,11 +112,17 @@ export function usageLine(command) {
 export function parseCommandLine(command, argv) {
   const options = { ...command.options, help: HELP };
   for (const [name, spec] of Object.entries(options)) {
-    if (!TYPES.includes(spec.type)) throw new TypeError(`option --${name} of ${command.name} has unknown type "${spec.type}"`);
+    if (!TYPES.includes(spec.type))
+      throw new TypeError(`option --${name} of ${command.name} has unknown type "${spec.type}"`);
   }
   const split = command.passThrough ? argv.indexOf('--') : -1;
   const tokenProblems = [];
-  const { given, positionals } = readTokens(command, options, split === -1 ? argv : argv.slice(0, split), tokenProblems);
+  const { given, positionals } = readTokens(
+    command,
+    options,
+    split === -1 ? argv : argv.slice(0, split),
+    tokenProblems,
+  );
   if (given.help) return { help: true };
   const values = {};
   const missing = [];
@@ -111,16 +134,21 @@ export function parseCommandLine(command, argv) {
   checkPositionals(command, positionals, missing);
   // What the command finds contradictory first, then each bad flag, then what is missing.
   const problems = [...(command.check?.(values, positionals) ?? []), ...tokenProblems, ...missing];
-  if (problems.length) throw errors.badArgs(problems, `${usageLine(command)}\n${invocation(command)} --help lists every option`);
+  if (problems.length)
+    throw errors.badArgs(problems, `${usageLine(command)}\n${invocation(command)} --help lists every option`);
   return { values, positionals, rest: split === -1 ? [] : argv.slice(split + 1) };
 }
 
 function optionLine(name, spec) {
-  const value = spec.type === 'boolean' ? '' : ` ${spec.value ?? (spec.type === 'choice' ? spec.choices.join('|') : 'VALUE')}`;
+  const value =
+    spec.type === 'boolean' ? '' : ` ${spec.value ?? (spec.type === 'choice' ? spec.choices.join('|') : 'VALUE')}`;
   const flag = `${spec.short ? `-${spec.short}, ` : ''}--${name}${spec.negatable ? `, --no-${name}` : ''}${value}`;
   const shown = spec.defaultText ?? spec.default;
-  const notes = [spec.type !== 'number' && NUMBER_TYPES[spec.type] ? rule(spec) : '', shown === undefined ? '' : `default ${shown}`, spec.required ? 'required' : '']
-    .filter(Boolean);
+  const notes = [
+    spec.type !== 'number' && NUMBER_TYPES[spec.type] ? rule(spec) : '',
+    shown === undefined ? '' : `default ${shown}`,
+    spec.required ? 'required' : '',
+  ].filter(Boolean);
   const help = `${spec.help}${notes.length ? ` (${notes.join('; ')})` : ''}`;
   return { flag, help };
 }
@@ -129,7 +157,9 @@ function optionLine(name, spec) {
 export function helpText(command) {
   const lines = Object.entries({ ...command.options, help: HELP }).map(([name, spec]) => optionLine(name, spec));
   const width = Math.min(30, Math.max(...lines.map(({ flag }) => flag.length))) + 2;
-  const table = lines.map(({ flag, help }) => (flag.length < width ? `  ${flag.padEnd(width)}${help}` : `  ${flag}\n  ${' '.repeat(width)}${help}`));
+  const table = lines.map(({ flag, help }) =>
+    flag.length < width ? `  ${flag.padEnd(width)}${help}` : `  ${flag}\n  ${' '.repeat(width)}${help}`,
+  );
   return [
     usageLine(command),
     ...(command.summary ? ['', command.summary] : []),

@@ -4,7 +4,12 @@
 import { SUITES } from '../config/suites.js';
 
 export const SUITE_OPTIONS = {
-  suite: { type: 'string', value: 'NAME', help: `a named suite: ${Object.keys(SUITES).join(', ')}`, defaultText: 'default, or none with --config' },
+  suite: {
+    type: 'string',
+    value: 'NAME',
+    help: `a named suite: ${Object.keys(SUITES).join(', ')}`,
+    defaultText: 'default, or none with --config',
+  },
   config: { type: 'string', value: 'FILE', help: 'a suite config file (JSON), e.g. to benchmark your own server' },
   variant: { type: 'list', value: 'A,B', help: 'only these variants' },
   scenario: { type: 'list', value: 'A,B', help: 'only these scenarios' },
@@ -12,10 +17,24 @@ export const SUITE_OPTIONS = {
   duration: { type: 'number', value: 'S', help: 'seconds measured per benchmark' },
   warmup: { type: 'number', value: 'S', help: 'seconds of discarded warm-up per benchmark' },
   repetitions: { type: 'number', value: 'N', help: 'runs per benchmark (round-robin over the suite)' },
-  engine: { type: 'string', value: 'NAME', help: 'load engine: autocannon, or wrk (Debian package) for servers faster than autocannon', defaultText: 'autocannon' },
-  workers: { type: 'number', value: 'N', help: 'load-generator processes (0: one; a tier beyond one process\'s open-file limit gets more)' },
+  engine: {
+    type: 'string',
+    value: 'NAME',
+    help: 'load engine: autocannon, or wrk (Debian package) for servers faster than autocannon',
+    defaultText: 'autocannon',
+  },
+  workers: {
+    type: 'number',
+    value: 'N',
+    help: "load-generator processes (0: one; a tier beyond one process's open-file limit gets more)",
+  },
   pipelining: { type: 'number', value: 'N', help: 'requests in flight per connection' },
-  rate: { type: 'number', value: 'R', help: 'requests per second each load sends at most (0: as fast as it can); autocannon only', defaultText: '0' },
+  rate: {
+    type: 'number',
+    value: 'R',
+    help: 'requests per second each load sends at most (0: as fast as it can); autocannon only',
+    defaultText: '0',
+  },
   timeout: { type: 'number', value: 'S', help: 'request timeout in seconds' },
 };
 
@@ -30,7 +49,10 @@ function suiteOverrides(values) {
   const overrides = {};
   for (const [flag, field] of Object.entries(LISTS)) {
     if (values[flag] === undefined) continue;
-    const items = [values[flag]].flat().flatMap((value) => String(value).split(',')).filter(Boolean);
+    const items = [values[flag]]
+      .flat()
+      .flatMap((value) => String(value).split(','))
+      .filter(Boolean);
     overrides[field] = flag === 'connections' ? items.map(toNumber) : items;
   }
   // --connections asks for exactly these tiers, also where the suite gives a scenario its own.
@@ -41,4 +63,8 @@ function suiteOverrides(values) {
 }
 
 // The suite request of resolveSuite (bench/config/resolve.js).
-export const suiteRequest = (values) => ({ suite: values.suite, configFile: values.config, overrides: suiteOverrides(values) });
+export const suiteRequest = (values) => ({
+  suite: values.suite,
+  configFile: values.config,
+  overrides: suiteOverrides(values),
+});

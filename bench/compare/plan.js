@@ -9,7 +9,8 @@ import { checkGitSides, parsePackageSpec, prepareDependencySide, prepareGitSide 
 export function prepareSides(request, work, perfgateRoot) {
   const projectRoot = request.project?.root ?? perfgateRoot;
   if (request.dep) {
-    if (parsePackageSpec(request.dep).name !== parsePackageSpec(request.vs).name) throw errors.badDependencyPair(request.dep, request.vs);
+    if (parsePackageSpec(request.dep).name !== parsePackageSpec(request.vs).name)
+      throw errors.badDependencyPair(request.dep, request.vs);
     return {
       base: prepareDependencySide({ spec: request.dep, label: 'base', work, projectRoot }),
       head: prepareDependencySide({ spec: request.vs, label: 'head', work, projectRoot }),
@@ -27,7 +28,11 @@ export function prepareSides(request, work, perfgateRoot) {
 // A package comparison measures only the variants that use the package, unless told otherwise.
 function affectedVariants(variants, packageName) {
   const affected = variants.filter((variant) => variant.packages.includes(packageName) && variant.role !== 'backend');
-  if (!affected.length) throw errors.noAffectedVariant(packageName, variants.map((variant) => `${variant.name} (${variant.packages.join(', ') || 'none'})`).join('; '));
+  if (!affected.length)
+    throw errors.noAffectedVariant(
+      packageName,
+      variants.map((variant) => `${variant.name} (${variant.packages.join(', ') || 'none'})`).join('; '),
+    );
   return affected.map((variant) => variant.name);
 }
 

@@ -7,8 +7,12 @@ import { VERDICTS } from '../stats/index.js';
 import { escapeMarkdown as escapeCell } from '../text.js';
 import { METRICS } from './rounds.js';
 
-const VERDICT_SYMBOLS = { [VERDICTS.regression]: '🔴', [VERDICTS.improvement]: '🟢', [VERDICTS.noChange]: '⚪', [VERDICTS.inconclusive]: '🟡' };
-
+const VERDICT_SYMBOLS = {
+  [VERDICTS.regression]: '🔴',
+  [VERDICTS.improvement]: '🟢',
+  [VERDICTS.noChange]: '⚪',
+  [VERDICTS.inconclusive]: '🟡',
+};
 
 const pct = (ratio) => `${+(100 * ratio).toFixed(2)} %`;
 // A relative change and its interval as every report shows them (bisect's too).
@@ -28,18 +32,22 @@ const CHANGE_METHODS = {
 // by this report and the PR comment, which each quote the name their own way.
 export function verdictCells(benchmark) {
   // A comparison written before a metric existed has no verdict for it.
-  return Object.entries(METRICS).filter(([metric]) => benchmark.verdicts[metric]).map(([metric, { value, unit }]) => {
-    const verdict = benchmark.verdicts[metric];
-    const base = meanOf(benchmark.samples.base.map(value));
-    const head = meanOf(benchmark.samples.head.map(value));
-    const change = verdict.change ?? (head - base) / (base || 1);
-    return `${metric} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPct(change)} | ${intervalText(verdict.ci)} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict}`;
-  });
+  return Object.entries(METRICS)
+    .filter(([metric]) => benchmark.verdicts[metric])
+    .map(([metric, { value, unit }]) => {
+      const verdict = benchmark.verdicts[metric];
+      const base = meanOf(benchmark.samples.base.map(value));
+      const head = meanOf(benchmark.samples.head.map(value));
+      const change = verdict.change ?? (head - base) / (base || 1);
+      return `${metric} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPct(change)} | ${intervalText(verdict.ci)} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict}`;
+    });
 }
 
 function verdictRows(benchmark) {
   if (benchmark.status !== 'ok') {
-    return [`| ${escapeCell(benchmark.id)} | | | | | | ${benchmark.status}: ${escapeCell(benchmark.reason.split('\n')[0])} |`];
+    return [
+      `| ${escapeCell(benchmark.id)} | | | | | | ${benchmark.status}: ${escapeCell(benchmark.reason.split('\n')[0])} |`,
+    ];
   }
   return verdictCells(benchmark).map((cells) => `| ${escapeCell(benchmark.id)} | ${cells} |`);
 }
@@ -52,38 +60,53 @@ function samplesTable(benchmark) {
     const head = benchmark.samples.head[index];
     return `| ${index + 1} | ${metrics.map(([, { value }]) => `${cellOf(value(base))} | ${cellOf(value(head))}`).join(' | ')} |`;
   });
-  return [`**${escapeCell(benchmark.id)}** — ${benchmark.rounds} rounds (${benchmark.mode ?? 'sequential'}) in ${Math.round(benchmark.elapsedMs / 1000)} s, stopped: ${benchmark.stoppedBy}`, '',
+  return [
+    `**${escapeCell(benchmark.id)}** — ${benchmark.rounds} rounds (${benchmark.mode ?? 'sequential'}) in ${Math.round(benchmark.elapsedMs / 1000)} s, stopped: ${benchmark.stoppedBy}`,
+    '',
     `| round | ${metrics.map(([name, { unit }]) => `base ${name} (${unit}) | head ${name} (${unit})`).join(' | ')} |`,
-    `| ---: | ${metrics.map(() => '---: | ---:').join(' | ')} |`, ...rows, ''];
+    `| ---: | ${metrics.map(() => '---: | ---:').join(' | ')} |`,
+    ...rows,
+    '',
+  ];
 }
 
 // The benchmark's own verdict line: which metric called it, and why (bench/compare/rounds.js).
 function verdictLine(benchmark) {
   if (!benchmark.verdict) return [];
   const { verdict, calledBy, notes } = benchmark.verdict;
-  return [`- **${escapeCell(benchmark.id)}**: ${VERDICT_SYMBOLS[verdict]} ${verdict}, called by ${escapeCell(calledBy)}${notes.length ? ` (${notes.map(escapeCell).join('; ')})` : ''}`];
+  return [
+    `- **${escapeCell(benchmark.id)}**: ${VERDICT_SYMBOLS[verdict]} ${verdict}, called by ${escapeCell(calledBy)}${notes.length ? ` (${notes.map(escapeCell).join('; ')})` : ''}`,
+  ];
 }
 
 // The differential profiles, one collapsed section per profiled benchmark.
 function profileSections(comparison, linkFrom) {
-  return comparison.benchmarks.filter((benchmark) => benchmark.profile).flatMap((benchmark) => [
-    `<details><summary>Where the CPU time went: ${escapeCell(benchmark.id)}</summary>`, '',
-    ...profileMarkdown(benchmark.profile, { linkFrom }),
-    '</details>', '',
-  ]);
+  return comparison.benchmarks
+    .filter((benchmark) => benchmark.profile)
+    .flatMap((benchmark) => [
+      `<details><summary>Where the CPU time went: ${escapeCell(benchmark.id)}</summary>`,
+      '',
+      ...profileMarkdown(benchmark.profile, { linkFrom }),
+      '</details>',
+      '',
+    ]);
 }
 
 // linkFrom: the folder the report is written to, so links to kept profiles are relative.
 export function comparisonMarkdown(comparison, { linkFrom } = {}) {
   const { sides, settings, machine } = comparison;
   const measured = comparison.benchmarks.filter((benchmark) => benchmark.status === 'ok');
-  const warnings = comparison.benchmarks.flatMap((benchmark) => (benchmark.warnings ?? []).map((warning) => `- ${escapeCell(benchmark.id)}: ${escapeCell(warning)}`));
+  const warnings = comparison.benchmarks.flatMap((benchmark) =>
+    (benchmark.warnings ?? []).map((warning) => `- ${escapeCell(benchmark.id)}: ${escapeCell(warning)}`),
+  );
   const gate = comparison.gate.failed
     ? `**Regression beyond ${100 * comparison.gate.failThreshold} %** in ${comparison.gate.regressions.map(escapeCell).join(', ')}: the check fails.`
     : `No regression beyond ${100 * comparison.gate.failThreshold} % in the metric that called each verdict.`;
   // The references run the same code on both sides (perfgate.config's "reference").
   const moved = comparison.gate.referencesMoved ?? [];
-  const noise = moved.length ? `\n\n⚠️ The reference ${moved.map(escapeCell).join(', ')} moved although its code is the same on both sides: the machine was not steady, so read the other verdicts with care.` : '';
+  const noise = moved.length
+    ? `\n\n⚠️ The reference ${moved.map(escapeCell).join(', ')} moved although its code is the same on both sides: the machine was not steady, so read the other verdicts with care.`
+    : '';
   return [
     `### perfgate: ${escapeCell(sides.head.description)} vs ${escapeCell(sides.base.description)}`,
     '',
@@ -95,10 +118,10 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     '',
     ...measured.flatMap(verdictLine),
     '',
-    `${CHANGE_METHODS[settings.interval ?? 'welch']}. Verdicts from that interval: regression or improvement when it lies wholly beyond ±${pct(settings.thresholds['req/s'].minimumEffect)}, `
-      + `no change when wholly inside ±${pct(settings.thresholds['req/s'].threshold)} (req/s; ±${pct(settings.thresholds['p99 latency'].threshold)} for p99`
-      + `${settings.thresholds['CPU µs/request'] ? `, ±${pct(settings.thresholds['CPU µs/request'].threshold)} for CPU µs/request` : ''}), `
-      + 'inconclusive when the time budget ran out first.',
+    `${CHANGE_METHODS[settings.interval ?? 'welch']}. Verdicts from that interval: regression or improvement when it lies wholly beyond ±${pct(settings.thresholds['req/s'].minimumEffect)}, ` +
+      `no change when wholly inside ±${pct(settings.thresholds['req/s'].threshold)} (req/s; ±${pct(settings.thresholds['p99 latency'].threshold)} for p99` +
+      `${settings.thresholds['CPU µs/request'] ? `, ±${pct(settings.thresholds['CPU µs/request'].threshold)} for CPU µs/request` : ''}), ` +
+      'inconclusive when the time budget ran out first.',
     ...(warnings.length ? ['', '**Warnings**', ...warnings] : []),
     '',
     '<details><summary>Per-round samples</summary>',
@@ -112,8 +135,8 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     `- ${escapeCell(machine.cpuModel)} x${machine.cores}, Node ${machine.node}, kernel ${escapeCell(machine.kernel)}`,
     `- pinning: ${escapeCell(describePinning(comparison.pinning))}`,
     `- ${settings.mode === 'sequential' ? 'sequential: the sides one after the other' : 'duet: both sides at the same time on the same cores'}, load engine ${escapeCell(settings.engine ?? 'autocannon')}`,
-    `- rounds of ${settings.roundSeconds} s after ${settings.warmupSeconds} s warm-up, fresh server each, order alternating; `
-      + `${settings.minRounds}–${settings.maxRounds} rounds, budget ${settings.budgetSeconds} s per benchmark`,
+    `- rounds of ${settings.roundSeconds} s after ${settings.warmupSeconds} s warm-up, fresh server each, order alternating; ` +
+      `${settings.minRounds}–${settings.maxRounds} rounds, budget ${settings.budgetSeconds} s per benchmark`,
     '</details>',
     '',
   ].join('\n');

@@ -17,37 +17,51 @@ export const roundSample = (run) => ({
 });
 
 // What is judged, from a round sample, keyed by metric name (bench/metrics.js).
-export const METRICS = Object.fromEntries(JUDGED_METRICS.map((metric) => [metric.name, {
-  direction: metric.direction, unit: metric.unit, value: (sample) => sample[metric.sampleKey],
-}]));
+export const METRICS = Object.fromEntries(
+  JUDGED_METRICS.map((metric) => [
+    metric.name,
+    {
+      direction: metric.direction,
+      unit: metric.unit,
+      value: (sample) => sample[metric.sampleKey],
+    },
+  ]),
+);
 
 // Which metrics may stop the sampling and call the verdict, in the order they call it.
 // CPU µs/request is the least noisy per-round ratio (METHOD.md) and does not depend on the
 // client; req/s stays beside it unless the client was the bottleneck, when it is only a lower bound.
 function decidingMetrics(samples) {
   const clientBound = [...samples.base, ...samples.head].some((sample) => sample.clientSaturated);
-  const present = (name) => [...samples.base, ...samples.head].every((sample) => typeof METRICS[name].value(sample) === 'number');
+  const present = (name) =>
+    [...samples.base, ...samples.head].every((sample) => typeof METRICS[name].value(sample) === 'number');
   const names = (clientBound ? ['CPU µs/request'] : ['CPU µs/request', 'req/s']).filter(present);
   return { names: names.length ? names : ['req/s'], clientBound };
 }
 
 // thresholds: per metric, { threshold, minimumEffect } as fractions; interval: which one decides (bench/stats/verdict.js).
 function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULTS.interval }) {
-  return Object.fromEntries(Object.entries(METRICS).map(([metric, { direction, value }]) => {
-    const base = samples.base.map(value);
-    const head = samples.head.map(value);
-    if (![...base, ...head].every((each) => typeof each === 'number')) return [metric, { verdict: VERDICTS.inconclusive, ci: null, reason: 'not measured in every round' }];
-    // A value of 0 cannot be a relative baseline.
-    if (base.every((each) => each === 0)) return [metric, { verdict: VERDICTS.inconclusive, ci: null, reason: 'base is 0' }];
-    return [metric, compareSamples(base, head, { direction, ...thresholds[metric], minSamples, interval })];
-  }));
+  return Object.fromEntries(
+    Object.entries(METRICS).map(([metric, { direction, value }]) => {
+      const base = samples.base.map(value);
+      const head = samples.head.map(value);
+      if (![...base, ...head].every((each) => typeof each === 'number'))
+        return [metric, { verdict: VERDICTS.inconclusive, ci: null, reason: 'not measured in every round' }];
+      // A value of 0 cannot be a relative baseline.
+      if (base.every((each) => each === 0))
+        return [metric, { verdict: VERDICTS.inconclusive, ci: null, reason: 'base is 0' }];
+      return [metric, compareSamples(base, head, { direction, ...thresholds[metric], minSamples, interval })];
+    }),
+  );
 }
 
 // The benchmark's verdict: the first deciding metric that found a change calls it; else
 // "no change" when all of them say so; else inconclusive.
 function overallVerdict(verdicts, deciding) {
   const caller = deciding.names.find((name) => ['regression', 'improvement'].includes(verdicts[name].verdict));
-  const notes = deciding.clientBound ? ['client-bound: req/s is a lower bound, the verdict rests on CPU µs/request'] : [];
+  const notes = deciding.clientBound
+    ? ['client-bound: req/s is a lower bound, the verdict rests on CPU µs/request']
+    : [];
   if (caller) return { verdict: verdicts[caller].verdict, calledBy: caller, notes };
   const allSame = deciding.names.every((name) => verdicts[name].verdict === 'no change');
   return { verdict: allSame ? 'no change' : 'inconclusive', calledBy: deciding.names.join(' + '), notes };
@@ -58,7 +72,15 @@ function overallVerdict(verdicts, deciding) {
  *   budgetMs: number, minRounds: number, maxRounds: number, thresholds: object, interval?: string, now?: () => number}} plan
  * @returns {Promise<{samples: {base: object[], head: object[]}, verdicts: object, verdict: object, rounds: number, elapsedMs: number, stoppedBy: string}>}
  */
-export async function compareInterleaved({ measureRound, budgetMs, minRounds, maxRounds, thresholds, interval, now = Date.now }) {
+export async function compareInterleaved({
+  measureRound,
+  budgetMs,
+  minRounds,
+  maxRounds,
+  thresholds,
+  interval,
+  now = Date.now,
+}) {
   const samples = { base: [], head: [] };
   const startedAt = now();
   let rounds = 0;
@@ -72,7 +94,14 @@ export async function compareInterleaved({ measureRound, budgetMs, minRounds, ma
     const deciding = decidingMetrics(samples);
     const verdict = overallVerdict(verdicts, deciding);
     // Resolved when a deciding metric found a change, or all of them found none.
-    const stoppedBy = stopReason({ result: verdict, elapsedMs: now() - startedAt, budgetMs, rounds, minRounds, maxRounds });
+    const stoppedBy = stopReason({
+      result: verdict,
+      elapsedMs: now() - startedAt,
+      budgetMs,
+      rounds,
+      minRounds,
+      maxRounds,
+    });
     if (stoppedBy) return { samples, verdicts, verdict, rounds, elapsedMs: now() - startedAt, stoppedBy };
   }
 }

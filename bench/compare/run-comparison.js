@@ -22,14 +22,17 @@ export const MODES = ['duet', 'sequential'];
 
 // Why a benchmark cannot be measured in duet mode, or null when it can.
 function duetUnavailable(variant, spec) {
-  if (variant.launch.port) return `${variant.name} listens on the fixed port ${variant.launch.port}, so its two sides cannot run at once`;
-  if (spec.scenario === 'db') return 'the db scenario starts a PostgreSQL server per side, and two would share the server cores with the servers measured';
+  if (variant.launch.port)
+    return `${variant.name} listens on the fixed port ${variant.launch.port}, so its two sides cannot run at once`;
+  if (spec.scenario === 'db')
+    return 'the db scenario starts a PostgreSQL server per side, and two would share the server cores with the servers measured';
   return null;
 }
 
 // The mode a benchmark is measured in: the one asked for, or sequential with the reason.
 export function benchmarkMode(asked, spec, variants) {
-  const reason = asked === 'duet' ? duetUnavailable(variants.base, spec) ?? duetUnavailable(variants.head, spec) : null;
+  const reason =
+    asked === 'duet' ? (duetUnavailable(variants.base, spec) ?? duetUnavailable(variants.head, spec)) : null;
   return reason ? { mode: 'sequential', fallback: `sequential, not duet: ${reason}` } : { mode: asked };
 }
 
@@ -38,30 +41,52 @@ function roundMeasurer({ mode, spec, variants, backend, config, plan, logDir }) 
   if (mode === 'duet') {
     return async (round, order) => {
       const records = await measureTogether({
-        sides: order.map((key) => ({ key, spec, variant: variants[key][spec.variant] })), backend, config, plan, logDir, label: `round${round}`,
+        sides: order.map((key) => ({ key, spec, variant: variants[key][spec.variant] })),
+        backend,
+        config,
+        plan,
+        logDir,
+        label: `round${round}`,
       });
       return Object.fromEntries(order.map((key, index) => [key, roundSample(records[index])]));
     };
   }
-  return sequentialRound(async (side, round) => roundSample(await measureOnce({ spec, variant: variants[side][spec.variant], backend, config, plan, logDir, repetition: `${side}${round}` })));
+  return sequentialRound(async (side, round) =>
+    roundSample(
+      await measureOnce({
+        spec,
+        variant: variants[side][spec.variant],
+        backend,
+        config,
+        plan,
+        logDir,
+        repetition: `${side}${round}`,
+      }),
+    ),
+  );
 }
 
 async function sideVariants(sides, config) {
   const names = [...new Set([...config.variants, ...(config.reference?.variants ?? [])])];
   const loaded = {};
   for (const [key, side] of Object.entries(sides)) {
-    loaded[key] = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await loadSideVariant(side, name, config.commands)])));
+    loaded[key] = Object.fromEntries(
+      await Promise.all(names.map(async (name) => [name, await loadSideVariant(side, name, config.commands)])),
+    );
   }
   return loaded;
 }
 
-const isReference = (config, spec) => !config.variants.includes(spec.variant) && Boolean(config.reference?.variants.includes(spec.variant));
+const isReference = (config, spec) =>
+  !config.variants.includes(spec.variant) && Boolean(config.reference?.variants.includes(spec.variant));
 
 // A benchmark's own verdict bands and gate, where a project's thresholds give them.
 const settingsOf = (settings, spec) => ({ ...settings, ...settings.benchmarks?.[spec.id] });
 
 // 'auto' profiles a benchmark only when some metric regressed; 'always' and 'never' as they say.
-const wantsProfile = (mode = 'auto', verdicts) => mode === 'always' || (mode === 'auto' && Object.values(verdicts).some((each) => each.verdict === VERDICTS.regression));
+const wantsProfile = (mode = 'auto', verdicts) =>
+  mode === 'always' ||
+  (mode === 'auto' && Object.values(verdicts).some((each) => each.verdict === VERDICTS.regression));
 
 /**
  * @param {{config: object, sides: {base: object, head: object}, settings: object, outDir: string, onProgress?: Function}} comparison
@@ -78,13 +103,23 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
   const benchmarks = [];
   for (const [index, spec] of specs.entries()) {
     onProgress(`[${index + 1}/${specs.length}] ${spec.id}`);
-    const entry = { id: spec.id, variant: spec.variant, scenario: spec.scenario, connections: spec.connections, tags: spec.tags, ...(isReference(config, spec) ? { reference: true } : {}) };
+    const entry = {
+      id: spec.id,
+      variant: spec.variant,
+      scenario: spec.scenario,
+      connections: spec.connections,
+      tags: spec.tags,
+      ...(isReference(config, spec) ? { reference: true } : {}),
+    };
     const reason = await variants.head[spec.variant].unavailable();
     if (reason) {
       benchmarks.push({ ...entry, status: 'skipped', reason });
       continue;
     }
-    const { mode, fallback } = benchmarkMode(settings.mode, spec, { base: variants.base[spec.variant], head: variants.head[spec.variant] });
+    const { mode, fallback } = benchmarkMode(settings.mode, spec, {
+      base: variants.base[spec.variant],
+      head: variants.head[spec.variant],
+    });
     try {
       const measured = await compareInterleaved({
         ...settingsOf(settings, spec),
@@ -93,7 +128,14 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       });
       const saturated = [...measured.samples.base, ...measured.samples.head].some((sample) => sample.clientSaturated);
       const profile = wantsProfile(settings.profile, measured.verdicts)
-        ? await profileBenchmark({ spec, variants: { base: variants.base[spec.variant], head: variants.head[spec.variant] }, roots: { base: sides.base.root, head: sides.head.root }, config, plan, outDir: join(outDir, fileSafe(spec.id)) })
+        ? await profileBenchmark({
+            spec,
+            variants: { base: variants.base[spec.variant], head: variants.head[spec.variant] },
+            roots: { base: sides.base.root, head: sides.head.root },
+            config,
+            plan,
+            outDir: join(outDir, fileSafe(spec.id)),
+          })
         : undefined;
       benchmarks.push({
         ...entry,
@@ -108,7 +150,11 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
         samples: measured.samples,
         warnings: [
           ...(fallback ? [fallback] : []),
-          ...(saturated ? ['client saturated in some rounds: req/s is a client-bound lower bound; the verdict rests on CPU µs/request'] : []),
+          ...(saturated
+            ? [
+                'client saturated in some rounds: req/s is a client-bound lower bound; the verdict rests on CPU µs/request',
+              ]
+            : []),
         ],
         ...(profile ? { profile } : {}),
       });
@@ -121,9 +167,17 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
   // it never fails the gate, and when it moves, the machine did. Otherwise the gate fails on a
   // regression beyond the threshold in the metric that called the verdict.
   const judged = benchmarks.filter((benchmark) => benchmark.status === 'ok' && !benchmark.reference);
-  const regressions = judged.filter((benchmark) => benchmark.verdict.verdict === 'regression'
-    && failsGate(benchmark.verdicts[benchmark.verdict.calledBy], settingsOf(settings, benchmark).failThreshold));
-  const moved = benchmarks.filter((benchmark) => benchmark.reference && benchmark.status === 'ok' && ['regression', 'improvement'].includes(benchmark.verdict.verdict));
+  const regressions = judged.filter(
+    (benchmark) =>
+      benchmark.verdict.verdict === 'regression' &&
+      failsGate(benchmark.verdicts[benchmark.verdict.calledBy], settingsOf(settings, benchmark).failThreshold),
+  );
+  const moved = benchmarks.filter(
+    (benchmark) =>
+      benchmark.reference &&
+      benchmark.status === 'ok' &&
+      ['regression', 'improvement'].includes(benchmark.verdict.verdict),
+  );
   return {
     ...COMPARISON_FORMAT,
     suite: config.name,
@@ -131,9 +185,27 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     machine: machineInfo(),
     harness: gitInfo(),
     pinning: plan,
-    sides: Object.fromEntries(Object.entries(sides).map(([key, side]) => [key, { description: side.description, ref: side.ref, sha: side.sha, spec: side.spec }])),
-    settings: { ...settings, engine: config.engine, roundSeconds: config.duration, warmupSeconds: config.warmup, server: config.server, metrics: Object.keys(METRICS) },
+    sides: Object.fromEntries(
+      Object.entries(sides).map(([key, side]) => [
+        key,
+        { description: side.description, ref: side.ref, sha: side.sha, spec: side.spec },
+      ]),
+    ),
+    settings: {
+      ...settings,
+      engine: config.engine,
+      roundSeconds: config.duration,
+      warmupSeconds: config.warmup,
+      server: config.server,
+      metrics: Object.keys(METRICS),
+    },
     benchmarks,
-    gate: { metric: 'the metric that called the verdict', failThreshold: settings.failThreshold, failed: regressions.length > 0, regressions: regressions.map((benchmark) => benchmark.id), referencesMoved: moved.map((benchmark) => benchmark.id) },
+    gate: {
+      metric: 'the metric that called the verdict',
+      failThreshold: settings.failThreshold,
+      failed: regressions.length > 0,
+      regressions: regressions.map((benchmark) => benchmark.id),
+      referencesMoved: moved.map((benchmark) => benchmark.id),
+    },
   };
 }

@@ -23,7 +23,12 @@ const verdict = {
   properties: {
     verdict: { enum: VERDICT_NAMES },
     change: { anyOf: [{ type: 'null' }, { type: 'number', minimum: -1000, maximum: 1000 }] },
-    ci: { anyOf: [{ type: 'null' }, { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number', minimum: -1000, maximum: 1000 } }] },
+    ci: {
+      anyOf: [
+        { type: 'null' },
+        { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number', minimum: -1000, maximum: 1000 } },
+      ],
+    },
   },
 };
 // A differential profile (bench/profile): at most ten rows each way, or why none was taken.
@@ -31,7 +36,15 @@ const micros = { type: 'number', minimum: -1e9, maximum: 1e9 };
 const profileRow = {
   type: 'object',
   required: ['functionName', 'path', 'line', 'package', 'base', 'head', 'change'],
-  properties: { functionName: text(200), path: text(300), line: { type: 'integer', minimum: 0 }, package: text(100), base: micros, head: micros, change: micros },
+  properties: {
+    functionName: text(200),
+    path: text(300),
+    line: { type: 'integer', minimum: 0 },
+    package: text(100),
+    base: micros,
+    head: micros,
+    change: micros,
+  },
 };
 const profileRows = { type: 'array', maxItems: 10, items: profileRow };
 const profile = {
@@ -40,7 +53,11 @@ const profile = {
     {
       type: 'object',
       required: ['grew', 'shrank', 'totals'],
-      properties: { grew: profileRows, shrank: profileRows, totals: { type: 'object', required: ['base', 'head'], properties: { base: micros, head: micros } } },
+      properties: {
+        grew: profileRows,
+        shrank: profileRows,
+        totals: { type: 'object', required: ['base', 'head'], properties: { base: micros, head: micros } },
+      },
     },
   ],
 };
@@ -53,7 +70,11 @@ const benchmark = {
     reason: text(4000),
     rounds: { type: 'integer', minimum: 0 },
     // Every comparison has these two; CPU µs/request came later (bench/metrics.js).
-    verdicts: { type: 'object', required: ['req/s', 'p99 latency'], properties: Object.fromEntries(Object.keys(METRICS).map((metric) => [metric, verdict])) },
+    verdicts: {
+      type: 'object',
+      required: ['req/s', 'p99 latency'],
+      properties: Object.fromEntries(Object.keys(METRICS).map((metric) => [metric, verdict])),
+    },
     samples: { type: 'object', required: ['base', 'head'], properties: { base: samples, head: samples } },
     profile,
   },

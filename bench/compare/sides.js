@@ -62,7 +62,9 @@ export async function loadSideVariant(side, name, commands = {}) {
   const variant = commands[name]
     ? commandVariant(name, rerooted(commands[name], side))
     : await loadBuiltInVariant(name, ownBuiltIn ? side.serversDir : undefined);
-  return side.env ? { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, ...side.env } } } : variant;
+  return side.env
+    ? { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, ...side.env } } }
+    : variant;
 }
 
 // "express@4.21.2" -> { name: 'express', version: '4.21.2' }; "@scope/pkg@1" works too.
@@ -81,20 +83,29 @@ export function resolveCommit(repo, ref) {
 export function checkGitSides(repo, base, head) {
   const shas = { base: resolveCommit(repo, base), head: resolveCommit(repo, head) };
   if (shas.base === shas.head) throw errors.sameSides(base, head, shas.base);
-  if (run('git', ['status', '--porcelain', '--untracked-files=no'], repo).stdout.trim()) throw errors.dirtyWorktree(repo);
+  if (run('git', ['status', '--porcelain', '--untracked-files=no'], repo).stdout.trim())
+    throw errors.dirtyWorktree(repo);
   return shas;
 }
 
 // Same lockfile, same packages: link the project's node_modules instead of installing again.
 function installDependencies(sideRoot, projectRoot, install) {
-  const lock = (dir) => (existsSync(join(dir, 'package-lock.json')) ? readFileSync(join(dir, 'package-lock.json'), 'utf8') : null);
-  if (lock(sideRoot) !== null && lock(sideRoot) === lock(projectRoot) && existsSync(join(projectRoot, 'node_modules'))) {
+  const lock = (dir) =>
+    existsSync(join(dir, 'package-lock.json')) ? readFileSync(join(dir, 'package-lock.json'), 'utf8') : null;
+  if (
+    lock(sideRoot) !== null &&
+    lock(sideRoot) === lock(projectRoot) &&
+    existsSync(join(projectRoot, 'node_modules'))
+  ) {
     symlinkSync(join(projectRoot, 'node_modules'), join(sideRoot, 'node_modules'));
     return;
   }
   const installed = run(install[0], install.slice(1), sideRoot);
   if (installed.error || installed.status !== 0) {
-    throw errors.installFailed(`the dependencies of ${sideRoot} with \`${install.join(' ')}\``, installed.error?.message ?? lastLines(`${installed.stdout}\n${installed.stderr}`));
+    throw errors.installFailed(
+      `the dependencies of ${sideRoot} with \`${install.join(' ')}\``,
+      installed.error?.message ?? lastLines(`${installed.stdout}\n${installed.stderr}`),
+    );
   }
 }
 
@@ -134,7 +145,8 @@ function linkProjectPackages(projectModules, modulesDir, skip) {
 // side's packages (Node resolves a module's imports from its real path: a copy, not a link).
 function copyTrackedFiles(projectRoot, dir) {
   const listed = run('git', ['ls-files', '-z', '--cached'], projectRoot);
-  if (listed.status !== 0) throw errors.installFailed(`a copy of ${projectRoot}`, `git ls-files: ${lastLines(listed.stderr)}`);
+  if (listed.status !== 0)
+    throw errors.installFailed(`a copy of ${projectRoot}`, `git ls-files: ${lastLines(listed.stderr)}`);
   for (const file of listed.stdout.split('\0').filter(Boolean)) {
     if (!existsSync(join(projectRoot, file)) || file.startsWith('node_modules/')) continue;
     mkdirSync(dirname(join(dir, file)), { recursive: true });
@@ -148,7 +160,21 @@ export function prepareDependencySide({ spec, label, work, projectRoot }) {
   const isolated = join(dir, '.perfgate-isolated');
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   mkdirSync(isolated);
-  const install = run('npm', ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', '--prefix', isolated, spec], dir);
+  const install = run(
+    'npm',
+    [
+      'install',
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--prefix',
+      isolated,
+      spec,
+    ],
+    dir,
+  );
   if (install.status !== 0) throw errors.installFailed(spec, lastLines(install.stderr));
   linkProjectPackages(join(projectRoot, 'node_modules'), join(dir, 'node_modules'), name);
   symlinkSync(join(isolated, 'node_modules', name), join(dir, 'node_modules', name));

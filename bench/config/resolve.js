@@ -32,7 +32,8 @@ function namedSuite(name) {
 function checkPairs(variants, scenarios) {
   for (const variant of variants) {
     for (const scenario of scenarios) {
-      if (!variant.scenarios.includes(scenario)) throw errors.unsupportedScenario(variant.name, scenario, variant.scenarios);
+      if (!variant.scenarios.includes(scenario))
+        throw errors.unsupportedScenario(variant.name, scenario, variant.scenarios);
     }
   }
 }
@@ -59,12 +60,15 @@ export async function resolveSuite({ suite, configFile, fromProject, overrides =
   merged.name = overrides.name ?? fromFile.name ?? suiteName ?? 'custom';
   const commandNames = Object.keys(merged.commands);
   const customScenarios = Object.values(merged.commands).flatMap((command) => Object.keys(command.scenarios ?? {}));
-  const problems = [...validateSuite(merged, {
-    variantNames: [...builtInVariantNames(), ...commandNames],
-    scenarioNames: [...new Set([...SCENARIO_NAMES, ...customScenarios])],
-    builtInNames: builtInVariantNames(),
-    builtInScenarios: SCENARIO_NAMES,
-  }), ...settingsInEnvironment()];
+  const problems = [
+    ...validateSuite(merged, {
+      variantNames: [...builtInVariantNames(), ...commandNames],
+      scenarioNames: [...new Set([...SCENARIO_NAMES, ...customScenarios])],
+      builtInNames: builtInVariantNames(),
+      builtInScenarios: SCENARIO_NAMES,
+    }),
+    ...settingsInEnvironment(),
+  ];
   if (problems.length) throw errors.badConfig(configFile ?? `suite "${merged.name}"`, problems);
   engineFor(merged.engine, merged.rate); // not installed here, or no rate: say so before any server starts
   const variants = await loadVariants(merged.variants, merged.commands);

@@ -55,7 +55,12 @@ const commandSchema = {
 };
 
 // One client address to one server port: the ephemeral port range bounds it well below 65535.
-export const tiersSchema = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 60000 } };
+export const tiersSchema = {
+  type: 'array',
+  minItems: 1,
+  uniqueItems: true,
+  items: { type: 'integer', minimum: 1, maximum: 60000 },
+};
 
 // Built-in variants run beside a user's servers on built-in scenarios of their own.
 export const referenceSchema = ({ builtInNames, builtInScenarios }) => ({
@@ -68,7 +73,12 @@ export const referenceSchema = ({ builtInNames, builtInScenarios }) => ({
   },
 });
 
-export function suiteSchema({ variantNames, scenarioNames, builtInNames = variantNames, builtInScenarios = scenarioNames }) {
+export function suiteSchema({
+  variantNames,
+  scenarioNames,
+  builtInNames = variantNames,
+  builtInScenarios = scenarioNames,
+}) {
   return {
     type: 'object',
     additionalProperties: false,
@@ -80,7 +90,11 @@ export function suiteSchema({ variantNames, scenarioNames, builtInNames = varian
       connections: tiersSchema,
       // Tiers of their own for some scenarios (a study that loads a database lightly and a
       // timer heavily); the others run at `connections`.
-      scenarioConnections: { type: 'object', propertyNames: { enum: scenarioNames }, additionalProperties: tiersSchema },
+      scenarioConnections: {
+        type: 'object',
+        propertyNames: { enum: scenarioNames },
+        additionalProperties: tiersSchema,
+      },
       // The load engine (bench/engines/): autocannon by default, wrk for servers faster than it.
       engine: { enum: ENGINE_NAMES },
       duration: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
@@ -100,8 +114,12 @@ export function suiteSchema({ variantNames, scenarioNames, builtInNames = varian
         type: 'object',
         additionalProperties: false,
         // servers/options.js; a list of values runs each, but for a single-valued option
-        properties: Object.fromEntries(Object.entries(SCENARIO_OPTIONS)
-          .map(([name, option]) => [name, option.single ? option.schema : oneOrMany(option.schema)])),
+        properties: Object.fromEntries(
+          Object.entries(SCENARIO_OPTIONS).map(([name, option]) => [
+            name,
+            option.single ? option.schema : oneOrMany(option.schema),
+          ]),
+        ),
       },
     },
   };
@@ -113,7 +131,10 @@ const ajv = new Ajv({ allErrors: true, strict: true, verbose: true }); // verbos
 function serverProblems(servers = {}, field) {
   return Object.entries(servers)
     .filter(([, server]) => server && typeof server === 'object' && Boolean(server.command) === Boolean(server.module))
-    .map(([name]) => `${field}.${name}: give either "command" (the argv that starts it) or "module" (a file exporting a request handler for node:http)`);
+    .map(
+      ([name]) =>
+        `${field}.${name}: give either "command" (the argv that starts it) or "module" (a file exporting a request handler for node:http)`,
+    );
 }
 
 // Ajv's errors as "field: what is wrong (allowed: ...)" lines.
@@ -123,8 +144,10 @@ function problemLines(validationErrors) {
     .filter((error) => error.keyword !== 'anyOf' && error.keyword !== 'propertyNames')
     .map((error) => {
       const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(top level)';
-      if (error.keyword === 'enum') return `${field}: "${error.data}" is not allowed (allowed: ${error.params.allowedValues.join(', ')})`;
-      if (error.keyword === 'additionalProperties') return `${field}: unknown field "${error.params.additionalProperty}"`;
+      if (error.keyword === 'enum')
+        return `${field}: "${error.data}" is not allowed (allowed: ${error.params.allowedValues.join(', ')})`;
+      if (error.keyword === 'additionalProperties')
+        return `${field}: unknown field "${error.params.additionalProperty}"`;
       return `${field}: ${error.message}`;
     });
   return [...new Set(problems)];

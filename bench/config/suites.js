@@ -67,7 +67,19 @@ export const SUITES = {
   // The fastest servers can saturate one autocannon core (CLIENT_WORKERS); rows where the
   // client was saturated say so.
   frameworks: {
-    variants: ['uws', 'hyper-express', 'ultimate-express', 'h3', 'fastify', 'hono', 'koa', 'express', 'express4', 'express-bun', 'node-http'],
+    variants: [
+      'uws',
+      'hyper-express',
+      'ultimate-express',
+      'h3',
+      'fastify',
+      'hono',
+      'koa',
+      'express',
+      'express4',
+      'express-bun',
+      'node-http',
+    ],
     scenarios: ['hello', 'json', 'query', 'echo', 'static'],
     connections: [100],
     duration: 5,

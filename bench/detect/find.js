@@ -5,19 +5,27 @@ import { CHANGE_POINT_DEFAULTS, detectChangePoints } from '../../docs/lib/change
 import { toolBiggerIsBetter } from '../../docs/lib/benchmark-data.js';
 import { seriesOf } from './series.js';
 
-const commitRef = (commit) => ({ id: commit.id, url: commit.url ?? '', message: (commit.message ?? '').split('\n')[0], timestamp: commit.timestamp ?? '' });
+const commitRef = (commit) => ({
+  id: commit.id,
+  url: commit.url ?? '',
+  message: (commit.message ?? '').split('\n')[0],
+  timestamp: commit.timestamp ?? '',
+});
 
 // 'regression' or 'improvement' by the tool's direction; 'change' when the tool has none.
 function kindOf(change, bigger) {
   if (bigger === null || change === null) return 'change';
-  return (change > 0) === bigger ? 'improvement' : 'regression';
+  return change > 0 === bigger ? 'improvement' : 'regression';
 }
 
 export function findChangePoints(data, options = {}) {
   const settings = { ...CHANGE_POINT_DEFAULTS, ...options };
   return seriesOf(data).flatMap((line) => {
     const bigger = toolBiggerIsBetter(line.tool);
-    return detectChangePoints(line.points.map((point) => point.value), settings).map((found) => ({
+    return detectChangePoints(
+      line.points.map((point) => point.value),
+      settings,
+    ).map((found) => ({
       suite: line.suite,
       bench: line.bench,
       unit: line.unit,

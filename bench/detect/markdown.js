@@ -5,13 +5,16 @@ import { codeSpan as code } from '../text.js';
 const KIND_LABELS = { regression: '🔴 regression', improvement: '🟢 improvement', change: '🔵 change' };
 
 const number = (value) => (Math.abs(value) >= 100 ? value.toFixed(0) : Number(value.toPrecision(3)).toString());
-export const formatChange = (change) => (change === null ? 'from 0' : `${change > 0 ? '+' : ''}${(100 * change).toFixed(1)} %`);
+export const formatChange = (change) =>
+  change === null ? 'from 0' : `${change > 0 ? '+' : ''}${(100 * change).toFixed(1)} %`;
 const formatPValue = (p) => (p === 0 ? '< 1e-300' : p < 0.001 ? p.toExponential(1) : p.toFixed(4));
 
 function commitCell({ commit, previousCommit }) {
   const short = code(commit.id.slice(0, 12));
   const link = /^https?:\/\//.test(commit.url) ? `[${short}](${commit.url})` : short;
-  return previousCommit.id === commit.id ? `${link} (same commit as the run before)` : `${link} (run before: ${code(previousCommit.id.slice(0, 12))})`;
+  return previousCommit.id === commit.id
+    ? `${link} (same commit as the run before)`
+    : `${link} (run before: ${code(previousCommit.id.slice(0, 12))})`;
 }
 
 const side = ({ mean, n }, unit) => `${number(mean)} ${code(unit, 20)} (${n} runs)`;
@@ -20,7 +23,10 @@ function changePointRows(points) {
   return [
     '| | suite | benchmark | first run after the step | mean before | mean after | change | p |',
     '| --- | --- | --- | --- | ---: | ---: | ---: | ---: |',
-    ...points.map((point) => `| ${KIND_LABELS[point.kind]} | ${code(point.suite, 60)} | ${code(point.bench)} | ${commitCell(point)} | ${side(point.before, point.unit)} | ${side(point.after, point.unit)} | ${formatChange(point.change)} | ${formatPValue(point.pValue)} |`),
+    ...points.map(
+      (point) =>
+        `| ${KIND_LABELS[point.kind]} | ${code(point.suite, 60)} | ${code(point.bench)} | ${commitCell(point)} | ${side(point.before, point.unit)} | ${side(point.after, point.unit)} | ${formatChange(point.change)} | ${formatPValue(point.pValue)} |`,
+    ),
   ];
 }
 

@@ -30,26 +30,58 @@ export function readState(path) {
   } catch (error) {
     throw historyErrors.badState(path, `its JSON does not parse (${error.message})`);
   }
-  const valid = state?.format === FORMAT && state.version === VERSION && Array.isArray(state.reported)
-    && state.reported.every((item) => typeof item?.suite === 'string' && typeof item.bench === 'string' && typeof item.commit === 'string' && typeof item.kind === 'string');
-  if (!valid) throw historyErrors.badState(path, `it is not a ${FORMAT} version ${VERSION} file with a "reported" list of {suite, bench, commit, kind}`);
+  const valid =
+    state?.format === FORMAT &&
+    state.version === VERSION &&
+    Array.isArray(state.reported) &&
+    state.reported.every(
+      (item) =>
+        typeof item?.suite === 'string' &&
+        typeof item.bench === 'string' &&
+        typeof item.commit === 'string' &&
+        typeof item.kind === 'string',
+    );
+  if (!valid)
+    throw historyErrors.badState(
+      path,
+      `it is not a ${FORMAT} version ${VERSION} file with a "reported" list of {suite, bench, commit, kind}`,
+    );
   return state;
 }
 
 // The points of `points` (findChangePoints) that no entry of `state` covers.
 export function unreported(points, state, data, tolerance = REPORT_TOLERANCE) {
-  const positions = new Map(seriesOf(data).map((line) => {
-    const byCommit = new Map();
-    for (const [index, point] of line.points.entries()) byCommit.set(point.commit.id, [...(byCommit.get(point.commit.id) ?? []), index]);
-    return [key(line.suite, line.bench), byCommit];
-  }));
-  return points.filter((point) => !state.reported.some((item) => item.suite === point.suite && item.bench === point.bench
-    && item.kind === point.kind
-    && (positions.get(key(point.suite, point.bench))?.get(item.commit) ?? []).some((index) => Math.abs(index - point.index) <= tolerance)));
+  const positions = new Map(
+    seriesOf(data).map((line) => {
+      const byCommit = new Map();
+      for (const [index, point] of line.points.entries())
+        byCommit.set(point.commit.id, [...(byCommit.get(point.commit.id) ?? []), index]);
+      return [key(line.suite, line.bench), byCommit];
+    }),
+  );
+  return points.filter(
+    (point) =>
+      !state.reported.some(
+        (item) =>
+          item.suite === point.suite &&
+          item.bench === point.bench &&
+          item.kind === point.kind &&
+          (positions.get(key(point.suite, point.bench))?.get(item.commit) ?? []).some(
+            (index) => Math.abs(index - point.index) <= tolerance,
+          ),
+      ),
+  );
 }
 
 export function withReported(state, points, now = Date.now()) {
-  const added = points.map((point) => ({ suite: point.suite, bench: point.bench, commit: point.commit.id, kind: point.kind, change: point.change, reportedAt: new Date(now).toISOString() }));
+  const added = points.map((point) => ({
+    suite: point.suite,
+    bench: point.bench,
+    commit: point.commit.id,
+    kind: point.kind,
+    change: point.change,
+    reportedAt: new Date(now).toISOString(),
+  }));
   return { format: FORMAT, version: VERSION, reported: [...state.reported, ...added].slice(-MAX_KEPT) };
 }
 

@@ -13,7 +13,8 @@ export function seriesOf(data) {
       for (const bench of run.benches) {
         const value = numericValue(bench.value);
         if (value === null) continue;
-        if (!byName.has(bench.name)) byName.set(bench.name, { suite, bench: bench.name, unit: bench.unit, tool: run.tool, points: [] });
+        if (!byName.has(bench.name))
+          byName.set(bench.name, { suite, bench: bench.name, unit: bench.unit, tool: run.tool, points: [] });
         const line = byName.get(bench.name);
         line.unit = bench.unit;
         line.tool = run.tool;

@@ -39,7 +39,9 @@ export function syntheticData(suites, { repoUrl = 'https://github.com/perf/gate'
       },
       date: start + i * 3_600_000,
       tool,
-      benches: Object.entries(benches).filter(([, values]) => i < values.length).map(([name, values]) => ({ name, value: values[i], unit: tool === 'customBiggerIsBetter' ? 'req/s' : 'ms' })),
+      benches: Object.entries(benches)
+        .filter(([, values]) => i < values.length)
+        .map(([name, values]) => ({ name, value: values[i], unit: tool === 'customBiggerIsBetter' ? 'req/s' : 'ms' })),
     }));
   }
   return { lastUpdate: start, repoUrl, entries };

@@ -10,7 +10,9 @@ function load(options) {
   const errorCodes = {};
   const instance = autocannon({ ...options, url: options.url });
   // autocannon ticks once more, with 0, as it stops: keep the measured seconds only.
-  instance.on('tick', ({ counter }) => { if (perSecond.length < Math.ceil(options.duration)) perSecond.push(counter); });
+  instance.on('tick', ({ counter }) => {
+    if (perSecond.length < Math.ceil(options.duration)) perSecond.push(counter);
+  });
   instance.on('response', (client, statusCode, bytes, responseTime) => histogram.recordValue(msToMicros(responseTime)));
   instance.on('reqError', (error) => {
     const code = error.code ?? (error.message === 'request timed out' ? 'TIMEOUT' : 'OTHER');

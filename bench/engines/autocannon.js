@@ -24,14 +24,15 @@ function autocannonOptions({ port, request, connections, duration, pipelining = 
   };
 }
 
-const nextMessage = (child) => new Promise((resolve, reject) => {
-  const exited = (code, signal) => reject(new Error(`autocannon process exited (${signal ?? `code ${code}`})`));
-  child.once('exit', exited);
-  child.once('message', (message) => {
-    child.off('exit', exited);
-    resolve(message);
+const nextMessage = (child) =>
+  new Promise((resolve, reject) => {
+    const exited = (code, signal) => reject(new Error(`autocannon process exited (${signal ?? `code ${code}`})`));
+    child.once('exit', exited);
+    child.once('message', (message) => {
+      child.off('exit', exited);
+      resolve(message);
+    });
   });
-});
 
 export const autocannonEngine = {
   name: 'autocannon',

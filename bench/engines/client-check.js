@@ -18,7 +18,10 @@ import { ENGINE_NAMES } from './index.js';
  * @returns {Promise<{spec: object, plan: object, runs: Record<string, object[]>, medianRequests: Record<string, number>}>}
  */
 export async function checkClients({ request, rounds, onRun = () => {} }) {
-  const { config, variants } = await resolveSuite({ ...request, suite: request.suite ?? (request.configFile ? undefined : 'smoke') });
+  const { config, variants } = await resolveSuite({
+    ...request,
+    suite: request.suite ?? (request.configFile ? undefined : 'smoke'),
+  });
   const [spec] = expandSpecs(config);
   const plan = currentPinning({ loadWorkers: config.workers });
   pinSelf(plan);
@@ -30,7 +33,15 @@ export async function checkClients({ request, rounds, onRun = () => {} }) {
     for (let round = 1; round <= rounds; round++) {
       // Alternating which engine goes first, so a slow phase of the machine hits both.
       for (const engine of round % 2 ? ENGINE_NAMES : [...ENGINE_NAMES].reverse()) {
-        const run = await measureOnce({ spec, variant, backend, config: { ...config, engine }, plan, logDir, repetition: `${engine}${round}` });
+        const run = await measureOnce({
+          spec,
+          variant,
+          backend,
+          config: { ...config, engine },
+          plan,
+          logDir,
+          repetition: `${engine}${round}`,
+        });
         runs[engine].push(run);
         onRun(round, engine, run);
       }
@@ -38,6 +49,8 @@ export async function checkClients({ request, rounds, onRun = () => {} }) {
   } finally {
     rmSync(logDir, { recursive: true, force: true });
   }
-  const medianRequests = Object.fromEntries(ENGINE_NAMES.map((engine) => [engine, median(runs[engine].map((run) => run.requests.mean))]));
+  const medianRequests = Object.fromEntries(
+    ENGINE_NAMES.map((engine) => [engine, median(runs[engine].map((run) => run.requests.mean))]),
+  );
   return { spec, plan, runs, medianRequests };
 }

@@ -14,7 +14,11 @@ export function doubleEngine({ latenciesMicros = [1000], errorCodes = {}, cpuSec
           const histogram = createHistogram();
           for (const value of latenciesMicros) histogram.recordValue(value);
           const seconds = Math.max(1, Math.round(duration));
-          const perSecond = Array.from({ length: seconds }, (_, index) => Math.floor(latenciesMicros.length / seconds) + (index < latenciesMicros.length % seconds ? 1 : 0));
+          const perSecond = Array.from(
+            { length: seconds },
+            (_, index) =>
+              Math.floor(latenciesMicros.length / seconds) + (index < latenciesMicros.length % seconds ? 1 : 0),
+          );
           const errors = Object.values(errorCodes).reduce((sum, count) => sum + count, 0);
           return {
             durationSeconds: duration,

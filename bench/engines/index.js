@@ -23,6 +23,10 @@ export function engineFor(nameOrEngine = DEFAULT_ENGINE, rate = 0) {
   if (!engine) throw errors.unknownEngine(nameOrEngine, ENGINE_NAMES);
   const reason = engine.unavailable();
   if (reason) throw errors.engineUnavailable(engine.name, reason);
-  if (rate > 0 && !engine.paces) throw errors.engineCannotPace(engine.name, ENGINE_NAMES.filter((name) => ENGINES[name].paces));
+  if (rate > 0 && !engine.paces)
+    throw errors.engineCannotPace(
+      engine.name,
+      ENGINE_NAMES.filter((name) => ENGINES[name].paces),
+    );
   return engine;
 }

@@ -20,7 +20,9 @@ const SCRIPT = fileURLToPath(new URL('./wrk-report.lua', import.meta.url));
 const WRAPPER = 'wrk "$@"; code=$?; echo "PERFGATE_STAT $(cat /proc/$$/stat)"; exit $code';
 
 export function wrkUnavailable() {
-  return spawnSync('wrk', ['-v']).error ? 'wrk is not installed (Debian package wrk; `npm run setup` installs it)' : null;
+  return spawnSync('wrk', ['-v']).error
+    ? 'wrk is not installed (Debian package wrk; `npm run setup` installs it)'
+    : null;
 }
 
 // wrk takes whole seconds only: a shorter load runs 1 s (the sample says how long it ran).
@@ -29,8 +31,17 @@ const wholeSeconds = (seconds) => Math.max(1, Math.round(seconds));
 // Pure: perfgate's load options -> wrk's arguments.
 export function wrkArguments({ port, request, connections, duration, timeout, threads = 1 }) {
   const headers = Object.entries(request.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  return [`-t${Math.min(threads, connections)}`, `-c${connections}`, `-d${wholeSeconds(duration)}s`, '--timeout', `${Math.max(1, Math.ceil(timeout))}s`, '-s', SCRIPT,
-    ...headers, `http://127.0.0.1:${port}${request.path}`];
+  return [
+    `-t${Math.min(threads, connections)}`,
+    `-c${connections}`,
+    `-d${wholeSeconds(duration)}s`,
+    '--timeout',
+    `${Math.max(1, Math.ceil(timeout))}s`,
+    '-s',
+    SCRIPT,
+    ...headers,
+    `http://127.0.0.1:${port}${request.path}`,
+  ];
 }
 
 // Pure: the script's report (and the wrapper's stat line) -> perfgate's part sample.
@@ -42,13 +53,25 @@ function parseWrkReport(report, statLine) {
     const [kind, ...fields] = line.split(' ');
     const numbers = fields.map(Number);
     if (kind === 'summary') summary = { durationMicros: numbers[0], requests: numbers[1], bytes: numbers[2] };
-    if (kind === 'errors') errorCounts = { connect: numbers[0], read: numbers[1], write: numbers[2], status: numbers[3], timeout: numbers[4] };
+    if (kind === 'errors')
+      errorCounts = {
+        connect: numbers[0],
+        read: numbers[1],
+        write: numbers[2],
+        status: numbers[3],
+        timeout: numbers[4],
+      };
     if (kind === 'latency') histogram.recordValueWithCount(Math.max(1, numbers[0]), numbers[1]);
   }
   if (!summary || !errorCounts) throw new Error(`wrk wrote no report:\n${report}`);
   const stat = parsePidStat(statLine.replace(/^PERFGATE_STAT /, ''));
   const errorCodes = Object.fromEntries(
-    [['ECONNREFUSED', errorCounts.connect], ['READ', errorCounts.read], ['WRITE', errorCounts.write], ['TIMEOUT', errorCounts.timeout]].filter(([, count]) => count > 0),
+    [
+      ['ECONNREFUSED', errorCounts.connect],
+      ['READ', errorCounts.read],
+      ['WRITE', errorCounts.write],
+      ['TIMEOUT', errorCounts.timeout],
+    ].filter(([, count]) => count > 0),
   );
   const socketErrors = errorCounts.connect + errorCounts.read + errorCounts.write;
   return {
@@ -85,15 +108,29 @@ export const wrkEngine = {
     return {
       async go(duration = options.duration) {
         // Affinity is inherited: the harness runs on the load cores (bench/pinning.js pinSelf).
-        group = spawnGroup(['sh', '-c', WRAPPER, 'wrk', ...wrkArguments({ ...options, duration })], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        group = spawnGroup(['sh', '-c', WRAPPER, 'wrk', ...wrkArguments({ ...options, duration })], {
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stdout = '';
         let stderr = '';
-        group.child.stdout.on('data', (chunk) => { stdout += chunk; });
-        group.child.stderr.on('data', (chunk) => { stderr += chunk; });
+        group.child.stdout.on('data', (chunk) => {
+          stdout += chunk;
+        });
+        group.child.stderr.on('data', (chunk) => {
+          stderr += chunk;
+        });
         try {
-          const exit = await boundedWait(group.exited, wholeSeconds(duration) + options.timeout + 30, 'wrk did not finish');
+          const exit = await boundedWait(
+            group.exited,
+            wholeSeconds(duration) + options.timeout + 30,
+            'wrk did not finish',
+          );
           const statLine = stdout.split('\n').find((line) => line.startsWith('PERFGATE_STAT ')) ?? '';
-          if (exit.code !== 0 || !statLine) throw new Error(`wrk failed (${exit.signal ?? `code ${exit.code}`}): ${(stderr || stdout).trim().split('\n').slice(-3).join(' / ')}`);
+          if (exit.code !== 0 || !statLine)
+            throw new Error(
+              `wrk failed (${exit.signal ?? `code ${exit.code}`}): ${(stderr || stdout).trim().split('\n').slice(-3).join(' / ')}`,
+            );
           return parseWrkReport(readFileSync(env.PERFGATE_WRK_OUT, 'utf8'), statLine);
         } finally {
           await stopGroup(group);

@@ -18,7 +18,8 @@ export function githubApi({ apiUrl, token, fetchImpl = fetch }) {
 
   async function call(method, address, body) {
     const url = new URL(address, `${apiUrl}/`);
-    if (url.origin !== origin) throw githubErrors.api(method, url.pathname, 'a link to another host', `${url.origin} is not ${origin}`);
+    if (url.origin !== origin)
+      throw githubErrors.api(method, url.pathname, 'a link to another host', `${url.origin} is not ${origin}`);
     const response = await fetchImpl(url, {
       method,
       redirect: 'error',

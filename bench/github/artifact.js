@@ -15,7 +15,13 @@ import { printable } from '../text.js';
 export const ARTIFACT_NAME = 'perfgate-bench';
 const PR_FILE = 'pr.json';
 const COMPARISON_FILE = /^comparison(-[a-z0-9._-]{1,80})?\.json$/;
-const LIMITS = { zipBytes: 2 * 1024 * 1024, fileBytes: 4 * 1024 * 1024, totalBytes: 16 * 1024 * 1024, entries: 32, comparisons: 16 };
+const LIMITS = {
+  zipBytes: 2 * 1024 * 1024,
+  fileBytes: 4 * 1024 * 1024,
+  totalBytes: 16 * 1024 * 1024,
+  entries: 32,
+  comparisons: 16,
+};
 const PR_FORMAT = { format: 'perfgate-pr', version: 1 };
 
 const schemas = {
@@ -39,7 +45,9 @@ const validators = { pr: ajv.compile(schemas.pr), comparison: ajv.compile(schema
 function validated(kind, value, file) {
   if (validators[kind](value)) return value;
   const [error] = validators[kind].errors;
-  throw githubErrors.hostileArtifact(`${file} is not a valid ${kind} file: ${printable(error.instancePath || '(root)')} ${printable(error.message)}`);
+  throw githubErrors.hostileArtifact(
+    `${file} is not a valid ${kind} file: ${printable(error.instancePath || '(root)')} ${printable(error.message)}`,
+  );
 }
 
 // Opens without following a link and reads at most the limit, so a huge or special file
@@ -54,7 +62,8 @@ function readBounded(file, name) {
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw githubErrors.hostileArtifact(`${name} is not a plain file`);
-    if (stat.size > LIMITS.fileBytes) throw githubErrors.hostileArtifact(`${name} is ${stat.size} bytes, more than the limit of ${LIMITS.fileBytes}`);
+    if (stat.size > LIMITS.fileBytes)
+      throw githubErrors.hostileArtifact(`${name} is ${stat.size} bytes, more than the limit of ${LIMITS.fileBytes}`);
     return readFileSync(fd);
   } finally {
     closeSync(fd);
@@ -72,20 +81,30 @@ function parseJson(bytes, name) {
 // The validated content of a downloaded artifact directory: { pr, comparisons: [{ file, comparison }] }.
 export function readArtifact(dir) {
   const entries = readdirSync(dir, { withFileTypes: true });
-  if (entries.length > LIMITS.entries) throw githubErrors.hostileArtifact(`it holds ${entries.length} entries, more than ${LIMITS.entries}`);
+  if (entries.length > LIMITS.entries)
+    throw githubErrors.hostileArtifact(`it holds ${entries.length} entries, more than ${LIMITS.entries}`);
   let total = 0;
   for (const entry of entries) {
     const name = printable(entry.name, 100);
     const stat = lstatSync(join(dir, entry.name));
-    if (!stat.isFile()) throw githubErrors.hostileArtifact(`${name} is not a plain file (links, folders and devices are refused)`);
+    if (!stat.isFile())
+      throw githubErrors.hostileArtifact(`${name} is not a plain file (links, folders and devices are refused)`);
     total += stat.size;
   }
-  if (total > LIMITS.totalBytes) throw githubErrors.hostileArtifact(`it holds ${total} bytes, more than the limit of ${LIMITS.totalBytes}`);
+  if (total > LIMITS.totalBytes)
+    throw githubErrors.hostileArtifact(`it holds ${total} bytes, more than the limit of ${LIMITS.totalBytes}`);
   if (!entries.some((entry) => entry.name === PR_FILE)) throw githubErrors.hostileArtifact(`it has no ${PR_FILE}`);
   const pr = validated('pr', parseJson(readBounded(join(dir, PR_FILE), PR_FILE), PR_FILE), PR_FILE);
-  const names = entries.map((entry) => entry.name).filter((name) => COMPARISON_FILE.test(name)).sort();
-  if (names.length > LIMITS.comparisons) throw githubErrors.hostileArtifact(`it holds ${names.length} comparisons, more than ${LIMITS.comparisons}`);
-  const comparisons = names.map((file) => ({ file, comparison: validated('comparison', parseJson(readBounded(join(dir, file), file), file), file) }));
+  const names = entries
+    .map((entry) => entry.name)
+    .filter((name) => COMPARISON_FILE.test(name))
+    .sort();
+  if (names.length > LIMITS.comparisons)
+    throw githubErrors.hostileArtifact(`it holds ${names.length} comparisons, more than ${LIMITS.comparisons}`);
+  const comparisons = names.map((file) => ({
+    file,
+    comparison: validated('comparison', parseJson(readBounded(join(dir, file), file), file), file),
+  }));
   return { pr, comparisons };
 }
 
@@ -104,24 +123,34 @@ const DISPATCHED_TITLE = / #(\d+) at ([0-9a-f]{40})$/;
 export async function verifyPullRequest({ pr, run, api, repository, defaultBranch }) {
   const title = DISPATCHED_TITLE.exec(run.display_title ?? '');
   if (run.event !== 'workflow_dispatch' || run.head_branch !== defaultBranch || !title) {
-    throw githubErrors.hostileArtifact(`run "${printable(run.display_title)}" (${printable(run.event)} on ${printable(run.head_branch)}) is not a benchmark dispatched on ${printable(defaultBranch)}`);
+    throw githubErrors.hostileArtifact(
+      `run "${printable(run.display_title)}" (${printable(run.event)} on ${printable(run.head_branch)}) is not a benchmark dispatched on ${printable(defaultBranch)}`,
+    );
   }
   const [, number, sha] = title;
-  if (pr.number !== Number(number)) throw githubErrors.hostileArtifact(`it names pull request #${pr.number}, but the run benchmarked #${number}`);
-  if (pr.headSha !== sha) throw githubErrors.hostileArtifact(`it names commit ${pr.headSha}, but the run measured ${sha}`);
+  if (pr.number !== Number(number))
+    throw githubErrors.hostileArtifact(`it names pull request #${pr.number}, but the run benchmarked #${number}`);
+  if (pr.headSha !== sha)
+    throw githubErrors.hostileArtifact(`it names commit ${pr.headSha}, but the run measured ${sha}`);
   const pull = await api.request('GET', `/repos/${repository}/pulls/${pr.number}`, undefined, { allow: [404] });
-  if (!pull) throw githubErrors.hostileArtifact(`it names pull request #${pr.number}, which ${repository} does not have`);
+  if (!pull)
+    throw githubErrors.hostileArtifact(`it names pull request #${pr.number}, which ${repository} does not have`);
   return { number: pr.number, currentHeadSha: pull.head?.sha };
 }
 
 // The run's benchmark artifact as the API lists it, or null when the run uploaded none (the
 // benchmark was not asked for). Its size is checked here, before anything is downloaded.
 export async function findArtifact({ api, repository, runId }) {
-  const list = await api.request('GET', `/repos/${repository}/actions/runs/${runId}/artifacts?name=${ARTIFACT_NAME}&per_page=100`);
+  const list = await api.request(
+    'GET',
+    `/repos/${repository}/actions/runs/${runId}/artifacts?name=${ARTIFACT_NAME}&per_page=100`,
+  );
   const artifact = (list?.artifacts ?? []).find((item) => item?.name === ARTIFACT_NAME && !item.expired);
   if (!artifact) return null;
   if (!(Number.isInteger(artifact.size_in_bytes) && artifact.size_in_bytes <= LIMITS.zipBytes)) {
-    throw githubErrors.hostileArtifact(`it is ${printable(artifact.size_in_bytes)} bytes zipped, more than the limit of ${LIMITS.zipBytes}`);
+    throw githubErrors.hostileArtifact(
+      `it is ${printable(artifact.size_in_bytes)} bytes zipped, more than the limit of ${LIMITS.zipBytes}`,
+    );
   }
   return artifact;
 }

@@ -12,17 +12,22 @@ const MAX_ROWS = 150;
 const MAX_BODY = 60_000;
 
 function rows(benchmark) {
-  if (benchmark.status !== 'ok') return [`| ${code(benchmark.id)} | | | | | | ${benchmark.status}: ${code(benchmark.reason.split('\n')[0])} |`];
+  if (benchmark.status !== 'ok')
+    return [`| ${code(benchmark.id)} | | | | | | ${benchmark.status}: ${code(benchmark.reason.split('\n')[0])} |`];
   return verdictCells(benchmark).map((cells) => `| ${code(benchmark.id)} | ${cells} |`);
 }
 
 // Where the CPU time went, collapsed: the profile files themselves are in the run's artifacts.
 function profiles(comparison) {
-  return comparison.benchmarks.filter((benchmark) => benchmark.profile).flatMap((benchmark) => [
-    `<details><summary>Where the CPU time went: ${code(benchmark.id)}</summary>`, '',
-    ...profileTables(benchmark.profile, (value) => code(value)),
-    '</details>', '',
-  ]);
+  return comparison.benchmarks
+    .filter((benchmark) => benchmark.profile)
+    .flatMap((benchmark) => [
+      `<details><summary>Where the CPU time went: ${code(benchmark.id)}</summary>`,
+      '',
+      ...profileTables(benchmark.profile, (value) => code(value)),
+      '</details>',
+      '',
+    ]);
 }
 
 function section(comparison) {
@@ -34,7 +39,10 @@ function section(comparison) {
     `### ${code(sides.head.description)} vs ${code(sides.base.description)}`,
     '',
     gate.failed
-      ? `🔴 **Regression beyond ${threshold}** (in the metric that called the verdict) in ${gate.regressions.slice(0, 20).map((id) => code(id)).join(', ')}${gate.regressions.length > 20 ? ', …' : ''}: the check fails.`
+      ? `🔴 **Regression beyond ${threshold}** (in the metric that called the verdict) in ${gate.regressions
+          .slice(0, 20)
+          .map((id) => code(id))
+          .join(', ')}${gate.regressions.length > 20 ? ', …' : ''}: the check fails.`
       : `✅ No regression beyond ${threshold} in the metric that called each verdict.`,
     '',
     '| benchmark | metric | base | head | change | 95 % CI | verdict |',
@@ -52,7 +60,10 @@ function section(comparison) {
  */
 export function renderComment({ pr, comparisons }, { runUrl, workflow, currentHeadSha }) {
   const measured = pr.headSha.slice(0, 12);
-  const moved = currentHeadSha && currentHeadSha !== pr.headSha ? ` The pull request has moved on to \`${currentHeadSha.slice(0, 12)}\` since.` : '';
+  const moved =
+    currentHeadSha && currentHeadSha !== pr.headSha
+      ? ` The pull request has moved on to \`${currentHeadSha.slice(0, 12)}\` since.`
+      : '';
   const lines = [
     MARKER,
     '## perfgate benchmark',
@@ -62,10 +73,12 @@ export function renderComment({ pr, comparisons }, { runUrl, workflow, currentHe
     ...(comparisons.length
       ? comparisons.flatMap(({ comparison }) => section(comparison))
       : ['⚠️ The run produced no comparison: see its log.', '']),
-    '<sub>Verdicts from interleaved rounds (base and head alternating); per-round samples are in the run\'s job summary and artifact.</sub>',
+    "<sub>Verdicts from interleaved rounds (base and head alternating); per-round samples are in the run's job summary and artifact.</sub>",
   ];
   const body = lines.join('\n');
-  return body.length <= MAX_BODY ? body : `${MARKER}\n## perfgate benchmark\n\nThe report is too long for a comment: see [the run](${runUrl}).`;
+  return body.length <= MAX_BODY
+    ? body
+    : `${MARKER}\n## perfgate benchmark\n\nThe report is too long for a comment: see [the run](${runUrl}).`;
 }
 
 // Updates this bot's marked comment if the pull request has one (on any page), else creates it.
@@ -83,11 +96,15 @@ export async function upsertComment({ api, repository, number, body, author = BO
 
 // The run-bench label approves one commit: once that commit is measured, it is taken off.
 export async function removeLabel({ api, repository, number, label }) {
-  await api.request('DELETE', `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`, undefined, { allow: [404] });
+  await api.request('DELETE', `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`, undefined, {
+    allow: [404],
+  });
 }
 
 // A comment on one commit (bench-main's change points land on the commit that brought them).
 export async function commentOnCommit({ api, repository, sha, body }) {
-  const created = await api.request('POST', `/repos/${repository}/commits/${sha}/comments`, { body: body.length <= MAX_BODY ? body : `${body.slice(0, MAX_BODY)}\n\n(cut: see the run's job summary)` });
+  const created = await api.request('POST', `/repos/${repository}/commits/${sha}/comments`, {
+    body: body.length <= MAX_BODY ? body : `${body.slice(0, MAX_BODY)}\n\n(cut: see the run's job summary)`,
+  });
   return created?.id;
 }

@@ -27,7 +27,8 @@ export function readEvent(env = process.env) {
 // Where the REST API is and who we are there; GITHUB_API_URL differs on GitHub Enterprise.
 export function apiContext(env = process.env) {
   const repository = requireEnv(env, 'GITHUB_REPOSITORY');
-  if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) throw githubErrors.badEvent('GITHUB_REPOSITORY', `"${repository}" is not OWNER/NAME`);
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repository))
+    throw githubErrors.badEvent('GITHUB_REPOSITORY', `"${repository}" is not OWNER/NAME`);
   return {
     apiUrl: (env.GITHUB_API_URL || 'https://api.github.com').replace(/\/$/, ''),
     serverUrl: (env.GITHUB_SERVER_URL || 'https://github.com').replace(/\/$/, ''),
@@ -40,7 +41,10 @@ export function apiContext(env = process.env) {
 export function pullRequestOfEvent(event, file = 'GITHUB_EVENT_PATH') {
   const pull = event?.pull_request;
   if (!Number.isInteger(pull?.number) || !/^[0-9a-f]{40}$/.test(pull?.head?.sha ?? '')) {
-    throw githubErrors.badEvent(file, 'has no pull_request with a number and a head sha (is this a pull_request event?)');
+    throw githubErrors.badEvent(
+      file,
+      'has no pull_request with a number and a head sha (is this a pull_request event?)',
+    );
   }
   return { number: pull.number, headSha: pull.head.sha };
 }
@@ -72,5 +76,9 @@ export function workflowRunOfEvent(event, file = 'GITHUB_EVENT_PATH') {
 export function gitAuthEnv(token, serverUrl = 'https://github.com') {
   if (!token) return {};
   const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
-  return { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/$/, '')}/.extraheader`, GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` };
+  return {
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `http.${serverUrl.replace(/\/$/, '')}/.extraheader`,
+    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`,
+  };
 }

@@ -19,7 +19,13 @@ export function workflowLinters(root) {
       versionArgs: ['-version'],
       needs: ['go'],
       // GOTOOLCHAIN=local: build with the installed Go, never download another.
-      steps: [['go', ['install', `github.com/rhysd/actionlint/cmd/actionlint@v${ACTIONLINT_VERSION}`], { GOBIN: join(tools, 'bin'), GOTOOLCHAIN: 'local' }]],
+      steps: [
+        [
+          'go',
+          ['install', `github.com/rhysd/actionlint/cmd/actionlint@v${ACTIONLINT_VERSION}`],
+          { GOBIN: join(tools, 'bin'), GOTOOLCHAIN: 'local' },
+        ],
+      ],
     },
     {
       name: 'zizmor',
@@ -29,7 +35,11 @@ export function workflowLinters(root) {
       needs: ['python3'],
       steps: [
         ['python3', ['-m', 'venv', venv], {}],
-        [join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', `zizmor==${ZIZMOR_VERSION}`], {}],
+        [
+          join(venv, 'bin', 'pip'),
+          ['install', '--quiet', '--disable-pip-version-check', `zizmor==${ZIZMOR_VERSION}`],
+          {},
+        ],
       ],
     },
   ];

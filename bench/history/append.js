@@ -13,7 +13,9 @@ function actionKeyOrder({ name, value, range, unit, extra }) {
 function checkMaxItems(maxItems) {
   if (maxItems === undefined || maxItems === null) return;
   if (!Number.isInteger(maxItems) || maxItems < 1) {
-    throw historyErrors.invalidRun([`maxItems must be a whole number of at least 1, or null for no bound (got ${maxItems})`]);
+    throw historyErrors.invalidRun([
+      `maxItems must be a whole number of at least 1, or null for no bound (got ${maxItems})`,
+    ]);
   }
 }
 
@@ -29,9 +31,15 @@ export function appendRun(data, run, { maxItems = null, repoUrl, now = Date.now(
   const added = [];
   // A suite without benches (every benchmark of its kind failed) would add an empty run.
   for (const { suite, tool, benches } of run.suites.filter((item) => item.benches.length > 0)) {
-    const runs = [...(entries.get(suite) ?? []), { commit: run.commit, date: run.date, tool, benches: benches.map(actionKeyOrder) }];
+    const runs = [
+      ...(entries.get(suite) ?? []),
+      { commit: run.commit, date: run.date, tool, benches: benches.map(actionKeyOrder) },
+    ];
     entries.set(suite, maxItems ? runs.slice(-maxItems) : runs);
     added.push(suite);
   }
-  return { data: { ...data, lastUpdate: now, repoUrl: repoUrl ?? data.repoUrl ?? '', entries: Object.fromEntries(entries) }, added };
+  return {
+    data: { ...data, lastUpdate: now, repoUrl: repoUrl ?? data.repoUrl ?? '', entries: Object.fromEntries(entries) },
+    added,
+  };
 }

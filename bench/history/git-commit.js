@@ -11,7 +11,10 @@ const FIELDS = ['%H', '%T', '%an', '%ae', '%cn', '%ce', '%cI', '%B'];
 // The web address of a GitHub-like remote (https, ssh or scp-like), for commit links;
 // '' for anything else, e.g. a local path.
 export function webUrlOfRemote(remote) {
-  const match = /^(?:https?:\/\/(?:[^@/]+@)?|ssh:\/\/(?:[^@/]+@)?|[^@/:]+@)([^/:]+)(?::\d+)?[/:]([^/]+\/[^/]+?)(?:\.git)?\/?$/.exec(remote.trim());
+  const match =
+    /^(?:https?:\/\/(?:[^@/]+@)?|ssh:\/\/(?:[^@/]+@)?|[^@/:]+@)([^/:]+)(?::\d+)?[/:]([^/]+\/[^/]+?)(?:\.git)?\/?$/.exec(
+      remote.trim(),
+    );
   return match ? `https://${match[1]}/${match[2]}` : '';
 }
 

@@ -4,7 +4,13 @@ export { appendRun } from './append.js';
 export { writeFileAtomicSync } from '../atomic-file.js';
 export { emptyBenchmarkData, parseBenchmarkData, serializeBenchmarkData, SCRIPT_PREFIX } from './format.js';
 export { commitFromGit, originWebUrl, placeholderCommit, webUrlOfRemote } from './git-commit.js';
-export { appendRunToFile, appendToHistory, defaultHistoryPath, DEFAULT_HISTORY_FILE, readHistoryFile } from './history-file.js';
+export {
+  appendRunToFile,
+  appendToHistory,
+  defaultHistoryPath,
+  DEFAULT_HISTORY_FILE,
+  readHistoryFile,
+} from './history-file.js';
 export { readBenchmarkInput } from './input-file.js';
 export { publishRun } from './publish-branch.js';
 export { validateBenches, validateBenchmarkData, validateRun } from './schema.js';

@@ -9,7 +9,10 @@ export function readBenchmarkInput(file) {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw historyErrors.badInput(file, error.code === 'ENOENT' ? 'does not exist' : `cannot be read (${error.message})`);
+    throw historyErrors.badInput(
+      file,
+      error.code === 'ENOENT' ? 'does not exist' : `cannot be read (${error.message})`,
+    );
   }
   let benches;
   try {

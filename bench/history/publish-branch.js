@@ -21,7 +21,8 @@ const FALLBACK_IDENTITY = ['-c', 'user.name=perfgate', '-c', 'user.email=perfgat
 // anything else is a local path, made absolute because git runs in a temporary directory.
 // A leading dash would reach git as an option (e.g. --upload-pack=...), so it is refused.
 function remoteAddress(repo) {
-  if (repo.startsWith('-')) throw historyErrors.publishFailed(`"${repo}" is not a repository address`, '', 'pass a path or URL to --repo');
+  if (repo.startsWith('-'))
+    throw historyErrors.publishFailed(`"${repo}" is not a repository address`, '', 'pass a path or URL to --repo');
   return /^[a-z][a-z\d+.-]*:\/\//i.test(repo) || /^[^/]+:/.test(repo) ? repo : resolve(repo);
 }
 
@@ -34,7 +35,11 @@ function redactCredentials(text) {
 function fileInBranch(dir, name) {
   const normal = posix.normalize(dir.replaceAll('\\', '/')).replace(/\/$/, '');
   if (posix.isAbsolute(normal) || normal === '..' || normal.startsWith('../')) {
-    throw historyErrors.publishFailed(`the data directory "${dir}" is outside the repository`, '', 'pass a relative directory such as dev/bench');
+    throw historyErrors.publishFailed(
+      `the data directory "${dir}" is outside the repository`,
+      '',
+      'pass a relative directory such as dev/bench',
+    );
   }
   return posix.join(normal, name);
 }
@@ -46,7 +51,8 @@ function gitRunner(cwd, signal) {
   return async (args, failure) => {
     const result = await shell`git ${args}`;
     if (signal?.aborted) throw historyErrors.publishInterrupted();
-    if (result.exitCode !== 0 && failure) throw historyErrors.publishFailed(failure.what, redactCredentials(result.stderr.trim()), failure.fix);
+    if (result.exitCode !== 0 && failure)
+      throw historyErrors.publishFailed(failure.what, redactCredentials(result.stderr.trim()), failure.fix);
     return result;
   };
 }
@@ -60,7 +66,10 @@ function pushRejection(porcelain) {
 async function attemptPublish({ workDir, remote, shown, branch, dataFile, run, appendOptions, signal }) {
   mkdirSync(workDir);
   const git = gitRunner(workDir, signal);
-  const unreachable = { what: `cannot read branch ${branch} of ${shown}`, fix: 'check --repo (a path or URL of a git repository) and your access to it' };
+  const unreachable = {
+    what: `cannot read branch ${branch} of ${shown}`,
+    fix: 'check --repo (a path or URL of a git repository) and your access to it',
+  };
   await git(['init', '-q'], unreachable);
   const listing = await git(['ls-remote', '--exit-code', '--heads', remote, `refs/heads/${branch}`]);
   if (listing.exitCode === 0) {
@@ -73,19 +82,38 @@ async function attemptPublish({ workDir, remote, shown, branch, dataFile, run, a
     throw historyErrors.publishFailed(unreachable.what, redactCredentials(listing.stderr.trim()), unreachable.fix);
   }
 
-  const { added } = appendRunToFile(join(workDir, dataFile), run, { ...appendOptions, label: `${dataFile} on branch ${branch} of ${shown}` });
-  const cannotCommit = { what: 'cannot commit the new data in the temporary repository', fix: 'check your git configuration (e.g. commit signing) and try again' };
+  const { added } = appendRunToFile(join(workDir, dataFile), run, {
+    ...appendOptions,
+    label: `${dataFile} on branch ${branch} of ${shown}`,
+  });
+  const cannotCommit = {
+    what: 'cannot commit the new data in the temporary repository',
+    fix: 'check your git configuration (e.g. commit signing) and try again',
+  };
   await git(['add', '--', dataFile], cannotCommit);
   const identity = (await git(['var', 'GIT_COMMITTER_IDENT'])).exitCode === 0 ? [] : FALLBACK_IDENTITY;
   const suites = run.suites.filter((item) => added.includes(item.suite)).map((item) => `${item.suite} (${item.tool})`);
-  await git([...identity, 'commit', '-q', '--no-verify', '-m', `add ${suites.join(', ')} benchmark result for ${run.commit.id}`], cannotCommit);
+  await git(
+    [
+      ...identity,
+      'commit',
+      '-q',
+      '--no-verify',
+      '-m',
+      `add ${suites.join(', ')} benchmark result for ${run.commit.id}`,
+    ],
+    cannotCommit,
+  );
 
   const push = await git(['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`]);
   if (push.exitCode === 0) return { pushed: true, added };
   const rejection = pushRejection(push.stdout);
   if (rejection && RACE_REJECTIONS.test(rejection)) return { pushed: false, rejection };
-  throw historyErrors.publishFailed(`the push to branch ${branch} of ${shown} was refused${rejection ? ` (${rejection})` : ''}`,
-    redactCredentials(push.stderr.trim()), 'check that you may push to that branch (branch protection, hooks, credentials)');
+  throw historyErrors.publishFailed(
+    `the push to branch ${branch} of ${shown} was refused${rejection ? ` (${rejection})` : ''}`,
+    redactCredentials(push.stderr.trim()),
+    'check that you may push to that branch (branch protection, hooks, credentials)',
+  );
 }
 
 // Creates the branch with only a .nojekyll file when the repository does not have it yet (the
@@ -102,17 +130,25 @@ export async function ensureBranch({ repo, branch = 'gh-pages', signal }) {
     await git(['init', '-q'], failed(`cannot prepare a repository to create ${branch}`));
     const listing = await git(['ls-remote', '--exit-code', '--heads', remote, `refs/heads/${branch}`]);
     if (listing.exitCode === 0) return { created: false };
-    if (listing.exitCode !== 2) throw historyErrors.branchUnreadable(`${branch} of ${shown}`, redactCredentials(listing.stderr.trim()));
+    if (listing.exitCode !== 2)
+      throw historyErrors.branchUnreadable(`${branch} of ${shown}`, redactCredentials(listing.stderr.trim()));
     await git(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], failed('cannot start the branch'));
     writeFileSync(join(workDir, '.nojekyll'), '');
     await git(['add', '.nojekyll'], failed('cannot start the branch'));
     const identity = (await git(['var', 'GIT_COMMITTER_IDENT'])).exitCode === 0 ? [] : FALLBACK_IDENTITY;
-    await git([...identity, 'commit', '-q', '--no-verify', '-m', `start ${branch} for the benchmark data and the trend site`], failed('cannot commit in the temporary repository'));
+    await git(
+      [...identity, 'commit', '-q', '--no-verify', '-m', `start ${branch} for the benchmark data and the trend site`],
+      failed('cannot commit in the temporary repository'),
+    );
     const push = await git(['push', '--porcelain', remote, `HEAD:refs/heads/${branch}`]);
     if (push.exitCode === 0) return { created: true };
     const rejection = pushRejection(push.stdout);
     if (rejection && RACE_REJECTIONS.test(rejection)) return { created: false };
-    throw historyErrors.publishFailed(`could not create branch ${branch} of ${shown}${rejection ? ` (${rejection})` : ''}`, redactCredentials(push.stderr.trim()), 'check that you may push to that branch');
+    throw historyErrors.publishFailed(
+      `could not create branch ${branch} of ${shown}${rejection ? ` (${rejection})` : ''}`,
+      redactCredentials(push.stderr.trim()),
+      'check that you may push to that branch',
+    );
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
@@ -142,29 +178,61 @@ export async function readBranchFile({ repo, branch = 'gh-pages', dir = 'dev/ben
 
 // run and maxItems/repoUrl as appendRun's (append.js). Resolves to { attempts, added, where },
 // where naming the branch, file and repository for people.
-export async function publishRun({ repo, branch = 'gh-pages', dir = 'dev/bench', run, maxItems, repoUrl, maxTries = 5, signal, log = () => {} }) {
+export async function publishRun({
+  repo,
+  branch = 'gh-pages',
+  dir = 'dev/bench',
+  run,
+  maxItems,
+  repoUrl,
+  maxTries = 5,
+  signal,
+  log = () => {},
+}) {
   if (!run.suites.some((item) => item.benches.length > 0)) {
-    throw historyErrors.publishFailed('there is nothing to publish: every input has no benchmark', '', 'publish the outputs of a run in which some benchmark succeeded');
+    throw historyErrors.publishFailed(
+      'there is nothing to publish: every input has no benchmark',
+      '',
+      'publish the outputs of a run in which some benchmark succeeded',
+    );
   }
   const dataFile = dataFileInBranch(dir);
   const remote = remoteAddress(repo);
   const shown = redactCredentials(repo);
   const workRoot = mkdtempSync(join(tmpdir(), 'perfgate-publish-'));
   try {
-    await gitRunner(workRoot, signal)(['check-ref-format', '--branch', branch],
-      { what: `"${branch}" is not a valid branch name`, fix: 'pass another --branch' });
+    await gitRunner(workRoot, signal)(['check-ref-format', '--branch', branch], {
+      what: `"${branch}" is not a valid branch name`,
+      fix: 'pass another --branch',
+    });
     for (let attempt = 1; attempt <= maxTries; attempt += 1) {
       const outcome = await attemptPublish({
-        workDir: join(workRoot, `attempt-${attempt}`), remote, shown, branch, dataFile, run, appendOptions: { maxItems, repoUrl }, signal,
+        workDir: join(workRoot, `attempt-${attempt}`),
+        remote,
+        shown,
+        branch,
+        dataFile,
+        run,
+        appendOptions: { maxItems, repoUrl },
+        signal,
       });
-      if (outcome.pushed) return { attempts: attempt, added: outcome.added, where: `${branch}:${dataFile} of ${shown}` };
+      if (outcome.pushed)
+        return { attempts: attempt, added: outcome.added, where: `${branch}:${dataFile} of ${shown}` };
       if (attempt < maxTries) {
-        log(`push rejected (${outcome.rejection}): another publisher moved ${branch}; retrying on its new tip (${attempt + 1} of ${maxTries})`);
+        log(
+          `push rejected (${outcome.rejection}): another publisher moved ${branch}; retrying on its new tip (${attempt + 1} of ${maxTries})`,
+        );
         // A random pause, so that publishers that collided do not collide again in step.
-        await sleep(100 + Math.random() * 400 * attempt, undefined, { signal }).catch(() => { throw historyErrors.publishInterrupted(); });
+        await sleep(100 + Math.random() * 400 * attempt, undefined, { signal }).catch(() => {
+          throw historyErrors.publishInterrupted();
+        });
       }
     }
-    throw historyErrors.publishFailed(`branch ${branch} of ${shown} kept moving: ${maxTries} pushes were rejected`, '', 'publish again in a moment, or raise --max-tries');
+    throw historyErrors.publishFailed(
+      `branch ${branch} of ${shown} kept moving: ${maxTries} pushes were rejected`,
+      '',
+      'publish again in a moment, or raise --max-tries',
+    );
   } finally {
     rmSync(workRoot, { recursive: true, force: true });
   }

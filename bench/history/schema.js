@@ -60,11 +60,14 @@ const run = {
   additionalProperties: false,
   properties: {
     commit: {
-      allOf: [commit, {
-        type: 'object',
-        required: ['id', 'message', 'timestamp'],
-        properties: { id: { type: 'string', minLength: 1 } },
-      }],
+      allOf: [
+        commit,
+        {
+          type: 'object',
+          required: ['id', 'message', 'timestamp'],
+          properties: { id: { type: 'string', minLength: 1 } },
+        },
+      ],
     },
     date: { type: 'number', minimum: 0 },
     suites: {
@@ -84,7 +87,10 @@ const validators = { data: ajv.compile(data), run: ajv.compile(run), benches: aj
 
 // "/entries/perfgate latency/0/date" -> `entries["perfgate latency"][0].date` (JSON pointer unescaped).
 function fieldPath(root, instancePath) {
-  const segments = instancePath.split('/').slice(1).map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const segments = instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'));
   return segments.reduce((path, segment) => {
     if (/^\d+$/.test(segment)) return `${path}[${segment}]`;
     if (/^[A-Za-z_$][\w$]*$/.test(segment)) return `${path}.${segment}`;
@@ -93,16 +99,24 @@ function fieldPath(root, instancePath) {
 }
 
 // What a failed pattern means, by the pattern: the schema has two.
-const PATTERN_MEANING = { [webUrl.pattern]: 'must be an http(s):// address or empty', [NUMERIC_TEXT]: 'must be a number, or a string that is one' };
+const PATTERN_MEANING = {
+  [webUrl.pattern]: 'must be an http(s):// address or empty',
+  [NUMERIC_TEXT]: 'must be a number, or a string that is one',
+};
 
 function describe(error, root) {
-  if (error.keyword === 'pattern') return `${fieldPath(root, error.instancePath)} ${PATTERN_MEANING[error.params.pattern]}`;
-  const detail = error.params.allowedValues ? ` (${error.params.allowedValues.join(', ')})`
-    : error.params.additionalProperty ? ` ("${error.params.additionalProperty}")` : '';
+  if (error.keyword === 'pattern')
+    return `${fieldPath(root, error.instancePath)} ${PATTERN_MEANING[error.params.pattern]}`;
+  const detail = error.params.allowedValues
+    ? ` (${error.params.allowedValues.join(', ')})`
+    : error.params.additionalProperty
+      ? ` ("${error.params.additionalProperty}")`
+      : '';
   return `${fieldPath(root, error.instancePath)} ${error.message}${detail}`;
 }
 
-const check = (validator, root) => (value) => (validator(value) ? [] : validator.errors.map((error) => describe(error, root)));
+const check = (validator, root) => (value) =>
+  validator(value) ? [] : validator.errors.map((error) => describe(error, root));
 
 export const validateBenchmarkData = check(validators.data, 'BENCHMARK_DATA');
 export const validateRun = check(validators.run, 'run');

@@ -67,7 +67,10 @@ export function spawnGroup(command, { cwd, env, stdio = 'ignore' } = {}) {
   installCleanup();
   const child = spawn(command[0], command.slice(1), { cwd, env, stdio, detached: true });
   // A command that cannot start at all (ENOENT) emits 'error' instead of 'exit'.
-  const exited = once(child, 'exit').then(([code, signal]) => ({ code, signal }), (error) => ({ code: null, signal: null, error }));
+  const exited = once(child, 'exit').then(
+    ([code, signal]) => ({ code, signal }),
+    (error) => ({ code: null, signal: null, error }),
+  );
   if (child.pid) {
     liveGroups.add(child.pid);
     exited.then(() => {

@@ -31,14 +31,21 @@ function readyFilePort(readyFile) {
 
 // NODE_OPTIONS of every layer (the harness's, the variant's, the server settings'), in that
 // order, so a setting adds to the user's options instead of dropping them.
-const nodeOptions = (...layers) => layers.map((layer) => layer?.NODE_OPTIONS).filter(Boolean).join(' ');
+const nodeOptions = (...layers) =>
+  layers
+    .map((layer) => layer?.NODE_OPTIONS)
+    .filter(Boolean)
+    .join(' ');
 
 /**
  * @param {object} variant  from bench/variants.js
  * @param {{env?: object, plan: object, cpus?: number[], logFile: string, readyTimeout: number, port?: number}} how
  * @returns {Promise<{port: number, pid: number, logFile: string, exited: Promise, stop: () => Promise}>}
  */
-export async function startServer(variant, { env = {}, plan, cpus, logFile, readyTimeout, port = variant.launch.port }) {
+export async function startServer(
+  variant,
+  { env = {}, plan, cpus, logFile, readyTimeout, port = variant.launch.port },
+) {
   if (port && !(await portIsFree(port))) throw errors.portInUse(port);
   const { launch } = variant;
   const workDir = mkdtempSync(join(tmpdir(), 'perfgate-server-'));
@@ -48,7 +55,13 @@ export async function startServer(variant, { env = {}, plan, cpus, logFile, read
   const group = spawnGroup(pinnedCommand(plan, launch.command, cpus), {
     cwd: launch.cwd,
     env: {
-      ...process.env, ...launch.env, ...env, NODE_OPTIONS: nodeOptions(process.env, launch.env, env), PORT: String(listenPort), HOST: LOOPBACK, PERFGATE_READY_FILE: readyFile,
+      ...process.env,
+      ...launch.env,
+      ...env,
+      NODE_OPTIONS: nodeOptions(process.env, launch.env, env),
+      PORT: String(listenPort),
+      HOST: LOOPBACK,
+      PERFGATE_READY_FILE: readyFile,
       // For variants that pin processes of their own (nginx and its upstreams).
       PERFGATE_SERVER_CPUS: (cpus ?? plan.server ?? []).join(','),
     },
@@ -56,7 +69,9 @@ export async function startServer(variant, { env = {}, plan, cpus, logFile, read
   });
   closeSync(log);
   let exit;
-  group.exited.then((result) => { exit = result; });
+  group.exited.then((result) => {
+    exit = result;
+  });
   const stop = async () => {
     await stopGroup(group);
     rmSync(workDir, { recursive: true, force: true });
@@ -69,9 +84,12 @@ export async function startServer(variant, { env = {}, plan, cpus, logFile, read
       const detail = exit.error ? exit.error.message : lastLogLine(logFile);
       throw errors.serverExited(variant.name, exit.code, exit.signal, `${logFile}${detail ? ` (${detail})` : ''}`);
     }
-    const readyPort = launch.readiness === 'http'
-      ? ((await answersHttp(listenPort, launch.readyPath)) ? listenPort : undefined)
-      : readyFilePort(readyFile);
+    const readyPort =
+      launch.readiness === 'http'
+        ? (await answersHttp(listenPort, launch.readyPath))
+          ? listenPort
+          : undefined
+        : readyFilePort(readyFile);
     if (readyPort) return { port: readyPort, pid: group.child.pid, logFile, exited: group.exited, stop };
     await sleep(POLL_MS);
   }

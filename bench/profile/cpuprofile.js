@@ -49,7 +49,12 @@ export function selfTimes(profile, { root } = {}) {
     const path = scriptPath(frame.url, root);
     const entry = { functionName: frame.functionName, path, line: frame.lineNumber + 1 };
     const key = functionKey(entry);
-    const known = functions.get(key) ?? { ...entry, functionName: entry.functionName || '(anonymous)', package: packageOf(path), selfMicros: 0 };
+    const known = functions.get(key) ?? {
+      ...entry,
+      functionName: entry.functionName || '(anonymous)',
+      package: packageOf(path),
+      selfMicros: 0,
+    };
     known.selfMicros += selfMicros;
     functions.set(key, known);
   }

@@ -8,11 +8,19 @@
  * @returns {{grew: object[], shrank: object[], totals: {base: number, head: number}}} µs per request
  */
 export function differentialProfile({ base, head }, { top = 10 } = {}) {
-  if (!(base.requests > 0) || !(head.requests > 0)) throw new Error('a profiled side completed no requests: nothing to divide by');
+  if (!(base.requests > 0) || !(head.requests > 0))
+    throw new Error('a profiled side completed no requests: nothing to divide by');
   const rows = new Map();
   for (const [side, { functions, requests }] of Object.entries({ base, head })) {
     for (const [key, entry] of functions) {
-      const row = rows.get(key) ?? { functionName: entry.functionName, path: entry.path, line: entry.line, package: entry.package, base: 0, head: 0 };
+      const row = rows.get(key) ?? {
+        functionName: entry.functionName,
+        path: entry.path,
+        line: entry.line,
+        package: entry.package,
+        base: 0,
+        head: 0,
+      };
       row[side] = entry.selfMicros / requests;
       if (side === 'head') row.line = entry.line; // where it is now
       rows.set(key, row);
@@ -21,8 +29,14 @@ export function differentialProfile({ base, head }, { top = 10 } = {}) {
   const all = [...rows.values()].map((row) => ({ ...row, change: row.head - row.base }));
   const total = (side) => all.reduce((sum, row) => sum + row[side], 0);
   return {
-    grew: all.filter((row) => row.change > 0).sort((a, b) => b.change - a.change).slice(0, top),
-    shrank: all.filter((row) => row.change < 0).sort((a, b) => a.change - b.change).slice(0, top),
+    grew: all
+      .filter((row) => row.change > 0)
+      .sort((a, b) => b.change - a.change)
+      .slice(0, top),
+    shrank: all
+      .filter((row) => row.change < 0)
+      .sort((a, b) => a.change - b.change)
+      .slice(0, top),
     totals: { base: total('base'), head: total('head') },
   };
 }

@@ -30,16 +30,22 @@ export function writeFlameGraphs(dir, profiles) {
   return profiles.map((profile) => {
     const name = basename(profile);
     const base64 = readFileSync(profile).toString('base64');
-    writeFileAtomicSync(`${profile}.js`, `speedscope.loadFileFromBase64(${JSON.stringify(name)}, ${JSON.stringify(base64)});\n`);
+    writeFileAtomicSync(
+      `${profile}.js`,
+      `speedscope.loadFileFromBase64(${JSON.stringify(name)}, ${JSON.stringify(base64)});\n`,
+    );
     const viewer = `${relative(dirname(profile), join(dir, VIEWER_DIR))}/index.html`;
     const page = `${profile}.html`;
-    writeFileAtomicSync(page, `<!doctype html><meta charset="utf-8"><title>${name}</title>
+    writeFileAtomicSync(
+      page,
+      `<!doctype html><meta charset="utf-8"><title>${name}</title>
 <script>
   const script = decodeURIComponent(new URL(${JSON.stringify(`${name}.js`)}, location.href).pathname);
   location.replace(new URL(${JSON.stringify(viewer)}, new URL('./', location.href)).href + '#view=left-heavy&localProfilePath=' + encodeURIComponent(script));
 </script>
 <p>Opening ${name} in speedscope… (it needs this page opened from disk, as file://)</p>
-`);
+`,
+    );
     return page;
   });
 }

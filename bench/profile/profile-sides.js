@@ -21,15 +21,22 @@ const WAIT_MS = 15_000; // for the profiler to start, or to write its profile
 // own NODE_OPTIONS are added by bench/process/server.js).
 function profiledVariant(variant, dir) {
   const nodeOptions = [variant.launch.env?.NODE_OPTIONS, `--import="${AGENT}"`].filter(Boolean).join(' ');
-  return { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, NODE_OPTIONS: nodeOptions, PERFGATE_PROFILE_DIR: dir } } };
+  return {
+    ...variant,
+    launch: { ...variant.launch, env: { ...variant.launch.env, NODE_OPTIONS: nodeOptions, PERFGATE_PROFILE_DIR: dir } },
+  };
 }
 
-const pidsWith = (dir, suffix) => readdirSync(dir).filter((file) => file.endsWith(suffix)).map((file) => Number(file.slice(0, -suffix.length)));
+const pidsWith = (dir, suffix) =>
+  readdirSync(dir)
+    .filter((file) => file.endsWith(suffix))
+    .map((file) => Number(file.slice(0, -suffix.length)));
 
 async function waitForFiles(dir, pids, suffix, what) {
   const deadline = Date.now() + WAIT_MS;
   while (!pids.every((pid) => existsSync(join(dir, `${pid}${suffix}`)))) {
-    if (Date.now() > deadline) throw errors.profileFailed(`the profiler did not ${what} within ${WAIT_MS / 1000} s in ${dir}`);
+    if (Date.now() > deadline)
+      throw errors.profileFailed(`the profiler did not ${what} within ${WAIT_MS / 1000} s in ${dir}`);
     await sleep(50);
   }
 }
@@ -51,29 +58,61 @@ export async function profileSides({ spec, variants, roots, backend, config, pla
   try {
     for (const side of SIDES) {
       const variant = profiledVariant(variants[side], dirs[side]);
-      started[side] = await startBenchmarkServer({ spec, variant, backend, plan, readyTimeout: config.readyTimeout, logFile: join(dirs[side], 'server.log'), server: config.server });
-      if (!pidsWith(dirs[side], '.agent').length) throw errors.notProfilable(variants[side].name, 'it runs no Node.js process that loads the profiling agent (another runtime: Go, Java, Bun, nginx)');
+      started[side] = await startBenchmarkServer({
+        spec,
+        variant,
+        backend,
+        plan,
+        readyTimeout: config.readyTimeout,
+        logFile: join(dirs[side], 'server.log'),
+        server: config.server,
+      });
+      if (!pidsWith(dirs[side], '.agent').length)
+        throw errors.notProfilable(
+          variants[side].name,
+          'it runs no Node.js process that loads the profiling agent (another runtime: Go, Java, Bun, nginx)',
+        );
     }
     const load = (side, duration) => {
       const request = requestFor(variants[side], spec);
-      return runLoad({ engine: config.engine, port: started[side].server.port, request, connections: spec.connections, pipelining: config.pipelining, rate: config.rate, timeout: config.timeout, duration });
+      return runLoad({
+        engine: config.engine,
+        port: started[side].server.port,
+        request,
+        connections: spec.connections,
+        pipelining: config.pipelining,
+        rate: config.rate,
+        timeout: config.timeout,
+        duration,
+      });
     };
-    for (const side of SIDES) await verifyServer({ port: started[side].server.port, request: requestFor(variants[side], spec), variant: variants[side].name, scenario: spec.scenario, timeout: config.timeout });
+    for (const side of SIDES)
+      await verifyServer({
+        port: started[side].server.port,
+        request: requestFor(variants[side], spec),
+        variant: variants[side].name,
+        scenario: spec.scenario,
+        timeout: config.timeout,
+      });
     if (config.warmup > 0) await Promise.all(SIDES.map((side) => load(side, config.warmup)));
     const agents = Object.fromEntries(SIDES.map((side) => [side, pidsWith(dirs[side], '.agent')]));
     await Promise.all(SIDES.map((side) => signalAll(dirs[side], agents[side], '.started', 'start')));
     const loads = await Promise.all(SIDES.map((side) => load(side, config.duration)));
     await Promise.all(SIDES.map((side) => signalAll(dirs[side], agents[side], '.cpuprofile', 'write its profile')));
-    return Object.fromEntries(SIDES.map((side, index) => {
-      const profiles = agents[side].map((pid) => {
-        const file = join(dirs[side], `${side}-${pid}.cpuprofile`);
-        renameSync(join(dirs[side], `${pid}.cpuprofile`), file);
-        for (const marker of ['.agent', '.started']) rmSync(join(dirs[side], `${pid}${marker}`));
-        return file;
-      });
-      const functions = mergeSelfTimes(profiles.map((file) => selfTimes(JSON.parse(readFileSync(file, 'utf8')), { root: roots[side] })));
-      return [side, { functions, requests: loads[index].requests.total, profiles }];
-    }));
+    return Object.fromEntries(
+      SIDES.map((side, index) => {
+        const profiles = agents[side].map((pid) => {
+          const file = join(dirs[side], `${side}-${pid}.cpuprofile`);
+          renameSync(join(dirs[side], `${pid}.cpuprofile`), file);
+          for (const marker of ['.agent', '.started']) rmSync(join(dirs[side], `${pid}${marker}`));
+          return file;
+        });
+        const functions = mergeSelfTimes(
+          profiles.map((file) => selfTimes(JSON.parse(readFileSync(file, 'utf8')), { root: roots[side] })),
+        );
+        return [side, { functions, requests: loads[index].requests.total, profiles }];
+      }),
+    );
   } finally {
     await Promise.all(Object.values(started).map(({ stop }) => stop()));
   }

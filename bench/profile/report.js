@@ -5,13 +5,23 @@
 import { relative } from 'node:path';
 import { escapeMarkdown as escapeCell } from '../text.js';
 
-const micros = (value) => (Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(1) : value.toFixed(2));
+const micros = (value) =>
+  Math.abs(value) >= 100 ? value.toFixed(0) : Math.abs(value) >= 1 ? value.toFixed(1) : value.toFixed(2);
 const signedMicros = (value) => `${value >= 0 ? '+' : '−'}${micros(Math.abs(value))}`;
-const HEADER = ['| function | where | package | base µs/req | head µs/req | change |', '| --- | --- | --- | ---: | ---: | ---: |'];
+const HEADER = [
+  '| function | where | package | base µs/req | head µs/req | change |',
+  '| --- | --- | --- | ---: | ---: | ---: |',
+];
 
 function table(list, quote) {
   if (!list.length) return [...HEADER, '| (none) | | | | | |'];
-  return [...HEADER, ...list.map((row) => `| ${quote(row.functionName)} | ${quote(row.path ? `${row.path}:${row.line}` : '(native)')} | ${quote(row.package)} | ${micros(row.base)} | ${micros(row.head)} | ${signedMicros(row.change)} |`)];
+  return [
+    ...HEADER,
+    ...list.map(
+      (row) =>
+        `| ${quote(row.functionName)} | ${quote(row.path ? `${row.path}:${row.line}` : '(native)')} | ${quote(row.package)} | ${micros(row.base)} | ${micros(row.head)} | ${signedMicros(row.change)} |`,
+    ),
+  ];
 }
 
 /** @param {object} profile  a benchmark's `profile`: { grew, shrank, totals } or { skipped } */
@@ -20,9 +30,13 @@ export function profileTables(profile, quote) {
   return [
     `CPU self time per request, base ${micros(profile.totals.base)} µs → head ${micros(profile.totals.head)} µs, from one more run of both sides at the same time with the V8 profiler on.`,
     '',
-    '**Grew most**', '', ...table(profile.grew, quote),
+    '**Grew most**',
     '',
-    '**Shrank most**', '', ...table(profile.shrank, quote),
+    ...table(profile.grew, quote),
+    '',
+    '**Shrank most**',
+    '',
+    ...table(profile.shrank, quote),
     '',
   ];
 }

@@ -23,7 +23,10 @@ export function repositoryRoot(cwd = process.cwd()) {
 
 function findConfigFile(root) {
   const found = CONFIG_FILES.map((name) => join(root, name)).filter((file) => existsSync(file));
-  if (found.length > 1) throw errors.badConfig(root, [`more than one config file (${found.map((file) => relative(root, file)).join(', ')}): keep one`]);
+  if (found.length > 1)
+    throw errors.badConfig(root, [
+      `more than one config file (${found.map((file) => relative(root, file)).join(', ')}): keep one`,
+    ]);
   return found[0];
 }
 
@@ -36,7 +39,10 @@ async function readProjectConfig(file) {
     }
   }
   const module = await import(pathToFileURL(file));
-  if (!module.default || typeof module.default !== 'object') throw errors.badConfig(file, ['export the config object as the default export (export default { servers: ..., scenarios: ... })']);
+  if (!module.default || typeof module.default !== 'object')
+    throw errors.badConfig(file, [
+      'export the config object as the default export (export default { servers: ..., scenarios: ... })',
+    ]);
   return module.default;
 }
 
@@ -44,7 +50,10 @@ const manifestName = (root) => {
   const manifest = join(root, 'package.json');
   return existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).name : undefined;
 };
-const packageName = (root) => manifestName(root)?.replace(/^@[^/]+\//, '').replace(/[^A-Za-z0-9._-]/g, '-');
+const packageName = (root) =>
+  manifestName(root)
+    ?.replace(/^@[^/]+\//, '')
+    .replace(/[^A-Za-z0-9._-]/g, '-');
 
 // The suite config of a validated project config.
 function projectSuite(project, root) {
@@ -55,26 +64,37 @@ function projectSuite(project, root) {
     connections: settings.connections ?? PROJECT_DEFAULTS.connections,
     variants: Object.keys(servers),
     scenarios: Object.keys(scenarios),
-    commands: Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, { ...server, cwd: resolve(root, server.cwd ?? '.'), scenarios }])),
+    commands: Object.fromEntries(
+      Object.entries(servers).map(([name, server]) => [
+        name,
+        { ...server, cwd: resolve(root, server.cwd ?? '.'), scenarios },
+      ]),
+    ),
     ...(reference ? { reference } : {}),
   };
 }
 
 // Which benchmarks a thresholds key names: a full id, "server scenario", or a scenario.
-const keyMatches = (key, spec) => key === spec.id || key === `${spec.variant} ${spec.scenario}` || key === spec.scenario;
+const keyMatches = (key, spec) =>
+  key === spec.id || key === `${spec.variant} ${spec.scenario}` || key === spec.scenario;
 
 function thresholdProblems(thresholds = {}, suite) {
   const specs = expandSpecs({ options: {}, ...suite });
   return Object.keys(thresholds)
     .filter((key) => !specs.some((spec) => keyMatches(key, spec)))
-    .map((key) => `thresholds.${key}: names no benchmark (use "<server> <scenario> c=<N>", "<server> <scenario>" or a scenario; benchmarks: ${specs.map((spec) => spec.id).join(', ')})`);
+    .map(
+      (key) =>
+        `thresholds.${key}: names no benchmark (use "<server> <scenario> c=<N>", "<server> <scenario>" or a scenario; benchmarks: ${specs.map((spec) => spec.id).join(', ')})`,
+    );
 }
 
 // Per benchmark id, the settings of compare that its thresholds entry replaces (the most specific key wins).
 export function benchmarkSettings(thresholds = {}, specs, settings) {
   const own = {};
   for (const spec of specs) {
-    const keys = Object.keys(thresholds).filter((key) => keyMatches(key, spec)).sort((a, b) => a.length - b.length);
+    const keys = Object.keys(thresholds)
+      .filter((key) => keyMatches(key, spec))
+      .sort((a, b) => a.length - b.length);
     if (!keys.length) continue;
     const given = Object.assign({}, ...keys.map((key) => thresholds[key]));
     const band = (metric, threshold, minEffect) => ({
@@ -82,7 +102,11 @@ export function benchmarkSettings(thresholds = {}, specs, settings) {
       minimumEffect: minEffect === undefined ? settings.thresholds[metric].minimumEffect : minEffect / 100,
     });
     own[spec.id] = {
-      thresholds: { ...settings.thresholds, 'req/s': band('req/s', given.threshold, given.minEffect), 'p99 latency': band('p99 latency', given.p99Threshold, given.p99Threshold) },
+      thresholds: {
+        ...settings.thresholds,
+        'req/s': band('req/s', given.threshold, given.minEffect),
+        'p99 latency': band('p99 latency', given.p99Threshold, given.p99Threshold),
+      },
       failThreshold: given.failThreshold === undefined ? settings.failThreshold : given.failThreshold / 100,
     };
   }
@@ -100,9 +124,12 @@ function serverFileProblems(servers, root) {
   return Object.entries(servers).flatMap(([name, server]) => {
     const cwd = resolve(root, server.cwd ?? '.');
     if (server.command && !programExists(server.command[0], cwd)) {
-      return [`servers.${name}.command: "${server.command[0]}" is neither a program on PATH nor a file in ${cwd}: install it, or fix the command`];
+      return [
+        `servers.${name}.command: "${server.command[0]}" is neither a program on PATH nor a file in ${cwd}: install it, or fix the command`,
+      ];
     }
-    if (server.module && !existsSync(resolve(cwd, server.module))) return [`servers.${name}.module: no file "${server.module}" in ${cwd}`];
+    if (server.module && !existsSync(resolve(cwd, server.module)))
+      return [`servers.${name}.module: no file "${server.module}" in ${cwd}`];
     return [];
   });
 }
@@ -119,13 +146,17 @@ export async function loadProject(cwd = process.cwd()) {
   const names = { builtInNames: builtInVariantNames(), builtInScenarios: SCENARIO_NAMES };
   const problems = validateWith(projectSchema(names), config, 'servers');
   const suite = problems.length ? null : projectSuite(config, root);
-  problems.push(...(suite ? [...serverFileProblems(config.servers, root), ...thresholdProblems(config.thresholds, suite)] : []));
+  problems.push(
+    ...(suite ? [...serverFileProblems(config.servers, root), ...thresholdProblems(config.thresholds, suite)] : []),
+  );
   if (problems.length) throw errors.badConfig(configFile, problems);
   return { root, configFile, config, suite, install: config.install ?? PROJECT_DEFAULTS.install };
 }
 
 // perfgate installed as a package, rather than run from a checkout of its own repository.
-const INSTALLED = fileURLToPath(new URL('../..', import.meta.url)).split(sep).includes('node_modules');
+const INSTALLED = fileURLToPath(new URL('../..', import.meta.url))
+  .split(sep)
+  .includes('node_modules');
 
 /**
  * What a command runs when its command line names no suite and no config file: the project's

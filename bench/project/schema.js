@@ -34,7 +34,12 @@ export function projectSchema({ builtInNames, builtInScenarios }) {
         propertyNames: { pattern: namePattern },
         additionalProperties: { type: 'object', additionalProperties: false, properties: serverProperties },
       },
-      scenarios: { type: 'object', minProperties: 1, propertyNames: { pattern: namePattern }, additionalProperties: requestSchema },
+      scenarios: {
+        type: 'object',
+        minProperties: 1,
+        propertyNames: { pattern: namePattern },
+        additionalProperties: requestSchema,
+      },
       scenarioConnections: { type: 'object', additionalProperties: tiersSchema },
       reference: referenceSchema({ builtInNames, builtInScenarios }),
       // How each side of `perfgate compare --base --head` installs its dependencies.

@@ -33,7 +33,8 @@ function extraText(benchmark, result) {
   ].join('\n');
 }
 
-const spread = (summary) => (summary.requests.mean > 0 ? `± ${((100 * summary.requests.stddev) / summary.requests.mean).toFixed(1)}%` : undefined);
+const spread = (summary) =>
+  summary.requests.mean > 0 ? `± ${((100 * summary.requests.stddev) / summary.requests.mean).toFixed(1)}%` : undefined;
 
 // Every metric of the registry (bench/metrics.js) goes to the file of its direction.
 export function toBenchmarkAction(result) {
@@ -45,7 +46,13 @@ export function toBenchmarkAction(result) {
     for (const metric of METRICS) {
       const value = metric.fromSummary(summary);
       if (value === null || value === undefined) continue; // e.g. CPU µs/request without requests
-      files[metric.direction].push({ name: `${id} - ${metric.name}`, unit: metric.unit, value, ...(metric.name === 'req/s' ? { range: spread(summary) } : {}), extra });
+      files[metric.direction].push({
+        name: `${id} - ${metric.name}`,
+        unit: metric.unit,
+        value,
+        ...(metric.name === 'req/s' ? { range: spread(summary) } : {}),
+        extra,
+      });
     }
   }
   return files;

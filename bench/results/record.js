@@ -6,16 +6,19 @@ import { mean, standardDeviation as stddev } from '../stats/descriptive.js';
 
 // Above this share of the cores it may use, the load generator, not the server, sets the pace.
 const CLIENT_SATURATION_PCT = 90;
-const CLIENT_SATURATED_WARNING = 'client saturated: req/s is a client-bound lower bound; CPU µs/request still measures the server';
+const CLIENT_SATURATED_WARNING =
+  'client saturated: req/s is a client-bound lower bound; CPU µs/request still measures the server';
 
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const percentOf = (part, whole) => (whole > 0 ? round((100 * part) / whole, 3) : 0);
 
 // The smallest or largest of the values an engine gave (null: it counts no seconds).
-const extreme = (pick, values) => (values.some((value) => value !== null) ? pick(...values.filter((value) => value !== null)) : null);
+const extreme = (pick, values) =>
+  values.some((value) => value !== null) ? pick(...values.filter((value) => value !== null)) : null;
 
 // Pure: server CPU seconds over the window / completed requests, in µs (null without requests).
-export const cpuMicrosPerRequest = (cpuSeconds, requests) => (requests > 0 ? round((cpuSeconds * 1e6) / requests, 3) : null);
+export const cpuMicrosPerRequest = (cpuSeconds, requests) =>
+  requests > 0 ? round((cpuSeconds * 1e6) / requests, 3) : null;
 
 /**
  * @param {object} load      the load sample (bench/load.js)
@@ -50,9 +53,18 @@ export function runRecord(load, sampled, { clientCores }) {
     errorPct: percentOf(load.errors, attempted),
     timeoutPct: percentOf(load.timeouts, attempted),
     errorCodes: load.errorCodes,
-    server: { ...sampled.server, cpuMicrosPerRequest: cpuMicrosPerRequest(sampled.server.cpuSeconds, load.requests.total) },
+    server: {
+      ...sampled.server,
+      cpuMicrosPerRequest: cpuMicrosPerRequest(sampled.server.cpuSeconds, load.requests.total),
+    },
     cores: sampled.cores,
-    loadGenerator: { engine: load.engine, processes: load.processes, cpuPct: clientCpuPct, cpuSeconds: round(load.client.cpuSeconds, 3), saturated },
+    loadGenerator: {
+      engine: load.engine,
+      processes: load.processes,
+      cpuPct: clientCpuPct,
+      cpuSeconds: round(load.client.cpuSeconds, 3),
+      saturated,
+    },
     warnings: saturated ? [...load.warnings, CLIENT_SATURATED_WARNING] : load.warnings,
   };
 }
@@ -73,8 +85,14 @@ export function summarizeRuns(runs) {
     requests: {
       mean: round(mean(requestMeans)),
       stddev: round(runs.length > 1 ? stddev(requestMeans) : runs[0].requests.stddev),
-      min: extreme(Math.min, runs.map((run) => run.requests.min)),
-      max: extreme(Math.max, runs.map((run) => run.requests.max)),
+      min: extreme(
+        Math.min,
+        runs.map((run) => run.requests.min),
+      ),
+      max: extreme(
+        Math.max,
+        runs.map((run) => run.requests.max),
+      ),
       total: completed,
       samples: runs.reduce((count, run) => count + run.requests.perSecond.length, 0),
     },
@@ -84,7 +102,10 @@ export function summarizeRuns(runs) {
     timeouts,
     errorPct: percentOf(errors, attempted),
     timeoutPct: percentOf(timeouts, attempted),
-    cpuMicrosPerRequest: cpuMicrosPerRequest(total((run) => run.server.cpuSeconds), completed),
+    cpuMicrosPerRequest: cpuMicrosPerRequest(
+      total((run) => run.server.cpuSeconds),
+      completed,
+    ),
     serverCpuPct: round(mean(runs.map((run) => run.server.cpuPct)), 1),
     peakRssBytes: Math.max(...runs.map((run) => run.server.peakRssBytes)),
     loadGeneratorCpuPct: round(mean(runs.map((run) => run.loadGenerator.cpuPct)), 1),

@@ -7,7 +7,17 @@ const count = { type: 'integer', minimum: 0 };
 
 const runSchema = {
   type: 'object',
-  required: ['requests', 'latencyMs', 'errors', 'timeouts', 'errorPct', 'timeoutPct', 'server', 'cores', 'loadGenerator'],
+  required: [
+    'requests',
+    'latencyMs',
+    'errors',
+    'timeouts',
+    'errorPct',
+    'timeoutPct',
+    'server',
+    'cores',
+    'loadGenerator',
+  ],
   properties: {
     requests: {
       type: 'object',
@@ -23,7 +33,11 @@ const runSchema = {
       properties: { cpuPct: number, peakRssBytes: count, processes: count },
     },
     cores: { type: 'array', items: { type: 'object', required: ['core', 'busyPct'] } },
-    loadGenerator: { type: 'object', required: ['cpuPct', 'saturated'], properties: { saturated: { type: 'boolean' } } },
+    loadGenerator: {
+      type: 'object',
+      required: ['cpuPct', 'saturated'],
+      properties: { saturated: { type: 'boolean' } },
+    },
   },
 };
 
@@ -37,18 +51,36 @@ const benchmarkSchema = {
     reason: { type: 'string' },
     code: { type: 'string', pattern: '^PG_' },
     runs: { type: 'array', items: runSchema },
-    summary: { type: 'object', required: ['runs', 'requests', 'latencyMs', 'errorPct', 'timeoutPct', 'peakRssBytes', 'clientSaturated'] },
+    summary: {
+      type: 'object',
+      required: ['runs', 'requests', 'latencyMs', 'errorPct', 'timeoutPct', 'peakRssBytes', 'clientSaturated'],
+    },
   },
   // A measured benchmark has a summary; a failed one says why.
   allOf: [
     { if: { properties: { status: { const: 'ok' } } }, then: { required: ['summary'] } },
-    { if: { properties: { status: { enum: ['failed', 'not-run', 'skipped'] } } }, then: { required: ['reason', 'code'] } },
+    {
+      if: { properties: { status: { enum: ['failed', 'not-run', 'skipped'] } } },
+      then: { required: ['reason', 'code'] },
+    },
   ],
 };
 
 const resultSchema = {
   type: 'object',
-  required: ['format', 'version', 'suite', 'status', 'startedAt', 'machine', 'git', 'packages', 'pinning', 'config', 'benchmarks'],
+  required: [
+    'format',
+    'version',
+    'suite',
+    'status',
+    'startedAt',
+    'machine',
+    'git',
+    'packages',
+    'pinning',
+    'config',
+    'benchmarks',
+  ],
   properties: {
     format: { const: 'perfgate-result' },
     version: { const: 1 },
@@ -65,5 +97,7 @@ const validate = new Ajv({ allErrors: true }).compile(resultSchema);
 
 // Returns the problems with a parsed result file as lines; empty when it is valid.
 export function resultProblems(result) {
-  return validate(result) ? [] : validate.errors.map((error) => `${error.instancePath || '(top level)'}: ${error.message}`);
+  return validate(result)
+    ? []
+    : validate.errors.map((error) => `${error.instancePath || '(top level)'}: ${error.message}`);
 }

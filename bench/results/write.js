@@ -7,7 +7,8 @@ import { markdownTable } from './markdown.js';
 
 // Where a command writes unless --out says otherwise: results/<time>-<what>, the time first so
 // that runs sort in the order they were made.
-export const defaultResultsDir = (what, now = new Date()) => `results/${now.toISOString().replace(/[:.]/g, '-')}-${what}`;
+export const defaultResultsDir = (what, now = new Date()) =>
+  `results/${now.toISOString().replace(/[:.]/g, '-')}-${what}`;
 
 const asJson = (value) => `${JSON.stringify(value, null, 2)}\n`;
 

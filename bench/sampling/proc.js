@@ -15,12 +15,15 @@ const PAGE_SIZE = getconf('PAGESIZE', 4096);
 
 // Pure: /proc/stat text -> per-core { core, busy, total } in ticks.
 export function parseProcStat(text) {
-  return text.split('\n').filter((line) => /^cpu\d+ /.test(line)).map((line) => {
-    const [name, ...fields] = line.trim().split(/\s+/);
-    const [user, nice, system, idle, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields.map(Number);
-    const busy = user + nice + system + irq + softirq + steal;
-    return { core: Number(name.slice(3)), busy, total: busy + idle + iowait };
-  });
+  return text
+    .split('\n')
+    .filter((line) => /^cpu\d+ /.test(line))
+    .map((line) => {
+      const [name, ...fields] = line.trim().split(/\s+/);
+      const [user, nice, system, idle, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields.map(Number);
+      const busy = user + nice + system + irq + softirq + steal;
+      return { core: Number(name.slice(3)), busy, total: busy + idle + iowait };
+    });
 }
 
 export const readCoreTicks = () => parseProcStat(readFileSync('/proc/stat', 'utf8'));

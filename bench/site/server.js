@@ -31,7 +31,10 @@ function fileFor(urlPath, mounts) {
 // Where each data file appears: one at the action's default place, several side by side.
 function dataMounts(dataFiles) {
   if (dataFiles.length === 1) return [[DEFAULT_DATA_PATH, dataFiles[0]]];
-  return sourceLabels(dataFiles).map((label, index) => [`data/${label.replace(/[^\w.-]+/g, '-')}/data.js`, dataFiles[index]]);
+  return sourceLabels(dataFiles).map((label, index) => [
+    `data/${label.replace(/[^\w.-]+/g, '-')}/data.js`,
+    dataFiles[index],
+  ]);
 }
 
 function handle(request, response, mounts) {
@@ -78,10 +81,10 @@ export async function startSiteServer({ dataFiles = [defaultHistoryPath(root)], 
     url,
     // The page's address with every data file named.
     pageUrl: url + query,
-    close: () => new Promise((resolveClose) => {
-      server.closeAllConnections();
-      server.close(resolveClose);
-    }),
+    close: () =>
+      new Promise((resolveClose) => {
+        server.closeAllConnections();
+        server.close(resolveClose);
+      }),
   };
 }
-

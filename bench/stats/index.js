@@ -4,5 +4,13 @@ export { welchTTest } from './welch.js';
 export { bootstrapInterval, deltaMethodInterval, relativeChange } from './relative-difference.js';
 export { seededRandom } from './prng.js';
 export { COMPARE_DEFAULTS, DEFAULTS } from './defaults.js';
-export { classifyInterval, compareSamples, failsGate, INTERVAL_KINDS, towardsBetter, VERDICT_NAMES, VERDICTS } from './verdict.js';
+export {
+  classifyInterval,
+  compareSamples,
+  failsGate,
+  INTERVAL_KINDS,
+  towardsBetter,
+  VERDICT_NAMES,
+  VERDICTS,
+} from './verdict.js';
 export { isResolved, shouldContinue, stopReason } from './stopping.js';

@@ -30,8 +30,14 @@ function resampledMean(values, random) {
 
 // Percentile bootstrap interval (Efron & Tibshirani 1993, ch. 13): resample each side independently, take the
 // (1 - confidence) / 2 and (1 + confidence) / 2 quantiles of the resampled relative changes; seeded, so repeatable.
-export function bootstrapInterval(base, head, { confidence = DEFAULTS.confidence, resamples = DEFAULTS.resamples, seed = DEFAULTS.seed } = {}) {
+export function bootstrapInterval(
+  base,
+  head,
+  { confidence = DEFAULTS.confidence, resamples = DEFAULTS.resamples, seed = DEFAULTS.seed } = {},
+) {
   const random = seededRandom(seed);
-  const changes = Array.from({ length: resamples }, () => relativeChange(resampledMean(base, random), resampledMean(head, random)));
+  const changes = Array.from({ length: resamples }, () =>
+    relativeChange(resampledMean(base, random), resampledMean(head, random)),
+  );
   return [quantile(changes, (1 - confidence) / 2), quantile(changes, (1 + confidence) / 2)];
 }

@@ -8,7 +8,14 @@ export const isResolved = (result) => result.verdict !== VERDICTS.inconclusive;
 
 // Why to stop adding rounds, or null to add another. maxRounds and the time budget are hard limits that win over
 // minRounds; the budget is spent when one more round, at the mean round duration so far, would end past it.
-export function stopReason({ result, elapsedMs, budgetMs, rounds, minRounds = COMPARE_DEFAULTS.minRounds, maxRounds = COMPARE_DEFAULTS.maxRounds }) {
+export function stopReason({
+  result,
+  elapsedMs,
+  budgetMs,
+  rounds,
+  minRounds = COMPARE_DEFAULTS.minRounds,
+  maxRounds = COMPARE_DEFAULTS.maxRounds,
+}) {
   if (rounds >= maxRounds) return 'max-rounds';
   const nextRoundEndsAtMs = elapsedMs + (rounds > 0 ? elapsedMs / rounds : 0);
   if (nextRoundEndsAtMs > budgetMs) return 'budget';

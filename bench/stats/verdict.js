@@ -8,13 +8,25 @@ import { welchTTest } from './welch.js';
 
 // How each interval gets its interval and p-value from the two samples; the paired one also
 // its own change (the unpaired ones keep the ratio of the means that compareSamples computes).
-const unpaired = (interval) => (base, head, settings) => ({ ci: interval(base, head, settings), pValue: welchTTest(base, head).pValue });
-const ESTIMATORS = { welch: unpaired(deltaMethodInterval), bootstrap: unpaired(bootstrapInterval), paired: pairedRatio };
+const unpaired = (interval) => (base, head, settings) => ({
+  ci: interval(base, head, settings),
+  pValue: welchTTest(base, head).pValue,
+});
+const ESTIMATORS = {
+  welch: unpaired(deltaMethodInterval),
+  bootstrap: unpaired(bootstrapInterval),
+  paired: pairedRatio,
+};
 export const INTERVAL_KINDS = Object.keys(ESTIMATORS);
 
 // The verdicts of a comparison, named once: what classifyInterval answers, what comparison.json
 // may hold, what reports show.
-export const VERDICTS = Object.freeze({ regression: 'regression', improvement: 'improvement', noChange: 'no change', inconclusive: 'inconclusive' });
+export const VERDICTS = Object.freeze({
+  regression: 'regression',
+  improvement: 'improvement',
+  noChange: 'no change',
+  inconclusive: 'inconclusive',
+});
 export const VERDICT_NAMES = Object.values(VERDICTS);
 
 // An interval of relative change turned so that positive means better: latency intervals are negated.
@@ -32,16 +44,23 @@ export function classifyInterval(interval, { direction, threshold, minimumEffect
 }
 
 function checkSample(name, values) {
-  if (!Array.isArray(values) || !values.every(Number.isFinite)) throw new TypeError(`${name} samples must be an array of finite numbers`);
+  if (!Array.isArray(values) || !values.every(Number.isFinite))
+    throw new TypeError(`${name} samples must be an array of finite numbers`);
 }
 
 function checkSettings({ direction, threshold, minimumEffect, confidence, minSamples, interval }) {
-  if (!['bigger', 'smaller'].includes(direction)) throw new RangeError(`direction must be "bigger" or "smaller", not ${direction}`);
-  if (!(threshold >= 0 && Number.isFinite(threshold))) throw new RangeError(`threshold must be a finite number >= 0, not ${threshold}`);
-  if (!(minimumEffect >= 0 && minimumEffect <= threshold)) throw new RangeError(`minimumEffect must lie between 0 and the threshold ${threshold}, not ${minimumEffect}`);
-  if (!(confidence > 0 && confidence < 1)) throw new RangeError(`confidence must lie strictly between 0 and 1, not ${confidence}`);
-  if (!(Number.isInteger(minSamples) && minSamples >= 2)) throw new RangeError(`minSamples must be an integer >= 2 (a variance needs two), not ${minSamples}`);
-  if (!(interval in ESTIMATORS)) throw new RangeError(`interval must be one of ${INTERVAL_KINDS.join(', ')}, not ${interval}`);
+  if (!['bigger', 'smaller'].includes(direction))
+    throw new RangeError(`direction must be "bigger" or "smaller", not ${direction}`);
+  if (!(threshold >= 0 && Number.isFinite(threshold)))
+    throw new RangeError(`threshold must be a finite number >= 0, not ${threshold}`);
+  if (!(minimumEffect >= 0 && minimumEffect <= threshold))
+    throw new RangeError(`minimumEffect must lie between 0 and the threshold ${threshold}, not ${minimumEffect}`);
+  if (!(confidence > 0 && confidence < 1))
+    throw new RangeError(`confidence must lie strictly between 0 and 1, not ${confidence}`);
+  if (!(Number.isInteger(minSamples) && minSamples >= 2))
+    throw new RangeError(`minSamples must be an integer >= 2 (a variance needs two), not ${minSamples}`);
+  if (!(interval in ESTIMATORS))
+    throw new RangeError(`interval must be one of ${INTERVAL_KINDS.join(', ')}, not ${interval}`);
 }
 
 // Compares head against base samples (one value per round and side) and returns the verdict with its evidence.
@@ -65,9 +84,14 @@ export function compareSamples(base, head, options = {}) {
     minimumEffect,
     interval: settings.interval,
   };
-  if (Math.min(n.base, n.head) < minSamples) return { verdict: VERDICTS.inconclusive, ci: null, pValue: null, ...summary };
+  if (Math.min(n.base, n.head) < minSamples)
+    return { verdict: VERDICTS.inconclusive, ci: null, pValue: null, ...summary };
   const estimated = ESTIMATORS[settings.interval](base, head, settings);
-  return { ...summary, ...estimated, verdict: estimated.ci ? classifyInterval(estimated.ci, settings) : VERDICTS.inconclusive };
+  return {
+    ...summary,
+    ...estimated,
+    verdict: estimated.ci ? classifyInterval(estimated.ci, settings) : VERDICTS.inconclusive,
+  };
 }
 
 // The CI gate: fails only on a regression whose whole interval lies beyond failThreshold in the bad direction.

@@ -11,7 +11,11 @@ export function welchTTest(base, head) {
   const difference = headMean.mean - baseMean.mean;
   const standardError = Math.sqrt(baseMean.variance + headMean.variance);
   if (standardError === 0) {
-    return { t: difference === 0 ? 0 : Math.sign(difference) * Infinity, df: base.length + head.length - 2, pValue: difference === 0 ? 1 : 0 };
+    return {
+      t: difference === 0 ? 0 : Math.sign(difference) * Infinity,
+      df: base.length + head.length - 2,
+      pValue: difference === 0 ? 1 : 0,
+    };
   }
   const t = difference / standardError;
   const df = satterthwaiteDf([baseMean, headMean]);

@@ -12,8 +12,18 @@ export class MalformedDataError extends Error {}
 // Which way is better, exactly as github-action-benchmark decides it (biggerIsBetter(tool) in
 // its src/write.ts), for the tools it knows; npm run detect reads it from here too.
 const BIGGER_IS_BETTER = {
-  cargo: false, go: false, benchmarkjs: true, benchmarkluau: false, pytest: true, googlecpp: false,
-  catch2: false, julia: false, jmh: false, benchmarkdotnet: false, customBiggerIsBetter: true, customSmallerIsBetter: false,
+  cargo: false,
+  go: false,
+  benchmarkjs: true,
+  benchmarkluau: false,
+  pytest: true,
+  googlecpp: false,
+  catch2: false,
+  julia: false,
+  jmh: false,
+  benchmarkdotnet: false,
+  customBiggerIsBetter: true,
+  customSmallerIsBetter: false,
 };
 // true or false for a tool the action knows, null for another (its changes have no direction).
 export const toolBiggerIsBetter = (tool) => (Object.hasOwn(BIGGER_IS_BETTER, tool) ? BIGGER_IS_BETTER[tool] : null);
@@ -37,7 +47,8 @@ export function numericValue(value) {
 // the first one, or every run would make a metric of its own.
 const unitOf = (unit) => text(unit).split('\t')[0].trim();
 
-const person = (who) => (isObject(who) ? { name: text(who.name), username: text(who.username) } : { name: '', username: '' });
+const person = (who) =>
+  isObject(who) ? { name: text(who.name), username: text(who.username) } : { name: '', username: '' };
 
 function commitOf(entry, repoUrl) {
   const commit = isObject(entry.commit) ? entry.commit : {};

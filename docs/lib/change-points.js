@@ -22,7 +22,12 @@
 // removal re-tests the points on both sides of the removed one (Otava re-tests the next two).
 // Pure and dependency-free: the trend site runs it in the browser, `npm run detect` in Node.
 
-export const CHANGE_POINT_DEFAULTS = Object.freeze({ windowLength: 50, maxPValue: 0.0001, minMagnitude: 0, minSegment: 3 });
+export const CHANGE_POINT_DEFAULTS = Object.freeze({
+  windowLength: 50,
+  maxPValue: 0.0001,
+  minMagnitude: 0,
+  minSegment: 3,
+});
 
 /**
  * @param {number[]} values a series, oldest first
@@ -50,7 +55,9 @@ function checkedSeries(values) {
   }
   const bad = Array.prototype.findIndex.call(values, (v) => typeof v !== 'number' || !Number.isFinite(v));
   if (bad !== -1) {
-    throw new TypeError(`detectChangePoints: values[${bad}] is ${values[bad]}; pass finite numbers only (drop missing runs first)`);
+    throw new TypeError(
+      `detectChangePoints: values[${bad}] is ${values[bad]}; pass finite numbers only (drop missing runs first)`,
+    );
   }
   return Float64Array.from(values);
 }
@@ -64,7 +71,9 @@ function checkedOptions(options) {
     throw new RangeError(`detectChangePoints: maxPValue must be in (0, 1], got ${merged.maxPValue}`);
   }
   if (!Number.isInteger(merged.minSegment) || merged.minSegment < 1 || 2 * merged.minSegment > merged.windowLength) {
-    throw new RangeError(`detectChangePoints: minSegment must be an integer from 1 to windowLength / 2, got ${merged.minSegment}`);
+    throw new RangeError(
+      `detectChangePoints: minSegment must be an integer from 1 to windowLength / 2, got ${merged.minSegment}`,
+    );
   }
   if (!(merged.minMagnitude >= 0)) {
     throw new RangeError(`detectChangePoints: minMagnitude must be >= 0, got ${merged.minMagnitude}`);
@@ -91,7 +100,10 @@ function split(series, windowLength, maxPValue, minSegment) {
     start = Math.max(inWindow.length ? inWindow[inWindow.length - 1] : 0, start + step);
   }
   const indexes = [...found].sort((a, b) => a - b);
-  return indexes.map((index, k) => ({ index, stats: segmentTest(series, indexes[k - 1] ?? 0, index, indexes[k + 1] ?? series.length) }));
+  return indexes.map((index, k) => ({
+    index,
+    stats: segmentTest(series, indexes[k - 1] ?? 0, index, indexes[k + 1] ?? series.length),
+  }));
 }
 
 // Hierarchical E-Divisive inside one window: split the piece with the largest Q-hat while the t
@@ -104,7 +116,8 @@ function eDivisive(window, maxPValue, minSegment) {
     let best = null;
     for (let k = 0; k + 1 < bounds.length; k++) {
       const candidate = bestSplit(energy, bounds[k], bounds[k + 1], minSegment);
-      if (candidate !== null && (best === null || candidate.qhat > best.qhat)) best = { ...candidate, from: bounds[k], to: bounds[k + 1] };
+      if (candidate !== null && (best === null || candidate.qhat > best.qhat))
+        best = { ...candidate, from: bounds[k], to: bounds[k + 1] };
     }
     if (best === null) break;
     if (segmentTest(window, best.from, best.tau, best.to).pValue > maxPValue) break;
@@ -126,7 +139,8 @@ function pairDistancePrefix(x) {
       prefix[(i + 1) * size + j + 1] = prefix[i * size + j + 1] + row;
     }
   }
-  const block = (r0, r1, c0, c1) => prefix[r1 * size + c1] - prefix[r0 * size + c1] - prefix[r1 * size + c0] + prefix[r0 * size + c0];
+  const block = (r0, r1, c0, c1) =>
+    prefix[r1 * size + c1] - prefix[r0 * size + c1] - prefix[r1 * size + c0] + prefix[r0 * size + c0];
   return { block };
 }
 
@@ -142,9 +156,10 @@ function bestSplit({ block }, s, e, minSegment) {
       const m = kappa - tau;
       const cross = block(s, tau, tau, kappa);
       const withinY = block(tau, kappa, tau, kappa) / 2;
-      const qhat = (2 / (m + n)) * cross
-        - (n > 1 ? ((2 * m) / ((m + n) * (n - 1))) * withinX : 0)
-        - (m > 1 ? ((2 * n) / ((m + n) * (m - 1))) * withinY : 0);
+      const qhat =
+        (2 / (m + n)) * cross -
+        (n > 1 ? ((2 * m) / ((m + n) * (n - 1))) * withinX : 0) -
+        (m > 1 ? ((2 * n) / ((m + n) * (m - 1))) * withinY : 0);
       if (best === null || qhat > best.qhat) best = { tau, qhat };
     }
   }
@@ -241,7 +256,10 @@ function betaContinuedFraction(x, a, b) {
   let h = d;
   for (let m = 1; m <= 300; m++) {
     const m2 = 2 * m;
-    for (const coefficient of [(m * (b - m) * x) / ((a + m2 - 1) * (a + m2)), (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1))]) {
+    for (const coefficient of [
+      (m * (b - m) * x) / ((a + m2 - 1) * (a + m2)),
+      (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1)),
+    ]) {
       d = 1 + coefficient * d;
       d = 1 / (Math.abs(d) < tiny ? tiny : d);
       c = 1 + coefficient / c;
@@ -254,8 +272,10 @@ function betaContinuedFraction(x, a, b) {
 }
 
 // ln Γ(z) for z > 0 (Lanczos approximation, g = 7, n = 9; relative error below 1e-15).
-const LANCZOS = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-  -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+];
 
 function logGamma(z) {
   if (z < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * z)) - logGamma(1 - z);

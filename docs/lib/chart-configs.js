@@ -40,18 +40,20 @@ function lineData(points) {
 function marksDataset(series, colour) {
   const marked = series.points.filter((point) => point.regression);
   if (marked.length === 0) return [];
-  return [{
-    label: `${series.label} marks`,
-    overlayOf: series.label,
-    data: marked.map((point) => ({ x: point.x, y: point.value, point })),
-    showLine: false,
-    borderColor: colour,
-    pointStyle: MARK.style,
-    pointRadius: MARK.radius,
-    pointHoverRadius: MARK.radius + 2,
-    pointBackgroundColor: MARK.colour,
-    pointBorderColor: MARK.colour,
-  }];
+  return [
+    {
+      label: `${series.label} marks`,
+      overlayOf: series.label,
+      data: marked.map((point) => ({ x: point.x, y: point.value, point })),
+      showLine: false,
+      borderColor: colour,
+      pointStyle: MARK.style,
+      pointRadius: MARK.radius,
+      pointHoverRadius: MARK.radius + 2,
+      pointBackgroundColor: MARK.colour,
+      pointBorderColor: MARK.colour,
+    },
+  ];
 }
 
 // "2026-11-05" (UTC) for the axis: the date of the commit's first run in this suite.
@@ -92,7 +94,13 @@ export function trendChartConfig(group, { commits, colours, theme, onPointClick,
       // Half a commit of room at both ends so the first and last markers are not cut.
       min: -0.5,
       max: group.slots.length - 0.5,
-      ticks: { color: theme.muted, precision: 0, maxRotation: 0, autoSkipPadding: 16, callback: (value) => (Number.isInteger(value) && commitAt(value) ? dayOf(commitAt(value).date) : '') },
+      ticks: {
+        color: theme.muted,
+        precision: 0,
+        maxRotation: 0,
+        autoSkipPadding: 16,
+        callback: (value) => (Number.isInteger(value) && commitAt(value) ? dayOf(commitAt(value).date) : ''),
+      },
     }),
     // The action's page starts at zero too: a series that is never negative never gets a negative axis.
     y: axis(theme, group.unit, { beginAtZero: true }),
@@ -116,7 +124,8 @@ export function trendChartConfig(group, { commits, colours, theme, onPointClick,
 }
 
 // A step down is for the worse when bigger is better, and the other way round.
-export const isWorse = (changePoint, biggerIsBetter) => (changePoint.after.mean < changePoint.before.mean) === biggerIsBetter;
+export const isWorse = (changePoint, biggerIsBetter) =>
+  changePoint.after.mean < changePoint.before.mean === biggerIsBetter;
 
 // The mean of each stretch between change points, drawn by a plugin rather than as a dataset so
 // that it never takes the tooltip from the runs it summarises: a dashed step line over the points.
@@ -151,13 +160,24 @@ const STEP_MEANS = {
 export function changePointOverlay(series, changePoints, { colour, biggerIsBetter }) {
   if (changePoints.length === 0) return null;
   const xs = series.points.map((point) => point.x);
-  const steps = changePoints.map((changePoint, index) => ({ x: xs[index === 0 ? 0 : changePoints[index - 1].index], y: changePoint.before.mean }));
-  steps.push({ x: xs[changePoints.at(-1).index], y: changePoints.at(-1).after.mean }, { x: xs.at(-1), y: changePoints.at(-1).after.mean });
+  const steps = changePoints.map((changePoint, index) => ({
+    x: xs[index === 0 ? 0 : changePoints[index - 1].index],
+    y: changePoint.before.mean,
+  }));
+  steps.push(
+    { x: xs[changePoints.at(-1).index], y: changePoints.at(-1).after.mean },
+    { x: xs.at(-1), y: changePoints.at(-1).after.mean },
+  );
   const worse = changePoints.map((changePoint) => isWorse(changePoint, biggerIsBetter));
   const markers = {
     label: `${series.label} change points`,
     overlayOf: series.label,
-    data: changePoints.map((changePoint) => ({ x: xs[changePoint.index], y: changePoint.after.mean, changePoint, point: series.points[changePoint.index] })),
+    data: changePoints.map((changePoint) => ({
+      x: xs[changePoint.index],
+      y: changePoint.after.mean,
+      changePoint,
+      point: series.points[changePoint.index],
+    })),
     showLine: false,
     pointStyle: 'triangle',
     pointRotation: changePoints.map((changePoint) => (changePoint.after.mean < changePoint.before.mean ? 180 : 0)),
@@ -180,10 +200,11 @@ export function addChangePointOverlay(chart, overlay) {
 // req/s (solid, left axis) and errors + timeouts % (dashed, right axis) per variant; the knee is a star.
 export function tierChartConfig(curve, { colours, theme }) {
   const labels = curve.tiers.map((tier) => `c=${tier}`);
-  const at = (variant, pick) => curve.tiers.map((tier) => {
-    const point = variant.points.find((candidate) => candidate.tier === tier);
-    return point ? pick(point) : null;
-  });
+  const at = (variant, pick) =>
+    curve.tiers.map((tier) => {
+      const point = variant.points.find((candidate) => candidate.tier === tier);
+      return point ? pick(point) : null;
+    });
   const datasets = curve.variants.flatMap((variant) => {
     const colour = colours.get(variant.variant);
     const isKnee = curve.tiers.map((tier) => variant.knee?.tier === tier);
@@ -216,7 +237,12 @@ export function tierChartConfig(curve, { colours, theme }) {
   options.scales = {
     x: axis(theme, 'connections'),
     y: axis(theme, 'req/s', { beginAtZero: true, position: 'left' }),
-    failures: axis(theme, 'errors + timeouts %', { beginAtZero: true, suggestedMax: 2, position: 'right', grid: { drawOnChartArea: false } }),
+    failures: axis(theme, 'errors + timeouts %', {
+      beginAtZero: true,
+      suggestedMax: 2,
+      position: 'right',
+      grid: { drawOnChartArea: false },
+    }),
   };
   options.plugins.tooltip = {
     callbacks: {
@@ -237,7 +263,10 @@ export function barChartConfig(bars, { metric, unit, colours, theme }) {
   }));
   const options = baseOptions(theme);
   options.interaction = { mode: 'index', intersect: false };
-  options.scales = { x: axis(theme, ''), y: axis(theme, unit && !metric.includes(unit) ? `${metric} (${unit})` : metric, { beginAtZero: true }) };
+  options.scales = {
+    x: axis(theme, ''),
+    y: axis(theme, unit && !metric.includes(unit) ? `${metric} (${unit})` : metric, { beginAtZero: true }),
+  };
   options.plugins.tooltip = { callbacks: { label: (item) => `${item.dataset.label}: ${formatValue(item.raw, unit)}` } };
   return { type: 'bar', data: { labels: bars.labels, datasets }, options };
 }

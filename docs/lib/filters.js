@@ -18,11 +18,15 @@ export function filterChoices(data) {
     suite: data.suites.map((suite) => suite.name),
     variant: distinct(samples.map((sample) => sample.variant)).sort(),
     scenario: distinct(samples.map((sample) => sample.scenario)).sort(),
-    tier: distinct(samples.map((sample) => sample.tier)).sort((a, b) => a - b).map(String),
+    tier: distinct(samples.map((sample) => sample.tier))
+      .sort((a, b) => a - b)
+      .map(String),
     metric: distinct(samples.map((sample) => sample.metric)).sort(byMetric),
     // Every unit of other tools' data (ns/op, B/op, allocs/op ... all matter), and
     // req/s and p99 latency of perfgate's (or its first metrics when those are absent).
-    defaultMetrics: distinct([...(defaults.length ? defaults : perfgateMetrics.slice(0, 2)), ...otherMetrics]).sort(byMetric),
+    defaultMetrics: distinct([...(defaults.length ? defaults : perfgateMetrics.slice(0, 2)), ...otherMetrics]).sort(
+      byMetric,
+    ),
   };
 }
 
@@ -31,7 +35,9 @@ export const chosenMetrics = (state, choices) => state.metric ?? choices.default
 const passes = (chosen, value) => chosen === null || chosen.includes(value === null ? null : String(value));
 
 export function matchesFilters(sample, state, { ignore = [] } = {}) {
-  return ['suite', 'variant', 'scenario', 'tier'].every((key) => ignore.includes(key) || passes(state[key], sample[key]));
+  return ['suite', 'variant', 'scenario', 'tier'].every(
+    (key) => ignore.includes(key) || passes(state[key], sample[key]),
+  );
 }
 
 // Every word of the search appears in the suite or bench name (case does not matter).
@@ -42,7 +48,10 @@ export function searchMatcher(query) {
   return (sample) => {
     if (!cache.has(sample.key)) {
       const haystack = `${sample.suite} ${sample.name}`.toLowerCase();
-      cache.set(sample.key, words.every((word) => haystack.includes(word)));
+      cache.set(
+        sample.key,
+        words.every((word) => haystack.includes(word)),
+      );
     }
     return cache.get(sample.key);
   };

@@ -6,10 +6,15 @@ export const DEFAULT_DATA_PATH = 'dev/bench/data.js';
 export class ForeignDataError extends Error {}
 
 export function dataPaths(search, pageUrl) {
-  const paths = new URLSearchParams(search).getAll('data').map((path) => path.trim()).filter(Boolean);
+  const paths = new URLSearchParams(search)
+    .getAll('data')
+    .map((path) => path.trim())
+    .filter(Boolean);
   for (const path of paths) {
     if (new URL(path, pageUrl).origin !== new URL(pageUrl).origin) {
-      throw new ForeignDataError(`?data=${path} is not on this site: give a path such as ${DEFAULT_DATA_PATH} or main/dev/bench/data.js`);
+      throw new ForeignDataError(
+        `?data=${path} is not on this site: give a path such as ${DEFAULT_DATA_PATH} or main/dev/bench/data.js`,
+      );
     }
   }
   return paths.length ? [...new Set(paths)] : [DEFAULT_DATA_PATH];
@@ -25,9 +30,16 @@ export function sourceLabels(paths) {
   let head = 0;
   while (parts.every((segments) => head < segments.length - 1) && same((segments) => segments[head])) head += 1;
   let tail = 0;
-  while (parts.every((segments) => segments.length - 1 - tail > head) && same((segments) => segments[segments.length - 1 - tail])) tail += 1;
+  while (
+    parts.every((segments) => segments.length - 1 - tail > head) &&
+    same((segments) => segments[segments.length - 1 - tail])
+  )
+    tail += 1;
   return parts.map((segments, index) => {
-    const label = segments.slice(head, segments.length - tail).join('/').replace(/\.js$/, '');
+    const label = segments
+      .slice(head, segments.length - tail)
+      .join('/')
+      .replace(/\.js$/, '');
     return label || paths[index];
   });
 }

@@ -24,7 +24,8 @@ export function findKnee(points) {
   for (const { tier, reqPerSec, failurePct: failed } of points) {
     if (failed !== null && failed > KNEE_FAILURE_PCT) return { tier, reason: `errors + timeouts ${round(failed)} %` };
     if (reqPerSec === null) continue;
-    if (reqPerSec < (1 - KNEE_DROP) * peak) return { tier, reason: `req/s ${round(100 * (1 - reqPerSec / peak))} % below peak` };
+    if (reqPerSec < (1 - KNEE_DROP) * peak)
+      return { tier, reason: `req/s ${round(100 * (1 - reqPerSec / peak))} % below peak` };
     peak = Math.max(peak, reqPerSec);
   }
   return null;
@@ -42,8 +43,9 @@ const groupBy = (items, keyOf) => {
 
 // The tier filter does not apply here: the curve is across tiers.
 export function tierCurves(data, commit, state) {
-  const samples = latestAt(data.samples, commit).filter((sample) =>
-    sample.variant !== null && sample.tier !== null && matchesFilters(sample, state, { ignore: ['tier'] }));
+  const samples = latestAt(data.samples, commit).filter(
+    (sample) => sample.variant !== null && sample.tier !== null && matchesFilters(sample, state, { ignore: ['tier'] }),
+  );
   return [...groupBy(samples, (sample) => sample.scenario)]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([scenario, ofScenario]) => {

@@ -15,7 +15,8 @@ export function worseRatio(previous, current, biggerIsBetter) {
 const isPerfgate = (sample) => sample.variant !== null;
 const groupKeyOf = (sample) =>
   isPerfgate(sample) ? `${sample.suite}\u0000${sample.metric}\u0000${sample.scenario}\u0000${sample.tier}` : sample.key;
-const titleOf = (sample) => (isPerfgate(sample) ? `${sample.scenario} c=${sample.tier} · ${sample.metric}` : sample.name);
+const titleOf = (sample) =>
+  isPerfgate(sample) ? `${sample.scenario} c=${sample.tier} · ${sample.metric}` : sample.name;
 
 // perfgate groups by metric, scenario and tier; other benches keep the order of the file.
 function compareGroups(a, b) {
@@ -27,7 +28,8 @@ function compareGroups(a, b) {
 function seriesPoints(samples, threshold) {
   return samples.map((sample, index) => {
     const previous = samples[index - 1];
-    const ratio = previous && threshold !== null ? worseRatio(previous.value, sample.value, sample.biggerIsBetter) : null;
+    const ratio =
+      previous && threshold !== null ? worseRatio(previous.value, sample.value, sample.biggerIsBetter) : null;
     return {
       x: sample.slot,
       value: sample.value,
@@ -65,7 +67,12 @@ export function trendSections(data, state, choices, series = seriesByKey(data.sa
         series: [],
       });
     }
-    groups.get(groupKey).series.push({ key, label: first.variant ?? first.name, name: first.name, points: seriesPoints(samples, state.threshold) });
+    groups.get(groupKey).series.push({
+      key,
+      label: first.variant ?? first.name,
+      name: first.name,
+      points: seriesPoints(samples, state.threshold),
+    });
   }
   const slotsOf = new Map(data.suites.map((suite) => [suite.name, suite.slots]));
   return data.suites
@@ -89,6 +96,10 @@ export function markedPoints(sections) {
     .flatMap((section) => section.groups)
     .flatMap((group) =>
       group.series.flatMap((series) =>
-        series.points.filter((point) => point.regression).map((point) => ({ ...point, name: series.name, suite: group.suite, unit: group.unit }))))
+        series.points
+          .filter((point) => point.regression)
+          .map((point) => ({ ...point, name: series.name, suite: group.suite, unit: group.unit })),
+      ),
+    )
     .sort((a, b) => b.sample.date - a.sample.date || a.name.localeCompare(b.name));
 }

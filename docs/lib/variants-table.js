@@ -30,16 +30,19 @@ export function variantTable(data, commit, state, choices) {
       });
     }
     rows.get(rowKey).values[sample.metric] = sample.value;
-    if (chosen.includes(sample.metric)) metrics.set(sample.metric, {
-      key: sample.metric,
-      label: sample.unit && !sample.metric.includes(sample.unit) ? `${sample.metric} (${sample.unit})` : sample.metric,
-      unit: sample.unit,
-      numeric: true,
-      biggerIsBetter: sample.biggerIsBetter,
-    });
+    if (chosen.includes(sample.metric))
+      metrics.set(sample.metric, {
+        key: sample.metric,
+        label:
+          sample.unit && !sample.metric.includes(sample.unit) ? `${sample.metric} (${sample.unit})` : sample.metric,
+        unit: sample.unit,
+        numeric: true,
+        biggerIsBetter: sample.biggerIsBetter,
+      });
   }
   const best = new Map();
-  for (const row of rows.values()) best.set(caseOf(row), Math.max(best.get(caseOf(row)) ?? 0, row.values['req/s'] ?? 0));
+  for (const row of rows.values())
+    best.set(caseOf(row), Math.max(best.get(caseOf(row)) ?? 0, row.values['req/s'] ?? 0));
   for (const row of rows.values()) {
     const fastest = best.get(caseOf(row));
     if (row.values['req/s'] !== undefined && fastest > 0) row.values['vs best'] = row.values['req/s'] / fastest;
@@ -57,7 +60,8 @@ export const cellValue = (row, key) => (key in row ? row[key] : row.values[key])
 export function sortRows(rows, sort) {
   const descending = Boolean(sort?.startsWith('-'));
   const key = sort ? sort.replace(/^-/, '') : null;
-  const natural = (a, b) => a.scenario.localeCompare(b.scenario) || a.tier - b.tier || a.variant.localeCompare(b.variant);
+  const natural = (a, b) =>
+    a.scenario.localeCompare(b.scenario) || a.tier - b.tier || a.variant.localeCompare(b.variant);
   return [...rows].sort((a, b) => {
     if (key === null) return natural(a, b);
     const [x, y] = [cellValue(a, key), cellValue(b, key)];
@@ -82,7 +86,9 @@ export function barSeries(rows, metric) {
     labels: cases,
     series: variants.map((variant) => ({
       label: variant,
-      values: cases.map((label) => rows.find((row) => row.variant === variant && caseOf(row) === label)?.values[metric] ?? null),
+      values: cases.map(
+        (label) => rows.find((row) => row.variant === variant && caseOf(row) === label)?.values[metric] ?? null,
+      ),
     })),
   };
 }

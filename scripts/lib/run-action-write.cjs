@@ -17,11 +17,31 @@ async function main() {
   const { extractResult } = require(join(actionDir, 'dist/src/extract.js'));
   const { writeBenchmark } = require(join(actionDir, 'dist/src/write.js'));
   for (const run of spec.runs) {
-    const bench = await extractResult({ outputFilePath: run.file, tool: run.tool, githubToken: undefined, ref: undefined });
+    const bench = await extractResult({
+      outputFilePath: run.file,
+      tool: run.tool,
+      githubToken: undefined,
+      ref: undefined,
+    });
     await writeBenchmark(bench, {
-      name: run.name, tool: run.tool, ghPagesBranch: 'gh-pages', ghRepository: undefined, benchmarkDataDirPath: resolve(spec.dataDir),
-      githubToken: undefined, autoPush: false, skipFetchGhPages: true, commentAlways: false, summaryAlways: false, saveDataFile: true,
-      commentOnAlert: false, failOnAlert: false, alertThreshold: 2, failThreshold: 2, alertCommentCcUsers: [], externalDataJsonPath: undefined, maxItemsInChart: null,
+      name: run.name,
+      tool: run.tool,
+      ghPagesBranch: 'gh-pages',
+      ghRepository: undefined,
+      benchmarkDataDirPath: resolve(spec.dataDir),
+      githubToken: undefined,
+      autoPush: false,
+      skipFetchGhPages: true,
+      commentAlways: false,
+      summaryAlways: false,
+      saveDataFile: true,
+      commentOnAlert: false,
+      failOnAlert: false,
+      alertThreshold: 2,
+      failThreshold: 2,
+      alertCommentCcUsers: [],
+      externalDataJsonPath: undefined,
+      maxItemsInChart: null,
     });
   }
 }

@@ -15,8 +15,9 @@ import { describeCores, nginxConfig, planCores } from './config.js';
 const LAUNCH = fileURLToPath(new URL('../launch.js', import.meta.url));
 const POLL_MS = 25;
 
-export const nginxBinary = () => ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync)
-  ?? (spawnSync('nginx', ['-v'], { stdio: 'ignore' }).status === 0 ? 'nginx' : null);
+export const nginxBinary = () =>
+  ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync) ??
+  (spawnSync('nginx', ['-v'], { stdio: 'ignore' }).status === 0 ? 'nginx' : null);
 
 export async function nginxUnavailable() {
   return nginxBinary() ? null : 'nginx missing (Debian package nginx: run npm run setup)';
@@ -34,9 +35,15 @@ async function freePort(host) {
   return port;
 }
 
-const connects = (port, host) => new Promise((resolve) => {
-  const socket = net.connect(port, host, () => { socket.destroy(); resolve(true); }).once('error', () => resolve(false));
-});
+const connects = (port, host) =>
+  new Promise((resolve) => {
+    const socket = net
+      .connect(port, host, () => {
+        socket.destroy();
+        resolve(true);
+      })
+      .once('error', () => resolve(false));
+  });
 
 // Waits for `ready()` to give a value, failing as soon as one of the children has exited.
 async function waitFor(ready, children) {
@@ -82,15 +89,31 @@ export async function startNginxUpstream(upstreams, ctx, { port, host }) {
   };
 
   try {
-    const upstreamPorts = await Promise.all(cores.upstreamCpus.map((cpu, i) => {
-      const readyFile = join(dir, `upstream-${i}.json`);
-      spawnChild(pinned(cpu, [process.execPath, LAUNCH, 'node-http']),
-        { ...process.env, PORT: '0', HOST: '127.0.0.1', PERFGATE_READY_FILE: readyFile });
-      return waitFor(() => existsSync(readyFile) && JSON.parse(readFileSync(readyFile, 'utf8')).port, children);
-    }));
+    const upstreamPorts = await Promise.all(
+      cores.upstreamCpus.map((cpu, i) => {
+        const readyFile = join(dir, `upstream-${i}.json`);
+        spawnChild(pinned(cpu, [process.execPath, LAUNCH, 'node-http']), {
+          ...process.env,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          PERFGATE_READY_FILE: readyFile,
+        });
+        return waitFor(() => existsSync(readyFile) && JSON.parse(readFileSync(readyFile, 'utf8')).port, children);
+      }),
+    );
     const listenPort = port || (await freePort(host));
     const configFile = join(dir, 'nginx.conf');
-    writeFileSync(configFile, nginxConfig({ dir, host, port: listenPort, upstreamPorts, workerCpus: cores.workerCpus, logging: ctx.options.logging }));
+    writeFileSync(
+      configFile,
+      nginxConfig({
+        dir,
+        host,
+        port: listenPort,
+        upstreamPorts,
+        workerCpus: cores.workerCpus,
+        logging: ctx.options.logging,
+      }),
+    );
     const workerCpus = cores.workerCpus.length ? cores.workerCpus.join(',') : null;
     spawnChild(pinned(workerCpus, [nginx, '-p', dir, '-c', configFile, '-e', join(dir, 'error.log')]));
     await waitFor(() => connects(listenPort, host), children);

@@ -15,9 +15,17 @@ export async function start(ctx, { port, host }) {
     const answer = await ctx.forward(JSON.stringify(request.body));
     return reply.code(answer.status).type(answer.type).send(answer.body);
   });
-  app.get('/io', async (_request, reply) => { await ctx.ioWait(); return reply.type(JSON_TYPE).send(JSON_BODY); });
-  app.get('/cpu', async (_request, reply) => { ctx.cpuWork(); return reply.type(JSON_TYPE).send(JSON_BODY); });
-  app.get('/users/:id', async (request, reply) => reply.type(JSON_TYPE).send(userAnswer(request.params.id, request.query.fields)));
+  app.get('/io', async (_request, reply) => {
+    await ctx.ioWait();
+    return reply.type(JSON_TYPE).send(JSON_BODY);
+  });
+  app.get('/cpu', async (_request, reply) => {
+    ctx.cpuWork();
+    return reply.type(JSON_TYPE).send(JSON_BODY);
+  });
+  app.get('/users/:id', async (request, reply) =>
+    reply.type(JSON_TYPE).send(userAnswer(request.params.id, request.query.fields)),
+  );
   await app.register(fastifyStatic, { root: STATIC_DIR, prefix: '/static/' });
   await app.listen({ port, host });
   return { port: app.server.address().port, close: () => app.close() };

@@ -8,7 +8,9 @@ const BINARY = fileURLToPath(new URL('../../.perfgate/build/go-nethttp', import.
 
 export async function unavailable() {
   if (existsSync(BINARY)) return null;
-  return spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0 ? 'not built: run npm run setup' : 'go toolchain missing';
+  return spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0
+    ? 'not built: run npm run setup'
+    : 'go toolchain missing';
 }
 
 // The static scenario's directory, from the servers/ of the checkout being run.

@@ -25,7 +25,9 @@ function answer(event, type, body, status = 200) {
 
 export function start(ctx, { port, host }) {
   const app = new H3();
-  app.use((event) => { ctx.onRequest(event.req.method, event.url.pathname); });
+  app.use((event) => {
+    ctx.onRequest(event.req.method, event.url.pathname);
+  });
   app.get('/hello', (event) => answer(event, TEXT_TYPE, HELLO_TEXT));
   app.get('/json', (event) => answer(event, JSON_TYPE, JSON_BODY));
   app.post('/echo', async (event) => answer(event, JSON_TYPE, JSON.stringify(await event.req.json())));
@@ -33,9 +35,17 @@ export function start(ctx, { port, host }) {
     const forwarded = await ctx.forward(await event.req.text());
     return answer(event, forwarded.type, forwarded.body, forwarded.status);
   });
-  app.get('/io', async (event) => { await ctx.ioWait(); return answer(event, JSON_TYPE, JSON_BODY); });
-  app.get('/cpu', (event) => { ctx.cpuWork(); return answer(event, JSON_TYPE, JSON_BODY); });
-  app.get('/users/:id', (event) => answer(event, JSON_TYPE, userAnswer(getRouterParam(event, 'id'), getQuery(event).fields)));
+  app.get('/io', async (event) => {
+    await ctx.ioWait();
+    return answer(event, JSON_TYPE, JSON_BODY);
+  });
+  app.get('/cpu', (event) => {
+    ctx.cpuWork();
+    return answer(event, JSON_TYPE, JSON_BODY);
+  });
+  app.get('/users/:id', (event) =>
+    answer(event, JSON_TYPE, userAnswer(getRouterParam(event, 'id'), getQuery(event).fields)),
+  );
   app.get('/static/**', (event) => serveStatic(event, staticFiles));
   return listenHandler(toNodeHandler(app), port, host);
 }

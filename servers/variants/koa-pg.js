@@ -19,14 +19,23 @@ export async function unavailable() {
 
 export async function start(ctx, { port, host }) {
   const { default: Koa } = await import('koa');
-  const pool = new pg.Pool({ connectionString: process.env.PERFGATE_DATABASE_URL, max: Number(process.env.PERFGATE_DB_POOL_SIZE ?? 10) });
+  const pool = new pg.Pool({
+    connectionString: process.env.PERFGATE_DATABASE_URL,
+    max: Number(process.env.PERFGATE_DB_POOL_SIZE ?? 10),
+  });
   const routes = {
     'GET /db': async () => {
-      if (!process.env.PERFGATE_DATABASE_URL) throw new Error('PERFGATE_DATABASE_URL is not set: the harness starts the database for the db scenario');
-      const { rows: [row] } = await pool.query(DB_QUERY);
+      if (!process.env.PERFGATE_DATABASE_URL)
+        throw new Error('PERFGATE_DATABASE_URL is not set: the harness starts the database for the db scenario');
+      const {
+        rows: [row],
+      } = await pool.query(DB_QUERY);
       return JSON.stringify({ items: row.items, total: row.total });
     },
-    'GET /io': async () => { await ctx.ioWait(); return JSON_BODY; },
+    'GET /io': async () => {
+      await ctx.ioWait();
+      return JSON_BODY;
+    },
   };
   const app = new Koa();
   app.use(async (context) => {
@@ -42,5 +51,11 @@ export async function start(ctx, { port, host }) {
     context.type = JSON_TYPE;
   });
   const server = await listenHandler(app.callback(), port, host);
-  return { port: server.port, close: async () => { await server.close(); await pool.end(); } };
+  return {
+    port: server.port,
+    close: async () => {
+      await server.close();
+      await pool.end();
+    },
+  };
 }

@@ -18,17 +18,30 @@ function answer(context, type, body, status = 200) {
 export function start(ctx, { port, host }) {
   const app = new Koa();
   const router = new Router();
-  app.use((context, next) => { ctx.onRequest(context.method, context.url); return next(); });
+  app.use((context, next) => {
+    ctx.onRequest(context.method, context.url);
+    return next();
+  });
   router.get('/hello', (context) => answer(context, TEXT_TYPE, HELLO_TEXT));
   router.get('/json', (context) => answer(context, JSON_TYPE, JSON_BODY));
-  router.post('/echo', async (context) => answer(context, JSON_TYPE, JSON.stringify(JSON.parse(await readBody(context.req)))));
+  router.post('/echo', async (context) =>
+    answer(context, JSON_TYPE, JSON.stringify(JSON.parse(await readBody(context.req)))),
+  );
   router.post('/proxy', async (context) => {
     const forwarded = await ctx.forward(await readBody(context.req));
     answer(context, forwarded.type, forwarded.body, forwarded.status);
   });
-  router.get('/io', async (context) => { await ctx.ioWait(); answer(context, JSON_TYPE, JSON_BODY); });
-  router.get('/cpu', (context) => { ctx.cpuWork(); answer(context, JSON_TYPE, JSON_BODY); });
-  router.get('/users/:id', (context) => answer(context, JSON_TYPE, userAnswer(context.params.id, context.query.fields)));
+  router.get('/io', async (context) => {
+    await ctx.ioWait();
+    answer(context, JSON_TYPE, JSON_BODY);
+  });
+  router.get('/cpu', (context) => {
+    ctx.cpuWork();
+    answer(context, JSON_TYPE, JSON_BODY);
+  });
+  router.get('/users/:id', (context) =>
+    answer(context, JSON_TYPE, userAnswer(context.params.id, context.query.fields)),
+  );
   router.get('/static/:file', (context) => send(context, context.params.file, { root: STATIC_DIR }));
   app.use(router.routes());
   return listenHandler(app.callback(), port, host);

@@ -14,7 +14,10 @@ export function start(ctx, { port, host }) {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  app.use((request, _response, next) => { ctx.onRequest(request.method, request.url); next(); });
+  app.use((request, _response, next) => {
+    ctx.onRequest(request.method, request.url);
+    next();
+  });
   app.post('/proxy', express.json({ limit: '10mb' }), async (_request, response) => {
     await ctx.backendWait();
     response.type(JSON_TYPE).send(COMPLETION_BODY);

@@ -11,16 +11,22 @@ import { serverWorkers } from '../parallelism.js';
 function listening(worker) {
   return new Promise((resolve, reject) => {
     worker.once('listening', (address) => resolve(address.port));
-    worker.once('exit', (code, signal) => reject(new Error(`cluster worker ${worker.process.pid} exited before listening (${signal ?? `code ${code}`})`)));
+    worker.once('exit', (code, signal) =>
+      reject(new Error(`cluster worker ${worker.process.pid} exited before listening (${signal ?? `code ${code}`})`)),
+    );
   });
 }
 
 async function stopAll(workers) {
-  await Promise.all(workers.filter((worker) => !worker.isDead()).map((worker) => {
-    const exited = once(worker, 'exit');
-    worker.kill();
-    return exited;
-  }));
+  await Promise.all(
+    workers
+      .filter((worker) => !worker.isDead())
+      .map((worker) => {
+        const exited = once(worker, 'exit');
+        worker.kill();
+        return exited;
+      }),
+  );
 }
 
 export async function start(_ctx, { port, host }) {

@@ -12,7 +12,8 @@ const JAR = fileURLToPath(new URL('../../.perfgate/build/tomcat/perfgate-tomcat.
 export const scenarios = SCENARIO_NAMES;
 
 export async function unavailable() {
-  if (spawnSync('java', ['-version'], { stdio: 'ignore' }).status !== 0) return 'java missing (Debian package openjdk-17-jre-headless)';
+  if (spawnSync('java', ['-version'], { stdio: 'ignore' }).status !== 0)
+    return 'java missing (Debian package openjdk-17-jre-headless)';
   return existsSync(JAR) ? null : 'not built: run npm run setup (needs Maven)';
 }
 

@@ -32,8 +32,13 @@ function route(ctx, method, handler) {
     ctx.onRequest(method, req.getUrl());
     const answer = handler(res, req); // req is valid only until this returns
     if (!(answer instanceof Promise)) return send(res, answer);
-    res.onAborted(() => { res.aborted = true; });
-    answer.then((ready) => send(res, ready), (error) => send(res, [TEXT_TYPE, error.message, 500]));
+    res.onAborted(() => {
+      res.aborted = true;
+    });
+    answer.then(
+      (ready) => send(res, ready),
+      (error) => send(res, [TEXT_TYPE, error.message, 500]),
+    );
   };
 }
 
@@ -45,25 +50,66 @@ const files = new Map();
 function staticFile(name) {
   const type = FILE_TYPES[extname(name)];
   if (!type || name.includes('/')) return [TEXT_TYPE, 'Not Found', 404];
-  if (!files.has(name)) files.set(name, readFile(join(STATIC_DIR, name)).then((body) => [type, body], () => [TEXT_TYPE, 'Not Found', 404]));
+  if (!files.has(name))
+    files.set(
+      name,
+      readFile(join(STATIC_DIR, name)).then(
+        (body) => [type, body],
+        () => [TEXT_TYPE, 'Not Found', 404],
+      ),
+    );
   return files.get(name);
 }
 
 export async function start(ctx, { port, host }) {
   const { default: uWS } = await import('uWebSockets.js'); // loads the addon: see uws-binary.js
-  const app = uWS.App()
-    .get('/hello', route(ctx, 'GET', () => [TEXT_TYPE, HELLO_TEXT]))
-    .get('/json', route(ctx, 'GET', () => [JSON_TYPE, JSON_BODY]))
-    .post('/echo', route(ctx, 'POST', async (res) => [JSON_TYPE, JSON.stringify(JSON.parse(await readBody(res)))]))
-    .post('/proxy', route(ctx, 'POST', async (res) => {
-      const forwarded = await ctx.forward(await readBody(res));
-      return [forwarded.type, forwarded.body, forwarded.status];
-    }))
-    .get('/io', route(ctx, 'GET', async () => { await ctx.ioWait(); return [JSON_TYPE, JSON_BODY]; }))
-    .get('/cpu', route(ctx, 'GET', () => { ctx.cpuWork(); return [JSON_TYPE, JSON_BODY]; }))
-    .get('/users/:id', route(ctx, 'GET', (_res, req) => [JSON_TYPE, userAnswer(req.getParameter(0), req.getQuery('fields'))]))
-    .get('/static/:file', route(ctx, 'GET', (_res, req) => staticFile(req.getParameter(0))))
-    .any('/*', route(ctx, 'ANY', () => [TEXT_TYPE, 'Not Found', 404]));
+  const app = uWS
+    .App()
+    .get(
+      '/hello',
+      route(ctx, 'GET', () => [TEXT_TYPE, HELLO_TEXT]),
+    )
+    .get(
+      '/json',
+      route(ctx, 'GET', () => [JSON_TYPE, JSON_BODY]),
+    )
+    .post(
+      '/echo',
+      route(ctx, 'POST', async (res) => [JSON_TYPE, JSON.stringify(JSON.parse(await readBody(res)))]),
+    )
+    .post(
+      '/proxy',
+      route(ctx, 'POST', async (res) => {
+        const forwarded = await ctx.forward(await readBody(res));
+        return [forwarded.type, forwarded.body, forwarded.status];
+      }),
+    )
+    .get(
+      '/io',
+      route(ctx, 'GET', async () => {
+        await ctx.ioWait();
+        return [JSON_TYPE, JSON_BODY];
+      }),
+    )
+    .get(
+      '/cpu',
+      route(ctx, 'GET', () => {
+        ctx.cpuWork();
+        return [JSON_TYPE, JSON_BODY];
+      }),
+    )
+    .get(
+      '/users/:id',
+      route(ctx, 'GET', (_res, req) => [JSON_TYPE, userAnswer(req.getParameter(0), req.getQuery('fields'))]),
+    )
+    .get(
+      '/static/:file',
+      route(ctx, 'GET', (_res, req) => staticFile(req.getParameter(0))),
+    )
+    .any(
+      '/*',
+      route(ctx, 'ANY', () => [TEXT_TYPE, 'Not Found', 404]),
+    );
   return new Promise((resolve, reject) => {
     app.listen(host, port, (token) => {
       if (!token) return reject(Object.assign(new Error(`listen EADDRINUSE ${host}:${port}`), { code: 'EADDRINUSE' }));

@@ -15,9 +15,13 @@ export async function startFakeGitHub(routes) {
       const match = request.method === method && pattern.exec(url.pathname);
       if (!match) continue;
       const [status, json] = await handle(match, body, url);
-      return response.writeHead(status, { 'content-type': 'application/json' }).end(json === undefined ? '' : JSON.stringify(json));
+      return response
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(json === undefined ? '' : JSON.stringify(json));
     }
-    return response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Not Found' }));
+    return response
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ message: 'Not Found' }));
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -38,8 +38,12 @@ export function startBench(args, { env = {} } = {}) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = { stdout: '', stderr: '' };
-  child.stdout.on('data', (chunk) => { output.stdout += chunk; });
-  child.stderr.on('data', (chunk) => { output.stderr += chunk; });
+  child.stdout.on('data', (chunk) => {
+    output.stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output.stderr += chunk;
+  });
   const done = once(child, 'exit').then(([code, signal]) => ({ code, signal, ...output }));
   return { child, output, done };
 }
@@ -57,6 +61,13 @@ export function readResult(outDir) {
 // Command lines of live processes started from this project's servers or fixtures.
 export function leftoverServers() {
   const listing = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return listing.split('\n').filter((line) => line.includes(PROJECT_ROOT)
-    && (line.includes('servers/launch.js') || line.includes('servers/cluster-worker.js') || line.includes('fixtures/servers/')));
+  return listing
+    .split('\n')
+    .filter(
+      (line) =>
+        line.includes(PROJECT_ROOT) &&
+        (line.includes('servers/launch.js') ||
+          line.includes('servers/cluster-worker.js') ||
+          line.includes('fixtures/servers/')),
+    );
 }

@@ -6,7 +6,12 @@ import { appendFileSync, cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT, tempDir } from './harness.js';
 
-export const GIT_ENV = { GIT_AUTHOR_NAME: 'test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'test', GIT_COMMITTER_EMAIL: 't@example.com' };
+export const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'test',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 'test',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
 const HELLO_ROUTE = "'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT],";
 const SLOW_HELLO_ROUTE = "'GET /hello': async () => { hashBodySlowly(HELLO_TEXT); return [TEXT_TYPE, HELLO_TEXT]; },";
 const SLOW_FUNCTION = `
@@ -28,7 +33,8 @@ export function makeServersRepository(history) {
   const repo = tempDir('perfgate-repo-');
   cpSync(join(PROJECT_ROOT, 'servers'), join(repo, 'servers'), { recursive: true });
   for (const file of ['package.json', 'package-lock.json']) cpSync(join(PROJECT_ROOT, file), join(repo, file));
-  const git = (...args) => execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+  const git = (...args) =>
+    execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
   git('init', '-q', '-b', 'main');
   git('add', '.');
   git('commit', '-qm', 'base');
@@ -37,9 +43,12 @@ export function makeServersRepository(history) {
   history.forEach((kind, index) => {
     if (kind === 'slower') {
       const before = readFileSync(routes, 'utf8');
-      if (!before.includes(HELLO_ROUTE)) throw new Error(`servers/http-routes.js no longer has ${HELLO_ROUTE}: update this helper`);
+      if (!before.includes(HELLO_ROUTE))
+        throw new Error(`servers/http-routes.js no longer has ${HELLO_ROUTE}: update this helper`);
       writeFileSync(routes, before.replace(HELLO_ROUTE, SLOW_HELLO_ROUTE));
-      slowLine = readFileSync(routes, 'utf8').split('\n').length + SLOW_FUNCTION.split('\n').findIndex((line) => line.startsWith('export function'));
+      slowLine =
+        readFileSync(routes, 'utf8').split('\n').length +
+        SLOW_FUNCTION.split('\n').findIndex((line) => line.startsWith('export function'));
       appendFileSync(routes, SLOW_FUNCTION);
     } else {
       appendFileSync(join(repo, 'CHANGES.txt'), `change ${index + 1}\n`);

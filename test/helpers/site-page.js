@@ -17,14 +17,18 @@ export async function openPage(t, browser, url, { expectedError, expected404, ..
     if (!expectedError?.test(error.message)) errors.push(error.message);
   });
   page.on('response', (response) => {
-    if (response.status() >= 400 && !expected404?.test(response.url())) errors.push(`${response.status()} ${response.url()}`);
+    if (response.status() >= 400 && !expected404?.test(response.url()))
+      errors.push(`${response.status()} ${response.url()}`);
   });
   t.after(() => assert.deepEqual(errors, [], 'errors in the page'));
   await page.goto(url);
   return page;
 }
 
-export const waitForCharts = (page) => page.waitForFunction(() => [...document.querySelectorAll('figure[data-chart] canvas')].some((canvas) => window.Chart.getChart(canvas)));
+export const waitForCharts = (page) =>
+  page.waitForFunction(() =>
+    [...document.querySelectorAll('figure[data-chart] canvas')].some((canvas) => window.Chart.getChart(canvas)),
+  );
 
 // Charts are drawn as they come near the screen: scroll each into view to have them all.
 export async function drawAll(page) {
@@ -39,19 +43,25 @@ export async function drawAll(page) {
 
 // What each drawn chart holds: its caption, suite and per dataset its label and non-null points.
 export function chartsOnPage(page) {
-  return page.evaluate(() => [...document.querySelectorAll('figure[data-chart]')].filter((figure) => !figure.closest('[hidden]')).map((figure) => {
-    const chart = window.Chart.getChart(figure.querySelector('canvas'));
-    return {
-      title: figure.querySelector('figcaption').textContent,
-      suite: figure.dataset.suite,
-      drawn: Boolean(chart),
-      yMin: chart?.scales.y?.min,
-      datasets: chart?.data.datasets.map((dataset) => ({
-        label: dataset.label,
-        points: dataset.data.filter((point) => point !== null && (typeof point !== 'object' || point.y !== null)).length,
-      })),
-    };
-  }));
+  return page.evaluate(() =>
+    [...document.querySelectorAll('figure[data-chart]')]
+      .filter((figure) => !figure.closest('[hidden]'))
+      .map((figure) => {
+        const chart = window.Chart.getChart(figure.querySelector('canvas'));
+        return {
+          title: figure.querySelector('figcaption').textContent,
+          suite: figure.dataset.suite,
+          drawn: Boolean(chart),
+          yMin: chart?.scales.y?.min,
+          datasets: chart?.data.datasets.map((dataset) => ({
+            label: dataset.label,
+            points: dataset.data.filter((point) => point !== null && (typeof point !== 'object' || point.y !== null))
+              .length,
+          })),
+        };
+      }),
+  );
 }
 
-export const datasetSummary = (charts, title) => charts.find((chart) => chart.title === title)?.datasets?.map(({ label, points }) => `${label}:${points}`);
+export const datasetSummary = (charts, title) =>
+  charts.find((chart) => chart.title === title)?.datasets?.map(({ label, points }) => `${label}:${points}`);
