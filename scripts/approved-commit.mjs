@@ -7,10 +7,10 @@
 // Writes DIR/pr.json and the step outputs pr, head (the approved sha) and base (the merge base).
 // GITHUB_TOKEN, when set, authenticates the fetch (private repositories) through the
 // environment of that one git command, never in a URL, argument or file.
-import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { runCommand } from '../bench/cli/run.js';
 import { githubErrors } from '../bench/errors.js';
+import { gitResult } from '../bench/git.js';
 import { writePullRequestRecord } from '../bench/github/artifact.js';
 import { gitAuthEnv, readEvent, requireEnv, setOutputs } from '../bench/github/context.js';
 import { checkedInputs } from '../bench/github/trusted-trigger.js';
@@ -23,11 +23,6 @@ const APPROVED_COMMIT_COMMAND = {
     'Fetches the commit a benchmark request approved (the workflow_dispatch inputs pr and sha) and its merge base.\nExit 0 ready, 1 the commit cannot be fetched, 2 bad inputs or context.',
   options: { out: { type: 'string', value: 'DIR', help: 'where pr.json goes (for bench-comment)', required: true } },
 };
-
-function git(args, env = {}) {
-  const result = spawnSync('git', args, { encoding: 'utf8', env: { ...process.env, ...env } });
-  return { ok: result.status === 0, out: result.stdout.trim(), err: result.stderr.trim() };
-}
 
 await runCommand(APPROVED_COMMIT_COMMAND, ({ values }) => {
   const event = readEvent();
@@ -43,7 +38,7 @@ await runCommand(APPROVED_COMMIT_COMMAND, ({ values }) => {
     );
 
   const env = gitAuthEnv(process.env.GITHUB_TOKEN, process.env.GITHUB_SERVER_URL || undefined);
-  const fetched = git(
+  const fetched = gitResult(
     [
       'fetch',
       '--quiet',
@@ -52,12 +47,14 @@ await runCommand(APPROVED_COMMIT_COMMAND, ({ values }) => {
       sha,
       `+refs/heads/${defaultBranch}:refs/remotes/origin/${defaultBranch}`,
     ],
-    env,
+    { env },
   );
-  if (!fetched.ok) throw githubErrors.api('git fetch', `origin ${sha}`, 'an error', fetched.err.split('\n').pop());
-  const base = git(['merge-base', `refs/remotes/origin/${defaultBranch}`, sha]);
+  if (!fetched.ok)
+    throw githubErrors.api('git fetch', `origin ${sha}`, 'an error', fetched.stderr.trim().split('\n').pop());
+  const base = gitResult(['merge-base', `refs/remotes/origin/${defaultBranch}`, sha]);
   if (!base.ok) throw githubErrors.badEvent('the sha input', `(${sha}) shares no history with ${defaultBranch}`);
   writePullRequestRecord(resolve(values.out), { number, headSha: sha });
-  setOutputs({ pr: number, head: sha, base: base.out });
-  console.log(`pull request #${number}: measuring ${sha} against its merge base ${base.out} with ${defaultBranch}`);
+  const mergeBase = base.stdout.trim();
+  setOutputs({ pr: number, head: sha, base: mergeBase });
+  console.log(`pull request #${number}: measuring ${sha} against its merge base ${mergeBase} with ${defaultBranch}`);
 });

@@ -10,12 +10,13 @@
 // with a perfgate.config, the packages watched are its package.json's dependencies.
 // Exit 0 no regression (or no framework changed), 1 a regression beyond compare's
 // --fail-threshold, 2 bad input or a comparison that could not run.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from '../bench/cli/run.js';
 import { EXIT, githubErrors } from '../bench/errors.js';
+import { gitResult } from '../bench/git.js';
 import { appendSummary } from '../bench/github/context.js';
 import { changedFrameworks, comparisonRuns } from '../bench/github/packages.js';
 import { loadProject } from '../bench/project/config.js';
@@ -64,12 +65,11 @@ function lockfile(read, what) {
 }
 
 // `--end-of-options`: a ref starting with a dash is never an option of git.
-const lockfileOfRef = (ref) =>
-  execFileSync('git', ['show', '--end-of-options', `${ref}:package-lock.json`], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    maxBuffer: 64 * 1024 * 1024,
-  });
+function lockfileOfRef(ref) {
+  const shown = gitResult(['show', '--end-of-options', `${ref}:package-lock.json`]);
+  if (!shown.ok) throw new Error(shown.stderr || `git show exited with ${shown.exitCode}`);
+  return shown.stdout;
+}
 
 await runCommand(UPGRADE_GATE_COMMAND, async ({ values: { base, head, out: outArg }, rest: compareArgs }) => {
   const out = resolve(outArg);

@@ -6,12 +6,13 @@
 // repository with a perfgate.config (its servers are). The harness and the load generator
 // always come from the perfgate that runs, never from a side, so both sides are measured by
 // the same tool. Everything made here is removed on exit, error or signal.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errors } from '../errors.js';
+import { git, gitResult } from '../git.js';
 import { registerCleanup } from '../process/children.js';
 import { commandVariant, loadBuiltInVariant } from '../variants.js';
 
@@ -75,15 +76,15 @@ export function parsePackageSpec(spec) {
 }
 
 export function resolveCommit(repo, ref) {
-  const found = run('git', ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], repo);
-  if (found.status !== 0) throw errors.unknownRef(ref, repo);
+  const found = gitResult(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: repo });
+  if (!found.ok) throw errors.unknownRef(ref, repo);
   return found.stdout.trim();
 }
 
 export function checkGitSides(repo, base, head) {
   const shas = { base: resolveCommit(repo, base), head: resolveCommit(repo, head) };
   if (shas.base === shas.head) throw errors.sameSides(base, head, shas.base);
-  if (run('git', ['status', '--porcelain', '--untracked-files=no'], repo).stdout.trim())
+  if (gitResult(['status', '--porcelain', '--untracked-files=no'], { cwd: repo }).stdout.trim())
     throw errors.dirtyWorktree(repo);
   return shas;
 }
@@ -116,10 +117,10 @@ function installDependencies(sideRoot, projectRoot, install) {
  */
 export function prepareGitSide({ repo, sha, ref, label, work, projectRoot, install = OWN_INSTALL }) {
   const dir = join(work.root, label);
-  execFileSync('git', ['worktree', 'add', '--detach', '--quiet', dir, sha], { cwd: repo, stdio: 'ignore' });
+  git(repo, 'worktree', 'add', '--detach', '--quiet', dir, sha);
   work.onRemove(() => {
-    run('git', ['worktree', 'remove', '--force', dir], repo);
-    run('git', ['worktree', 'prune'], repo);
+    gitResult(['worktree', 'remove', '--force', dir], { cwd: repo });
+    gitResult(['worktree', 'prune'], { cwd: repo });
   });
   installDependencies(dir, projectRoot, install);
   return { ...sideOf(label, dir, `${ref} (${sha.slice(0, 12)})`, repo), ref, sha };
@@ -144,9 +145,8 @@ function linkProjectPackages(projectModules, modulesDir, skip) {
 // The project's tracked files as they are in its working tree, so that its code resolves the
 // side's packages (Node resolves a module's imports from its real path: a copy, not a link).
 function copyTrackedFiles(projectRoot, dir) {
-  const listed = run('git', ['ls-files', '-z', '--cached'], projectRoot);
-  if (listed.status !== 0)
-    throw errors.installFailed(`a copy of ${projectRoot}`, `git ls-files: ${lastLines(listed.stderr)}`);
+  const listed = gitResult(['ls-files', '-z', '--cached'], { cwd: projectRoot });
+  if (!listed.ok) throw errors.installFailed(`a copy of ${projectRoot}`, `git ls-files: ${lastLines(listed.stderr)}`);
   for (const file of listed.stdout.split('\0').filter(Boolean)) {
     if (!existsSync(join(projectRoot, file)) || file.startsWith('node_modules/')) continue;
     mkdirSync(dirname(join(dir, file)), { recursive: true });

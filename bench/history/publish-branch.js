@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { $ } from 'zx';
 import { historyErrors } from '../errors.js';
+import { gitAsync } from '../git.js';
 import { appendRunToFile } from './history-file.js';
 
 // Rejections that mean "the branch moved since we fetched it", as `git push --porcelain`
@@ -47,9 +47,8 @@ function fileInBranch(dir, name) {
 const dataFileInBranch = (dir) => fileInBranch(dir, 'data.js');
 
 function gitRunner(cwd, signal) {
-  const shell = $({ cwd, quiet: true, nothrow: true, signal });
   return async (args, failure) => {
-    const result = await shell`git ${args}`;
+    const result = await gitAsync(args, { cwd, signal });
     if (signal?.aborted) throw historyErrors.publishInterrupted();
     if (result.exitCode !== 0 && failure)
       throw historyErrors.publishFailed(failure.what, redactCredentials(result.stderr.trim()), failure.fix);
