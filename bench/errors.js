@@ -111,6 +111,34 @@ export const errors = {
       `--dep ${dep} and --vs ${vs} must name the same package at two versions, e.g. --dep express@4.21.2 --vs express@5.1.0`,
   ),
   installFailed: define('PG_INSTALL_FAILED', (what, detail) => `could not install ${what}: ${detail}`),
+  badRuntime: define(
+    'PG_BAD_RUNTIME',
+    (text, why) =>
+      `runtime "${text}" is not valid: ${why}; give "system", node@<major|version|range> or bun@<version|range>, e.g. node@24, node@22.11.0, bun@1.3`,
+  ),
+  runtimeNotPublished: define('PG_RUNTIME_NOT_PUBLISHED', (text, pkg, newest) =>
+    newest
+      ? `no published version of ${pkg} matches runtime "${text}" (the newest is ${newest}): pick a version the registry has (npm view ${pkg} versions)`
+      : `the npm registry has no package ${pkg} for runtime "${text}": this platform (${process.platform}-${process.arch}) has no build there`,
+  ),
+  runtimeRegistryUnreachable: define(
+    'PG_RUNTIME_REGISTRY',
+    (text, detail, cacheDir) =>
+      `cannot resolve runtime "${text}": the npm registry did not answer (${detail}) and the runtime cache ${cacheDir} holds no matching version: check the network and npm's registry setting (npm config get registry), or use a version already cached`,
+  ),
+  runtimeCacheUnwritable: define(
+    'PG_RUNTIME_CACHE',
+    (cacheDir, cause) =>
+      `cannot install a runtime into ${cacheDir} (${cause}): make it writable, or point PERFGATE_RUNTIME_CACHE at a writable directory`,
+  ),
+  runtimeInstallFailed: define(
+    'PG_RUNTIME_INSTALL',
+    (text, what, detail) => `could not install ${what} for runtime "${text}": ${detail}`,
+  ),
+  runtimeBroken: define(
+    'PG_RUNTIME_BROKEN',
+    (text, detail) => `runtime "${text}" does not run on this machine: ${detail}`,
+  ),
   noAffectedVariant: define(
     'PG_NO_AFFECTED_VARIANT',
     (pkg, known) => `no variant uses the package "${pkg}": variants and their packages are ${known}`,

@@ -1,0 +1,81 @@
+// A stand-in for the npm registry on loopback: packuments and tarballs built in the test, served
+// to npm itself (npm_config_registry), with a log of what was asked for. Runtime packages get a
+// bin/ that is a shell script: `--version` prints the version, anything else runs the harness's
+// Node with PERFGATE_FAKE_RUNTIME set, so a server can tell which runtime started it.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * @param {{name: string, executable: string, versionLine: string, env?: string}} runtime
+ *   versionLine: what `--version` prints (a broken build prints something else)
+ */
+export function runtimeTarball({ name, version, executable, versionLine }) {
+  const dir = mkdtempSync(join(tmpdir(), 'perfgate-fake-pkg-'));
+  try {
+    mkdirSync(join(dir, 'package', 'bin'), { recursive: true });
+    writeFileSync(join(dir, 'package', 'package.json'), JSON.stringify({ name, version }));
+    writeFileSync(join(dir, 'package', 'LICENSE'), 'test fixture\n');
+    const bin = join(dir, 'package', executable);
+    writeFileSync(
+      bin,
+      `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "${versionLine}"; exit 0; fi\n` +
+        `PERFGATE_FAKE_RUNTIME="${name}@${version}" exec "${process.execPath}" "$@"\n`,
+    );
+    chmodSync(bin, 0o755);
+    execFileSync('tar', ['-czf', join(dir, 'package.tgz'), '-C', dir, 'package']);
+    return readFileSync(join(dir, 'package.tgz'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * @param {Record<string, Record<string, Buffer>>} packages  name -> version -> tarball
+ * @returns {Promise<{url: string, requests: string[], close: () => Promise<void>}>}
+ */
+export async function startFakeRegistry(packages) {
+  const requests = [];
+  const tarballs = new Map();
+  const server = createServer((request, response) => {
+    const path = decodeURIComponent(request.url.split('?')[0]);
+    requests.push(path);
+    if (tarballs.has(path)) {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      response.end(tarballs.get(path));
+      return;
+    }
+    const name = path.slice(1);
+    if (!packages[name]) {
+      response.writeHead(404, { 'content-type': 'application/json' });
+      response.end('{"error":"Not found"}');
+      return;
+    }
+    const { port } = server.address();
+    const versions = {};
+    for (const [version, tarball] of Object.entries(packages[name])) {
+      const file = `/${name}/-/${name.split('/').at(-1)}-${version}.tgz`;
+      tarballs.set(file, tarball);
+      versions[version] = {
+        name,
+        version,
+        dist: {
+          tarball: `http://127.0.0.1:${port}${file}`,
+          integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
+          shasum: createHash('sha1').update(tarball).digest('hex'),
+        },
+      };
+    }
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ name, 'dist-tags': { latest: Object.keys(versions).at(-1) }, versions }));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/`,
+    requests,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
