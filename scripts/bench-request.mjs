@@ -1,22 +1,24 @@
 #!/usr/bin/env node
 // The trusted trigger of a self-hosted benchmark (.github/workflows/bench-request.yml): run by
 // an issue_comment or pull_request_target event on a GitHub-hosted runner, from the default
-// branch's checkout, it never touches pull-request code. A `/perfgate` comment or the run-bench
-// label from someone with write, maintain or admin access dispatches WORKFLOW on the default
-// branch with the pull request and the approved head commit; anyone else gets a reply saying why not.
-//   node scripts/bench-request.mjs --workflow FILE [--command /perfgate] [--label run-bench]
+// branch's checkout, it never touches pull-request code, and needs no npm install (Node built-ins
+// only, so it runs seconds after the event). A `/perfgate` comment or the run-bench label from
+// someone with write, maintain or admin access dispatches WORKFLOW on the default branch with the
+// pull request and the approved full head commit; a collaborator without that access gets a
+// reply saying why not; anyone else's comment is ignored without a reply.
+//   node scripts/bench-request.mjs --workflow FILE [--command /perfgate] [--label run-bench] [--lockfile-only]
 // Context: GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL,
 // GITHUB_SERVER_URL, GITHUB_OUTPUT (dispatched, pr, sha), GITHUB_STEP_SUMMARY.
 import { runCommand } from '../bench/cli/run.js';
 import { githubErrors } from '../bench/errors.js';
 import { githubApi } from '../bench/github/api.js';
-import { removeLabel } from '../bench/github/comment.js';
 import { apiContext, appendSummary, readEvent, requireEnv, setOutputs } from '../bench/github/context.js';
 import {
   DEFAULT_COMMAND,
   DEFAULT_LABEL,
   decide,
   dispatch,
+  removeLabel,
   reply,
   requestOfEvent,
 } from '../bench/github/trusted-trigger.js';
@@ -24,7 +26,7 @@ import {
 const BENCH_REQUEST_COMMAND = {
   name: 'bench-request',
   invocation: 'node scripts/bench-request.mjs',
-  synopsis: '--workflow FILE [--command /perfgate] [--label run-bench]',
+  synopsis: '--workflow FILE [--command /perfgate] [--label run-bench] [--lockfile-only]',
   summary:
     'The trusted trigger of a self-hosted benchmark (docs/self-hosted-runner.md). Exit 0 dispatched, refused\n(with a reply) or not a request; 1 API failure; 2 bad command line or context.',
   options: {
@@ -36,12 +38,30 @@ const BENCH_REQUEST_COMMAND = {
     },
     command: { type: 'string', value: 'WORD', help: 'the comment that asks for a benchmark', default: DEFAULT_COMMAND },
     label: { type: 'string', value: 'NAME', help: 'the label that asks for a benchmark', default: DEFAULT_LABEL },
+    'lockfile-only': {
+      type: 'boolean',
+      help: 'refuse pull requests that change anything but package.json and lockfiles (the upgrade gate)',
+    },
   },
   check: (values) =>
     values.workflow && !/^[\w.-]+\.ya?ml$/.test(values.workflow)
       ? [`--workflow must name a workflow file, e.g. bench-pr.yml (got "${values.workflow}")`]
       : [],
 };
+
+// How the measured commit was chosen, for the reply: the maintainer can check it is the one reviewed.
+function whichCommit(request, decision, command) {
+  if (request.via === 'label') return 'the head when the label was added';
+  if (request.approvedSha)
+    return decision.sha === decision.head
+      ? 'the commit the comment names'
+      : `the commit the comment names; the head is now \`${decision.head}\`, not measured`;
+  const after = Date.parse(request.createdAt ?? '');
+  const seconds = Number.isFinite(after)
+    ? ` ${Math.max(0, Math.round((Date.now() - after) / 1000))} s after the comment`
+    : '';
+  return `the head when this job read it${seconds}; to name a commit, comment \`${command} <full sha>\``;
+}
 
 await runCommand(BENCH_REQUEST_COMMAND, async ({ values: options }) => {
   const event = readEvent();
@@ -50,12 +70,24 @@ await runCommand(BENCH_REQUEST_COMMAND, async ({ values: options }) => {
     setOutputs({ dispatched: false });
     return console.log('not a benchmark request: nothing to do');
   }
+  // No reply to people outside the repository: the bot does not talk for them.
+  if (request.outsider) {
+    setOutputs({ dispatched: false });
+    return console.log(`a comment by @${request.actor}, who is not a collaborator: ignored`);
+  }
   const context = apiContext();
   const api = githubApi(context);
   const defaultBranch = event.repository?.default_branch;
   if (!defaultBranch) throw githubErrors.badEvent('GITHUB_EVENT_PATH', 'names no repository.default_branch');
   try {
-    const decision = await decide({ api, repository: context.repository, defaultBranch, request });
+    const decision = await decide({
+      api,
+      repository: context.repository,
+      defaultBranch,
+      request,
+      command: options.command,
+      lockfileOnly: options['lockfile-only'],
+    });
     if (!decision.approved) {
       await reply({
         api,
@@ -80,7 +112,7 @@ await runCommand(BENCH_REQUEST_COMMAND, async ({ values: options }) => {
       api,
       repository: context.repository,
       number: decision.number,
-      body: `perfgate: benchmarking \`${decision.sha}\` against its merge base with ${defaultBranch}, as @${decision.actor} (${decision.role}) asked; later pushes are not measured by this run. [Runs](${runs}).`,
+      body: `perfgate: benchmarking \`${decision.sha}\` against its merge base with ${defaultBranch}, as @${decision.actor} (${decision.role}) asked (${whichCommit(request, decision, options.command)}); later pushes are not measured by this run. [Runs](${runs}).`,
     });
     setOutputs({ dispatched: true, pr: decision.number, sha: decision.sha });
     appendSummary(

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// The trusted trigger of the upgrade gate (.github/workflows/upgrade-request.yml): on a dependabot
-// pull request, a GitHub-hosted job of the default branch's workflow reads the package-lock.json
+// The trusted trigger of the upgrade gate (.github/workflows/upgrade-request.yml): on a pull
+// request by Dependabot or Renovate, a GitHub-hosted job of the default branch's workflow reads the package-lock.json
 // of the merge base and of the head through the REST API, without checking anything out or
 // installing, and dispatches the self-hosted upgrade-gate.yml on the default branch with that pull
-// request and head commit only when a measured framework package changed version.
+// request and head commit only when a measured framework package changed version. Node built-ins
+// only: the job installs nothing. Anyone else's pull request is gated only on a maintainer's
+// request (scripts/bench-request.mjs --lockfile-only).
 //   node scripts/upgrade-request.mjs --workflow FILE
 // Context: GITHUB_EVENT_PATH (pull_request_target), GITHUB_REPOSITORY, GITHUB_TOKEN,
 // GITHUB_API_URL, GITHUB_OUTPUT (dispatched, pr, sha), GITHUB_STEP_SUMMARY.
@@ -12,15 +14,14 @@ import { githubErrors } from '../bench/errors.js';
 import { githubApi } from '../bench/github/api.js';
 import { apiContext, appendSummary, pullRequestOfEvent, readEvent, setOutputs } from '../bench/github/context.js';
 import { changedFrameworks, lockfileAt } from '../bench/github/packages.js';
-import { dispatch } from '../bench/github/trusted-trigger.js';
+import { dispatch, UPDATE_BOTS } from '../bench/github/trusted-trigger.js';
 
-const DEPENDABOT = 'dependabot[bot]';
 const UPGRADE_REQUEST_COMMAND = {
   name: 'upgrade-request',
   invocation: 'node scripts/upgrade-request.mjs',
   synopsis: '--workflow FILE',
   summary:
-    'Dispatches the self-hosted upgrade gate of a dependabot pull request only when a measured framework changed.\nExit 0 dispatched or nothing to measure; 1 API failure; 2 bad command line, context or lockfile.',
+    'Dispatches the self-hosted upgrade gate of a Dependabot or Renovate pull request only when a measured framework changed.\nExit 0 dispatched or nothing to measure; 1 API failure; 2 bad command line, context or lockfile.',
   options: {
     workflow: {
       type: 'string',
@@ -45,8 +46,12 @@ await runCommand(UPGRADE_REQUEST_COMMAND, async ({ values }) => {
     console.log(line);
   };
   // The pull request's author, not the actor: a re-run by someone else keeps the author.
-  if (event.pull_request.user?.login !== DEPENDABOT)
-    return finish(`#${number} is not dependabot's: no upgrade gate`, { dispatched: false });
+  const author = event.pull_request.user?.login;
+  if (!UPDATE_BOTS.includes(author))
+    return finish(
+      `#${number} is by @${author}, not ${UPDATE_BOTS.join(' or ')}: no upgrade gate unless a maintainer asks for it`,
+      { dispatched: false },
+    );
   if (event.pull_request.base?.ref !== defaultBranch)
     return finish(`#${number} does not target ${defaultBranch}: no upgrade gate`, { dispatched: false });
   const context = apiContext();

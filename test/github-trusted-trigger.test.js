@@ -1,13 +1,16 @@
 // The trusted trigger against a fake GitHub API on loopback: a maintainer's `/perfgate` comment
-// or label dispatches the self-hosted workflow on the default branch with the approved commit;
-// read-only requesters and fork authors are refused with a reply; a push after the approval does
-// not change what is measured (scripts/bench-request.mjs, then scripts/approved-commit.mjs).
+// or label dispatches the self-hosted workflow on the default branch with the approved full
+// commit; read-only collaborators are refused with a reply, outsiders' comments get nothing; a
+// push after the approval does not change what is measured, a prefix approves nothing; the
+// upgrade gate is asked for only on manifest-only pull requests (scripts/bench-request.mjs, run
+// from a copy without node_modules as the request job runs it; then scripts/approved-commit.mjs).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { bareCheckout } from './helpers/bare-checkout.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
@@ -17,10 +20,10 @@ const APPROVED = 'a'.repeat(40);
 const PUSHED_LATER = 'b'.repeat(40);
 const ROLES = { maintainer: 'maintain', writer: 'write', reader: 'read' };
 
-async function script(name, args, env) {
+async function script(name, args, env, root = PROJECT_ROOT) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [join(PROJECT_ROOT, 'scripts', name), ...args], {
-      cwd: env.CWD ?? PROJECT_ROOT,
+    const { stdout, stderr } = await run(process.execPath, [join(root, 'scripts', name), ...args], {
+      cwd: env.CWD ?? root,
       env: { PATH: process.env.PATH, ...env },
     });
     return { code: 0, stdout, stderr };
@@ -41,7 +44,11 @@ const outputsOf = (file) =>
 describe('bench-request: who may start a benchmark, and of which commit', () => {
   let github;
   let pull;
+  let commits;
+  let files;
+  let bare;
   before(async () => {
+    bare = bareCheckout();
     github = await startFakeGitHub([
       [
         'GET',
@@ -55,9 +62,11 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
             : [404, { message: 'Not Found' }],
       ],
       ['GET', new RegExp(`^/repos/${REPO}/pulls/7$`), () => [200, pull]],
-      ['POST', new RegExp(`^/repos/${REPO}/actions/workflows/bench-pr\\.yml/dispatches$`), () => [204]],
+      ['GET', new RegExp(`^/repos/${REPO}/pulls/7/commits$`), () => [200, commits.map((sha) => ({ sha }))]],
+      ['GET', new RegExp(`^/repos/${REPO}/pulls/7/files$`), () => [200, files]],
+      ['POST', new RegExp(`^/repos/${REPO}/actions/workflows/(bench-pr|upgrade-gate)\\.yml/dispatches$`), () => [204]],
       ['POST', new RegExp(`^/repos/${REPO}/issues/7/comments$`), () => [201, { id: 1 }]],
-      ['DELETE', new RegExp(`^/repos/${REPO}/issues/7/labels/run-bench$`), () => [200, []]],
+      ['DELETE', new RegExp(`^/repos/${REPO}/issues/7/labels/(run-bench|run-upgrade-gate)$`), () => [200, []]],
     ]);
   });
   after(() => github.close());
@@ -69,22 +78,40 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
       base: { ref: 'main' },
       head: { sha: APPROVED, repo: { full_name: 'forker/gate', fork: true } },
     };
+    commits = [APPROVED];
+    files = [{ filename: 'servers/variants/express.js', status: 'modified' }];
   });
 
-  async function request(eventName, event) {
+  // The request job's command lines (bench-request.yml), run from a copy without node_modules.
+  const BENCH = ['--workflow', 'bench-pr.yml'];
+  const UPGRADE = [
+    '--workflow',
+    'upgrade-gate.yml',
+    '--command',
+    '/perfgate-upgrade',
+    '--label',
+    'run-upgrade-gate',
+    '--lockfile-only',
+  ];
+  async function request(eventName, event, args = BENCH) {
     const dir = tempDir('perfgate-request-');
     writeFileSync(join(dir, 'event.json'), JSON.stringify({ repository: { default_branch: 'main' }, ...event }));
     writeFileSync(join(dir, 'outputs'), '');
     const first = github.requests.length;
-    const result = await script('bench-request.mjs', ['--workflow', 'bench-pr.yml'], {
-      GITHUB_EVENT_NAME: eventName,
-      GITHUB_EVENT_PATH: join(dir, 'event.json'),
-      GITHUB_REPOSITORY: REPO,
-      GITHUB_TOKEN: 'test-token',
-      GITHUB_API_URL: github.url,
-      GITHUB_OUTPUT: join(dir, 'outputs'),
-      GITHUB_STEP_SUMMARY: join(dir, 'summary'),
-    });
+    const result = await script(
+      'bench-request.mjs',
+      args,
+      {
+        GITHUB_EVENT_NAME: eventName,
+        GITHUB_EVENT_PATH: join(dir, 'event.json'),
+        GITHUB_REPOSITORY: REPO,
+        GITHUB_TOKEN: 'test-token',
+        GITHUB_API_URL: github.url,
+        GITHUB_OUTPUT: join(dir, 'outputs'),
+        GITHUB_STEP_SUMMARY: join(dir, 'summary'),
+      },
+      bare,
+    );
     const mine = github.requests.slice(first);
     const calls = mine.map((r) => `${r.method} ${r.path}`);
     return {
@@ -95,43 +122,54 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
       replies: mine.filter((r) => r.path.endsWith('/comments')).map((r) => r.body.body),
     };
   }
-  const comment = (login, body) => [
+  const comment = (login, body, association = login === 'forker' ? 'CONTRIBUTOR' : 'MEMBER') => [
     'issue_comment',
-    { action: 'created', issue: { number: 7, pull_request: {} }, comment: { id: 9, body, user: { login } } },
+    {
+      action: 'created',
+      issue: { number: 7, pull_request: {} },
+      comment: { id: 9, body, user: { login }, author_association: association, created_at: new Date().toISOString() },
+    },
   ];
   const label = (login, name = 'run-bench') => [
     'pull_request_target',
     { action: 'labeled', label: { name }, sender: { login }, pull_request: { number: 7, head: { sha: APPROVED } } },
   ];
 
-  test("a maintainer's /perfgate dispatches bench-pr on main with the head commit of that moment", async () => {
+  test("a maintainer's /perfgate dispatches bench-pr on main with the head commit of that moment, read first", async () => {
     const result = await request(...comment('maintainer', '/perfgate'));
     assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.calls[0], `GET /repos/${REPO}/pulls/7`, 'the head is read before anything else');
     assert.deepEqual(result.dispatch.body, { ref: 'main', inputs: { pr: '7', sha: APPROVED } });
     assert.deepEqual(result.outputs, { dispatched: 'true', pr: '7', sha: APPROVED });
     assert.match(
       result.replies[0],
-      new RegExp(`benchmarking \`${APPROVED}\` .*as @maintainer \\(maintain\\) asked; later pushes are not measured`),
+      new RegExp(
+        `benchmarking \`${APPROVED}\` .*as @maintainer \\(maintain\\) asked \\(the head when this job read it \\d+ s after the comment; to name a commit, comment \`/perfgate <full sha>\`\\); later pushes are not measured`,
+      ),
     );
   });
 
-  test("a read-only requester, and a fork's author with no access at all, are refused with a reply", async () => {
-    for (const login of ['reader', 'forker']) {
-      const result = await request(...comment(login, '/perfgate'));
-      assert.equal(result.code, 0, result.stderr);
-      assert.equal(result.dispatch, undefined, `${login} must not dispatch`);
-      assert.deepEqual(result.outputs, { dispatched: 'false' });
-      assert.match(
-        result.replies[0],
-        new RegExp(
-          `no benchmark: @${login} has ${login === 'reader' ? 'read' : 'none'} access; only people with write, maintain or admin access`,
-        ),
-      );
+  test('a read-only collaborator is refused with a reply; an outsider gets no reply and no API call', async () => {
+    const reader = await request(...comment('reader', '/perfgate', 'COLLABORATOR'));
+    assert.equal(reader.code, 0, reader.stderr);
+    assert.equal(reader.dispatch, undefined);
+    assert.deepEqual(reader.outputs, { dispatched: 'false' });
+    assert.match(
+      reader.replies[0],
+      /no benchmark: @reader has read access; only people with write, maintain or admin access/,
+    );
+    for (const association of ['CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'NONE', undefined]) {
+      const outsider = await request(...comment('forker', '/perfgate', association));
+      assert.equal(outsider.code, 0, outsider.stderr);
+      assert.deepEqual(outsider.calls, [], `${association}: no API call, so no reply`);
+      assert.deepEqual(outsider.outputs, { dispatched: 'false' });
+      assert.match(outsider.stdout, /a comment by @forker, who is not a collaborator: ignored/);
     }
   });
 
   test('the label approves the commit it was put on: a push after it changes nothing, and the label comes off', async () => {
     pull.head.sha = PUSHED_LATER; // the author pushed between the label and this job
+    commits = [APPROVED, PUSHED_LATER];
     const result = await request(...label('writer'));
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(result.dispatch.body.inputs, { pr: '7', sha: APPROVED });
@@ -144,21 +182,31 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     );
   });
 
-  test('a comment naming a commit is refused once the head has moved past it', async () => {
-    pull.head.sha = PUSHED_LATER;
-    const result = await request(...comment('maintainer', `/perfgate ${APPROVED.slice(0, 7)}`));
-    assert.equal(result.dispatch, undefined);
+  test('the approval race: a comment naming the full commit dispatches it after a later push; a prefix approves nothing', async () => {
+    pull.head.sha = PUSHED_LATER; // pushed after the comment, before this job read the head
+    commits = [APPROVED, PUSHED_LATER];
+    const named = await request(...comment('maintainer', `/perfgate ${APPROVED}`));
+    assert.equal(named.code, 0, named.stderr);
+    assert.deepEqual(named.dispatch.body.inputs, { pr: '7', sha: APPROVED });
     assert.match(
-      result.replies[0],
-      /approves aaaaaaa, but the head of #7 is now bbbbbbbbbbbb: look at the new commits/,
+      named.replies[0],
+      new RegExp(`the commit the comment names; the head is now \`${PUSHED_LATER}\`, not measured`),
     );
-    const named = await request(...comment('maintainer', `/perfgate ${PUSHED_LATER.slice(0, 9)}`));
-    assert.deepEqual(named.dispatch.body.inputs, { pr: '7', sha: PUSHED_LATER });
+    for (const prefix of [APPROVED.slice(0, 7), APPROVED.slice(0, 39), PUSHED_LATER.slice(0, 12)]) {
+      const refused = await request(...comment('maintainer', `/perfgate ${prefix}`));
+      assert.equal(refused.dispatch, undefined, prefix);
+      assert.deepEqual(refused.calls, [`POST /repos/${REPO}/issues/7/comments`], 'refused before any lookup');
+      assert.match(refused.replies[0], /`\/perfgate` needs the full 40-hex commit, not a prefix/);
+    }
+    const stranger = await request(...comment('maintainer', `/perfgate ${'e'.repeat(40)}`));
+    assert.equal(stranger.dispatch, undefined);
+    assert.match(stranger.replies[0], /e{40} is not a commit of #7 \(its head is b{40}\)/);
   });
 
   test('other comments and labels are not requests: no API call at all; closed or off-main pull requests are refused', async () => {
     for (const event of [
       comment('maintainer', 'looks good /perfgate'),
+      comment('maintainer', '/perfgate-upgrade'),
       label('maintainer', 'bug'),
       [
         'issue_comment',
@@ -177,6 +225,32 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     pull.base.ref = 'main';
     pull.state = 'closed';
     assert.match((await request(...comment('maintainer', '/perfgate'))).replies[0], /#7 is closed/);
+  });
+
+  test('the upgrade gate on request: only a maintainer, only on a pull request that changes nothing but manifests and lockfiles', async () => {
+    const codeChange = await request(...comment('maintainer', '/perfgate-upgrade'), UPGRADE);
+    assert.equal(codeChange.dispatch, undefined, 'a pull request by a person that changes code');
+    assert.match(
+      codeChange.replies[0],
+      /#7 changes `servers\/variants\/express\.js`; the upgrade gate runs only on pull requests that change nothing but package\.json and lockfiles/,
+    );
+    files = [
+      { filename: 'package.json', status: 'modified' },
+      { filename: 'package-lock.json', status: 'modified' },
+      { filename: 'servers/package-lock.json', status: 'renamed', previous_filename: 'servers/npm-shrinkwrap.json' },
+    ];
+    const reader = await request(...comment('reader', '/perfgate-upgrade', 'COLLABORATOR'), UPGRADE);
+    assert.equal(reader.dispatch, undefined, 'a lockfile-only pull request without a maintainer');
+    assert.match(reader.replies[0], /@reader has read access.*`\/perfgate-upgrade`/);
+    const asked = await request(...comment('maintainer', '/perfgate-upgrade'), UPGRADE);
+    assert.equal(asked.code, 0, asked.stderr);
+    assert.equal(asked.dispatch.path, `/repos/${REPO}/actions/workflows/upgrade-gate.yml/dispatches`);
+    assert.deepEqual(asked.dispatch.body.inputs, { pr: '7', sha: APPROVED });
+    const labelled = await request(...label('writer', 'run-upgrade-gate'), UPGRADE);
+    assert.deepEqual(labelled.dispatch.body.inputs, { pr: '7', sha: APPROVED });
+    assert.ok(labelled.calls.includes(`DELETE /repos/${REPO}/issues/7/labels/run-upgrade-gate`));
+    files.push({ filename: 'package-lock.json/../../.github/workflows/x.yml', status: 'added' });
+    assert.equal((await request(...comment('maintainer', '/perfgate-upgrade'), UPGRADE)).dispatch, undefined);
   });
 });
 

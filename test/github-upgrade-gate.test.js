@@ -15,6 +15,7 @@ import {
   lockedVersions,
   packageSlug,
 } from '../bench/github/packages.js';
+import { bareCheckout } from './helpers/bare-checkout.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
@@ -215,13 +216,15 @@ describe('scripts/upgrade-gate.mjs', () => {
   }
 });
 
-describe('scripts/upgrade-request.mjs: the self-hosted gate runs only when a measured framework changed', () => {
+describe("scripts/upgrade-request.mjs: the self-hosted gate runs only for the update bots' pull requests that change a measured framework", () => {
   const REPO = 'perf/gate';
   const MERGE_BASE = 'c'.repeat(40);
   const HEAD = 'd'.repeat(40);
   let github;
   let headLock;
+  let bare;
   before(async () => {
+    bare = bareCheckout(); // the job installs nothing
     const blob = (value) => ({ content: Buffer.from(JSON.stringify(value)).toString('base64'), encoding: 'base64' });
     github = await startFakeGitHub([
       [
@@ -258,7 +261,7 @@ describe('scripts/upgrade-request.mjs: the self-hosted gate runs only when a mea
     // Asynchronous, so that the fake API in this process can answer.
     const run = await execFileAsync(
       process.execPath,
-      [join(PROJECT_ROOT, 'scripts/upgrade-request.mjs'), '--workflow', 'upgrade-gate.yml'],
+      [join(bare, 'scripts/upgrade-request.mjs'), '--workflow', 'upgrade-gate.yml'],
       {
         env: {
           PATH: process.env.PATH,
@@ -284,12 +287,14 @@ describe('scripts/upgrade-request.mjs: the self-hosted gate runs only when a mea
     };
   }
 
-  test('an upgraded framework dispatches the gate with the pull request and its head commit', async () => {
+  test("an upgraded framework in Dependabot's or Renovate's pull request dispatches the gate with its head commit", async () => {
     headLock = lock({ ...BASE, fastify: '5.3.0' });
-    const run = await request('dependabot[bot]');
-    assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(run.dispatch.body, { ref: 'main', inputs: { pr: '12', sha: HEAD } });
-    assert.match(run.stdout, /fastify 5\.2\.0 → 5\.3\.0; dispatched upgrade-gate\.yml on main/);
+    for (const bot of ['dependabot[bot]', 'renovate[bot]']) {
+      const run = await request(bot);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(run.dispatch.body, { ref: 'main', inputs: { pr: '12', sha: HEAD } });
+      assert.match(run.stdout, /fastify 5\.2\.0 → 5\.3\.0; dispatched upgrade-gate\.yml on main/);
+    }
   });
 
   test("no measured framework changed, or not dependabot's pull request: nothing runs on the benchmark machine", async () => {
@@ -299,8 +304,17 @@ describe('scripts/upgrade-request.mjs: the self-hosted gate runs only when a mea
     assert.equal(unchanged.dispatch, undefined);
     assert.match(unchanged.stdout, /no measured framework changed version; the self-hosted gate does not run/);
     assert.equal(unchanged.outputs, 'dispatched=false\n');
-    const human = await request('someone');
-    assert.equal(human.calls, 0);
-    assert.match(human.stdout, /#12 is not dependabot's: no upgrade gate/);
+    // A lockfile-only pull request by a person, or by another bot: only a maintainer's
+    // /perfgate-upgrade runs the gate (test/github-trusted-trigger.test.js).
+    headLock = lock({ ...BASE, fastify: '5.3.0' });
+    for (const author of ['someone', 'renovate-lookalike[bot]']) {
+      const human = await request(author);
+      assert.equal(human.calls, 0);
+      assert.equal(human.dispatch, undefined);
+      assert.match(
+        human.stdout,
+        /#12 is by @\S+, not dependabot\[bot\] or renovate\[bot\]: no upgrade gate unless a maintainer asks for it/,
+      );
+    }
   });
 });

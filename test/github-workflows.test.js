@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { YAML } from 'zx';
 import { ARTIFACT_NAME } from '../bench/github/artifact.js';
+import { INSIDER_ASSOCIATIONS, UPDATE_BOTS } from '../bench/github/trusted-trigger.js';
 import { SUITES } from '../bench/config/suites.js';
 import { SUITE_NAMES, TOOLS } from '../bench/results/benchmark-action.js';
 import { syntheticData, syntheticSeries, syntheticSha } from '../bench/detect/synthetic.js';
@@ -111,6 +112,58 @@ describe('hardening', () => {
       );
   });
 
+  test('the request jobs install nothing: checkout, Node and the script, which runs seconds after the event', () => {
+    for (const [name, id] of [
+      ['bench-request.yml', 'request'],
+      ['upgrade-request.yml', 'decide'],
+    ]) {
+      const steps = workflows[name].jobs[id].steps;
+      assert.deepEqual(
+        steps.map((step) => step.uses?.split('@')[0] ?? step.run.split(' ').slice(0, 2).join(' ')),
+        [
+          'actions/checkout',
+          'actions/setup-node',
+          ...steps.slice(2).map(() => `node scripts/${name.replace('.yml', '.mjs')}`),
+        ],
+        `${name}: ${id}`,
+      );
+    }
+  });
+
+  test("outsiders cannot cancel or replace a request, nor make the bot reply: they skip the job and its group is the run's own", () => {
+    const listIn = (expression, where) => {
+      const match = /contains\(fromJSON\('(\[.*?\])'\), ([\w.]+)\)/.exec(expression);
+      assert.ok(match, `${where}: no contains(fromJSON('[...]'), ...) filter in "${expression}"`);
+      return { list: JSON.parse(match[1]), field: match[2] };
+    };
+    const filters = {
+      'bench-request.yml:request': { list: INSIDER_ASSOCIATIONS, field: 'github.event.comment.author_association' },
+      'upgrade-request.yml:decide': { list: UPDATE_BOTS, field: 'github.event.pull_request.user.login' },
+    };
+    const privileged = allJobs().filter(([where]) =>
+      ['issue_comment', 'pull_request_target'].some((trigger) => trigger in workflows[where.split(':')[0]].on),
+    );
+    assert.deepEqual(privileged.map(([where]) => where).sort(), Object.keys(filters).sort());
+    for (const [where, job] of privileged) {
+      assert.deepEqual(listIn(job.if, where), filters[where], `${where}: if`);
+      assert.deepEqual(listIn(job.concurrency.group, where), filters[where], `${where}: concurrency group`);
+      assert.match(
+        job.concurrency.group,
+        /\|\| format\('[\w-]+-ignored-\{0\}', github\.run_id\) \}\}$/,
+        `${where}: a skipped run's group`,
+      );
+    }
+  });
+
+  test('publishing runs only from the default branch', () => {
+    const publishers = allJobs().filter(([, , permissions]) => permissions.contents === 'write');
+    assert.deepEqual(
+      publishers.map(([where]) => where),
+      ['bench-main.yml:publish'],
+    );
+    for (const [where, job] of publishers) assert.match(job.if, /github\.ref == 'refs\/heads\/main'/, where);
+  });
+
   test('least privilege: no default permissions, and only the publishing job may write contents', () => {
     for (const name of files)
       assert.ok(workflows[name].permissions !== undefined, `${name} has no top-level permissions`);
@@ -194,7 +247,13 @@ describe('names shared with the code', () => {
       );
       assert.deepEqual(Object.keys(workflows[name].on), ['workflow_dispatch'], name);
     }
-    assert.match(workflows['bench-request.yml'].jobs.request.steps.at(-1).run, /--workflow bench-pr\.yml$/);
+    assert.deepEqual(
+      workflows['bench-request.yml'].jobs.request.steps.filter((step) => step.run).map((step) => step.run),
+      [
+        'node scripts/bench-request.mjs --workflow bench-pr.yml',
+        'node scripts/bench-request.mjs --workflow upgrade-gate.yml --command /perfgate-upgrade --label run-upgrade-gate --lockfile-only',
+      ],
+    );
     assert.match(workflows['upgrade-request.yml'].jobs.decide.steps.at(-1).run, /--workflow upgrade-gate\.yml$/);
     assert.equal(comment.jobs.comment.if, "github.event.workflow_run.event == 'workflow_dispatch'");
     assert.ok(

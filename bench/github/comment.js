@@ -94,13 +94,6 @@ export async function upsertComment({ api, repository, number, body, author = BO
   return { action: 'created', id: created?.id };
 }
 
-// The run-bench label approves one commit: once that commit is measured, it is taken off.
-export async function removeLabel({ api, repository, number, label }) {
-  await api.request('DELETE', `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`, undefined, {
-    allow: [404],
-  });
-}
-
 // A comment on one commit (bench-main's change points land on the commit that brought them).
 export async function commentOnCommit({ api, repository, sha, body }) {
   const created = await api.request('POST', `/repos/${repository}/commits/${sha}/comments`, {

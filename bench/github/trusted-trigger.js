@@ -1,9 +1,11 @@
 // The trusted trigger of the self-hosted benchmarks (docs/self-hosted-runner.md). A request (a
 // `/perfgate` comment on a pull request, or the run-bench label) is handled by a job on a
 // GitHub-hosted runner that runs the default branch's workflow and never checks out pull-request
-// code. It checks that the requester may write to the repository, records the head commit the
-// request approves at that moment, and dispatches the self-hosted workflow on the default branch
-// with that pull request and commit as inputs: whatever is pushed later, that commit is measured.
+// code. It checks that the requester may write to the repository, records the full head commit
+// the request approves (the label event's, the one a comment names, or the head the API shows as
+// the job starts), and dispatches the self-hosted workflow on the default branch with that pull
+// request and commit as inputs: whatever is pushed later, that commit is measured.
+// Node built-ins and this directory's small modules only: the request job installs nothing.
 import { codeSpan as code } from '../text.js';
 import { errors, githubErrors } from '../errors.js';
 
@@ -11,12 +13,23 @@ export const DEFAULT_COMMAND = '/perfgate';
 export const DEFAULT_LABEL = 'run-bench';
 // role_name of GET /repos/{owner}/{repo}/collaborators/{user}/permission that may approve.
 const APPROVING_ROLES = ['admin', 'maintain', 'write'];
+// A comment's author_association that may be a maintainer's; anyone else's comment is ignored
+// without a reply or an API call (bench-request.yml's `if:` filters the same; a test keeps them equal).
+export const INSIDER_ASSOCIATIONS = ['OWNER', 'MEMBER', 'COLLABORATOR'];
+// The update bots whose pull requests run the upgrade gate without a maintainer's request
+// (upgrade-request.yml filters the same authors).
+export const UPDATE_BOTS = ['dependabot[bot]', 'renovate[bot]'];
 const SHA = /^[0-9a-f]{40}$/;
+const HEX = /^[0-9a-f]+$/i;
+// The files an upgrade-gate request may change: manifests and lockfiles, at any depth.
+const MANIFESTS = new Set(['package.json', 'package-lock.json', 'npm-shrinkwrap.json']);
+const MAX_PULL_COMMITS = 250; // what GET /pulls/{n}/commits lists at most
 
 /**
  * What the event asks for, or null when it is not a benchmark request (any other comment or label).
- * A comment asks when its first word is the command, optionally followed by the commit it
- * approves (`/perfgate 1a2b3c4`); a label asks when it is the label.
+ * A comment asks when its first word is the command, optionally followed by the full commit it
+ * approves (`/perfgate <40 hex>`); a label asks when it is the label. `outsider`: a comment by
+ * someone with no association to the repository, to be ignored without a reply.
  */
 export function requestOfEvent(eventName, event, { command = DEFAULT_COMMAND, label = DEFAULT_LABEL } = {}) {
   if (eventName === 'issue_comment') {
@@ -29,9 +42,18 @@ export function requestOfEvent(eventName, event, { command = DEFAULT_COMMAND, la
       via: 'comment',
       number: event.issue.number,
       actor: event.comment.user?.login,
+      outsider: !INSIDER_ASSOCIATIONS.includes(event.comment.author_association),
       commentId: event.comment.id,
-      approvedSha: sha && !rest.length && /^[0-9a-f]{7,40}$/.test(sha) ? sha : null,
-      malformed: Boolean(rest.length || (sha && !/^[0-9a-f]{7,40}$/.test(sha))),
+      createdAt: event.comment.created_at,
+      approvedSha: sha && !rest.length && SHA.test(sha) ? sha : null,
+      // Only a full commit id approves a commit: a prefix can be shared by a prepared commit.
+      malformed: rest.length
+        ? 'extra words'
+        : sha && !SHA.test(sha)
+          ? HEX.test(sha)
+            ? 'prefix'
+            : 'not a commit'
+          : null,
     };
   }
   if (eventName === 'pull_request_target') {
@@ -46,6 +68,9 @@ export function requestOfEvent(eventName, event, { command = DEFAULT_COMMAND, la
   return null;
 }
 
+// How to write a request, for the refusals.
+const usage = (command) => `write \`${command}\` alone, or followed by the full 40-hex commit to measure`;
+
 async function permissionOf({ api, repository, actor }) {
   const answer = await api.request(
     'GET',
@@ -58,25 +83,31 @@ async function permissionOf({ api, repository, actor }) {
 }
 
 /**
- * Decides a request: { approved: true, number, sha, baseRef } or { approved: false, reason }.
- * The commit is the one the requester saw: the label event's head, or for a comment the head at
- * this moment (which must match the commit the comment names, if it names one).
+ * Decides a request: { approved: true, number, sha, head, actor, role } or { approved: false, reason }.
+ * The commit is the one approved: the label event's head, the full commit a comment names (a
+ * commit of the pull request, also after later pushes), or for a bare comment the head the API
+ * shows now, read first of all, before anything else can take time.
+ * lockfileOnly: the pull request may change only package manifests and lockfiles (the upgrade gate).
  */
-export async function decide({ api, repository, defaultBranch, request }) {
+export async function decide({ api, repository, defaultBranch, request, command = DEFAULT_COMMAND, lockfileOnly }) {
   if (!request.actor) return { approved: false, reason: 'the event names no requester' };
   if (request.malformed)
     return {
       approved: false,
-      reason: `write \`${DEFAULT_COMMAND}\` alone, or followed by the commit to measure (\`${DEFAULT_COMMAND} 1a2b3c4\`)`,
+      reason:
+        request.malformed === 'prefix'
+          ? `\`${command}\` needs the full 40-hex commit, not a prefix (a prepared commit can share a prefix): ${usage(command)}`
+          : usage(command),
     };
+  // The head first: the fewer seconds after the comment, the fewer pushes can slip in.
+  const pull = await api.request('GET', `/repos/${repository}/pulls/${request.number}`, undefined, { allow: [404] });
   const role = await permissionOf({ api, repository, actor: request.actor });
   if (!APPROVING_ROLES.includes(role)) {
     return {
       approved: false,
-      reason: `@${request.actor} has ${role} access; only people with write, maintain or admin access can start a benchmark on the benchmark machine. A maintainer can ask for it with \`${DEFAULT_COMMAND}\`.`,
+      reason: `@${request.actor} has ${role} access; only people with write, maintain or admin access can start a benchmark on the benchmark machine. A maintainer can ask for it with \`${command}\`.`,
     };
   }
-  const pull = await api.request('GET', `/repos/${repository}/pulls/${request.number}`, undefined, { allow: [404] });
   if (!pull) return { approved: false, reason: `pull request #${request.number} does not exist` };
   if (pull.state !== 'open') return { approved: false, reason: `pull request #${request.number} is ${pull.state}` };
   if (pull.base?.ref !== defaultBranch)
@@ -84,17 +115,44 @@ export async function decide({ api, repository, defaultBranch, request }) {
       approved: false,
       reason: `pull request #${request.number} targets ${code(pull.base?.ref ?? '')}, not ${code(defaultBranch)}: only pull requests into the default branch are benchmarked`,
     };
-  const current = pull.head?.sha;
-  const sha = request.via === 'label' ? request.labelledSha : current;
+  const head = pull.head?.sha;
+  if (!SHA.test(head ?? '')) throw githubErrors.api('GET', `pulls/${request.number}`, 'no head commit');
+  const sha = request.via === 'label' ? request.labelledSha : (request.approvedSha ?? head);
   if (!SHA.test(sha ?? ''))
-    throw githubErrors.badEvent('GITHUB_EVENT_PATH', 'names no head commit of the pull request');
-  if (request.approvedSha && !sha.startsWith(request.approvedSha)) {
+    throw githubErrors.badEvent('GITHUB_EVENT_PATH', 'names no full head commit of the pull request');
+  if (sha !== head && !(await isCommitOf({ api, repository, number: request.number, sha })))
     return {
       approved: false,
-      reason: `the comment approves ${request.approvedSha}, but the head of #${request.number} is now ${sha.slice(0, 12)}: look at the new commits, then ask again`,
+      reason: `${sha} is not a commit of #${request.number} (its head is ${head}): name the full commit of this pull request to measure`,
     };
+  if (lockfileOnly) {
+    const other = await nonManifestFile({ api, repository, number: request.number });
+    if (other)
+      return {
+        approved: false,
+        reason: `#${request.number} changes ${code(other)}; the upgrade gate runs only on pull requests that change nothing but package.json and lockfiles`,
+      };
   }
-  return { approved: true, number: request.number, sha, actor: request.actor, role };
+  return { approved: true, number: request.number, sha, head, actor: request.actor, role };
+}
+
+// Whether `sha` is one of the pull request's commits (the approved one, with pushes after it).
+async function isCommitOf({ api, repository, number, sha }) {
+  const pages = Math.ceil(MAX_PULL_COMMITS / 100);
+  for await (const commit of api.paginate(`/repos/${repository}/pulls/${number}/commits?per_page=100`, {
+    maxPages: pages,
+  }))
+    if (commit?.sha === sha) return true;
+  return false;
+}
+
+// The first file of the pull request's diff that is not a manifest or lockfile, or null.
+async function nonManifestFile({ api, repository, number }) {
+  for await (const file of api.paginate(`/repos/${repository}/pulls/${number}/files?per_page=100`, { maxPages: 30 })) {
+    for (const name of [file?.filename, file?.previous_filename].filter((each) => each !== undefined))
+      if (!MANIFESTS.has(String(name).split('/').pop())) return String(name);
+  }
+  return null;
 }
 
 // workflow_dispatch of the self-hosted workflow on the default branch (its definition, not the pull request's).
@@ -107,6 +165,13 @@ export async function dispatch({ api, repository, workflow, ref, number, sha }) 
 
 export async function reply({ api, repository, number, body }) {
   await api.request('POST', `/repos/${repository}/issues/${number}/comments`, { body });
+}
+
+// The label approves one commit: it comes off at once, so that it never stands for a later one.
+export async function removeLabel({ api, repository, number, label }) {
+  await api.request('DELETE', `/repos/${repository}/issues/${number}/labels/${encodeURIComponent(label)}`, undefined, {
+    allow: [404],
+  });
 }
 
 // Inputs of the dispatched workflow, checked before anything uses them.
