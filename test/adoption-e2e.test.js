@@ -5,7 +5,7 @@
 // and the bad input a new user makes. Behaviour is asserted, never speed.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -54,6 +54,27 @@ const SLOW_ROUTE = `app.get('/users/:id', (req, res, next) => {
   res.locals.sum = sum;
   next();
 }, (req, res) => res.json({ id: Number(req.params.id), name: 'Ada' }));`;
+
+// A branch of the service: a middleware package (from a tarball in the repository, so the test
+// needs no registry) signs every request, a few milliseconds of CPU in a named function.
+const MIDDLEWARE_PACKAGE = {
+  'package.json': JSON.stringify({ name: 'shop-checksum', version: '1.0.0', type: 'module', main: 'index.js' }),
+  'index.js': `export function signRequest(text) {
+  let hash = 0x811c9dc5;
+  for (let round = 0; round < 100000; round++) {
+    for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 16777619) >>> 0;
+  }
+  return hash;
+}
+
+export default function checksum() {
+  return (req, res, next) => {
+    res.locals.signature = signRequest(req.url);
+    next();
+  };
+}
+`,
+};
 
 const CONFIG = {
   servers: { api: { module: 'app.js', readyPath: '/health' } },
@@ -123,7 +144,35 @@ function makeService(tarball) {
   git(repo, 'commit', '-qm', 'the shop api');
   writeFileSync(join(repo, 'app.js'), APP.replace(/app\.get\('\/users\/:id'.*\n/, `${SLOW_ROUTE}\n`));
   git(repo, 'commit', '-qam', 'users: compute a checksum first');
+  addMiddlewareBranch(repo);
   return repo;
+}
+
+// The branch "middleware" off main: the package added to package.json and the lockfile (so a
+// side of it installs its own node_modules, while main's side reuses the project's), used by app.js.
+function addMiddlewareBranch(repo) {
+  const branch = tempDir('perfgate-branch-');
+  git(repo, 'worktree', 'add', '-q', '-b', 'middleware', branch);
+  const source = tempDir('perfgate-package-');
+  for (const [file, text] of Object.entries(MIDDLEWARE_PACKAGE)) writeFileSync(join(source, file), text);
+  mkdirSync(join(branch, 'vendor'));
+  execFileSync('npm', ['pack', '--pack-destination', join(branch, 'vendor'), '--loglevel=error'], { cwd: source });
+  execFileSync('npm', ['install', '--package-lock-only', ...QUIET_NPM, './vendor/shop-checksum-1.0.0.tgz'], {
+    cwd: branch,
+  });
+  const app = readFileSync(join(branch, 'app.js'), 'utf8');
+  writeFileSync(
+    join(branch, 'app.js'),
+    app
+      .replace(
+        "import express from 'express';",
+        "import express from 'express';\nimport checksum from 'shop-checksum';",
+      )
+      .replace("app.get('/health'", "app.use(checksum());\napp.get('/health'"),
+  );
+  git(branch, 'add', '.');
+  git(branch, 'commit', '-qm', 'sign every request');
+  git(repo, 'worktree', 'remove', branch);
 }
 
 // Processes started from the user's repository (other agents' runs on this machine are not ours).
@@ -193,6 +242,47 @@ describe("perfgate in a user's repository", () => {
     assert.deepEqual(comparison.gate.regressions, ['api user c=4']);
     assert.match(comparison.sides.base.description, /^HEAD~1 \([0-9a-f]{12}\)$/);
     assert.match(compared.stdout, /\| api user c=4 \| req\/s \|.*regression/);
+    assert.deepEqual(leftovers(repo), []);
+    assert.equal(git(repo, 'worktree', 'list').split('\n').length, 1);
+  });
+
+  test('npx perfgate compare with the default --out: the profile names the function and the package the branch added', () => {
+    const compared = npx(repo, [
+      'compare',
+      '--base',
+      'main',
+      '--head',
+      'middleware',
+      ...QUICK_COMPARE.filter((flag) => flag !== '--no-profile'),
+      '--profile',
+    ]);
+    assert.ok([0, 1].includes(compared.code), compared.stderr);
+    const out = /^results: (.+)$/m.exec(compared.stdout)[1];
+    assert.match(out, /^results\//, 'the default --out is relative to the repository');
+    const comparison = JSON.parse(readFileSync(join(repo, out, 'comparison.json'), 'utf8'));
+    const { profile } = comparison.benchmarks.find((benchmark) => benchmark.id === 'api user c=4');
+    assert.equal(profile.skipped, undefined, profile.skipped);
+    // Named with its package and its file in that package; it was not there in main. (Where it
+    // ranks among the rest depends on how busy the machine is: the profile samples wall time.)
+    const added = profile.grew.find((row) => row.functionName === 'signRequest');
+    assert.deepEqual(added && [added.package, added.path, added.line, added.base], ['shop-checksum', 'index.js', 1, 0]);
+    // main's side reuses the project's node_modules (absolute paths), the branch's installed its
+    // own: each function still has one identity, so none both grew and shrank.
+    const identity = (row) => `${row.package} ${row.path} ${row.functionName}`;
+    const grew = new Set(profile.grew.map(identity));
+    assert.deepEqual(
+      profile.shrank.map(identity).filter((row) => grew.has(row)),
+      [],
+    );
+    assert.deepEqual(
+      [...profile.grew, ...profile.shrank].filter((row) => row.path.startsWith('/')),
+      [],
+      'no side-specific path',
+    );
+    assert.match(
+      readFileSync(join(repo, out, 'comparison.md'), 'utf8'),
+      /\| signRequest \| index\.js:1 \| shop-checksum \|/,
+    );
     assert.deepEqual(leftovers(repo), []);
     assert.equal(git(repo, 'worktree', 'list').split('\n').length, 1);
   });

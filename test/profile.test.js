@@ -51,9 +51,43 @@ describe('self time per function', () => {
       ]),
       [
         ['handle', 'app.js', 10, '(app)', 10],
-        ['parse', 'node_modules/express/lib/x.js', 1, 'express', 20],
+        ['parse', 'lib/x.js', 1, 'express', 20],
       ],
     );
+  });
+
+  test("a package's function is the same on a side that reuses the project's node_modules and on one that installed its own", () => {
+    // The base side links the project's node_modules (absolute paths outside its root); the head
+    // installed its own under its root; a --dep side keeps its version in an isolated folder.
+    const side = (root, express) =>
+      selfTimes(
+        {
+          ...PROFILE,
+          nodes: PROFILE.nodes.map((node) => {
+            if (node.id === 2) return { ...node, callFrame: frame('handle', pathToFileURL(`${root}/app.js`).href, 9) };
+            if (node.id === 3)
+              return { ...node, callFrame: frame('parse', pathToFileURL(`${express}/lib/x.js`).href, 0) };
+            return node;
+          }),
+        },
+        { root },
+      );
+    const sides = [
+      side('/tmp/compare/base', '/home/ada/shop/node_modules/express'),
+      side('/tmp/compare/head', '/tmp/compare/head/node_modules/express'),
+      side('/tmp/compare/dep', '/tmp/compare/dep/.perfgate-isolated/node_modules/express'),
+    ];
+    const keys = sides.map((functions) => [...functions.keys()].find((key) => key.startsWith('parse')));
+    assert.equal(new Set(keys).size, 1, "one identity for express's parse on every side");
+    assert.deepEqual(
+      sides.map((functions) => [...functions.values()].map(({ path, package: pkg }) => `${pkg} ${path}`)),
+      Array(3).fill(['(app) app.js', 'express lib/x.js']),
+    );
+    const diff = differentialProfile({
+      base: { functions: sides[0], requests: 1 },
+      head: { functions: sides[1], requests: 1 },
+    });
+    assert.deepEqual([diff.grew, diff.shrank], [[], []]);
   });
 
   test('processes of one side add up', () => {
@@ -68,6 +102,9 @@ describe('self time per function', () => {
     assert.equal(packageOf('node:internal/streams/writable'), 'node');
     assert.equal(packageOf(''), '(native)');
     assert.equal(scriptPath(pathToFileURL('/x/y/z.js').href, '/x'), 'y/z.js');
+    assert.equal(scriptPath(pathToFileURL('/x/y/z.js').href, '/x/y/z'), '/x/y/z.js');
+    assert.equal(scriptPath(pathToFileURL('/p/node_modules/@koa/router/lib/a.js').href, '/x'), 'lib/a.js');
+    assert.equal(scriptPath('node:internal/http', '/x'), 'node:internal/http');
   });
 });
 
@@ -114,6 +151,49 @@ describe('differential profile', () => {
       ],
     );
     assert.deepEqual(diff.totals, { base: 18, head: 18 });
+  });
+
+  test('an anonymous function that code added above it moved is one function, paired in line order', () => {
+    const anonymous = (entries) =>
+      new Map(
+        entries.map(([line, column, selfMicros]) => [
+          `${line}:${column}`,
+          { functionName: '(anonymous)', path: 'app.js', line, column, package: '(app)', selfMicros },
+        ]),
+      );
+    const diff = differentialProfile({
+      // Two routes at column 26 and one callback at column 3; head added two lines at the top.
+      base: {
+        functions: anonymous([
+          [5, 26, 100],
+          [9, 26, 300],
+          [12, 3, 50],
+        ]),
+        requests: 1,
+      },
+      head: {
+        functions: anonymous([
+          [7, 26, 100],
+          [11, 26, 900],
+          [14, 3, 50],
+          [20, 3, 70],
+        ]),
+        requests: 1,
+      },
+    });
+    assert.deepEqual(
+      diff.grew.map((row) => [row.line, row.base, row.head]),
+      [
+        [11, 300, 900],
+        // Column 3 has one function in base and two in head: not paired by guess.
+        [20, 0, 70],
+        [14, 0, 50],
+      ],
+    );
+    assert.deepEqual(
+      diff.shrank.map((row) => [row.line, row.base, row.head]),
+      [[12, 50, 0]],
+    );
   });
 
   test('a side with no requests is an error, not a division by zero', () => {

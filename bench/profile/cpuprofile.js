@@ -1,18 +1,14 @@
 // Pure: a V8 .cpuprofile (what --cpu-prof and the inspector's Profiler.stop produce) turned
 // into self time per function. A sample's duration is the gap to the next sample, as Chrome
 // DevTools counts it; the last sample runs to the profile's end.
+import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Not work of the server: the profiler's own idle and the tree's root.
 const NOT_WORK = new Set(['(idle)', '(root)']);
 
-// Where a script lives, relative to the side's checkout, so that the same function has the
-// same identity in two worktrees; node's own modules keep their `node:` name.
-export function scriptPath(url, root) {
-  if (!url) return '';
-  const path = url.startsWith('file://') ? fileURLToPath(url) : url;
-  return root && path.startsWith(root) ? path.slice(root.length).replace(/^\/+/, '') : path;
-}
+// A script's file path: what V8 reports, a file:// URL or a name such as node:http.
+const filePath = (url) => (url.startsWith('file://') ? fileURLToPath(url) : url);
 
 // The npm package a script belongs to (the innermost node_modules folder), or what else it is.
 export function packageOf(path) {
@@ -22,16 +18,31 @@ export function packageOf(path) {
   return match ? match[1] : '(app)';
 }
 
-// A function's identity across the two sides: its name and file; lines move when code is
-// added above it, so they are shown but not part of the key, except for anonymous functions.
-function functionKey({ functionName, path, line }) {
-  return functionName ? `${functionName}\u0000${path}` : `(anonymous)\u0000${path}:${line}`;
+// Where a script lives, the same for the same file on both sides whatever each side's root:
+// inside a package, the path within that package (one side may reuse the project's
+// node_modules by absolute path while the other installed its own, or an isolated version);
+// else relative to the side's checkout. node's own modules keep their `node:` name.
+export function scriptPath(url, root) {
+  if (!url) return '';
+  const path = filePath(url);
+  const inPackage = /.*node_modules\/(?:@[^/]+\/)?[^/]+\/(.*)$/.exec(path);
+  if (inPackage) return inPackage[1];
+  const inside = root && relative(root, path);
+  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
+}
+
+// A function's identity across the two sides: its package, file within it and name; lines
+// move when code is added above it, so they are shown but not part of the key, except for
+// anonymous functions (differential.js pairs those that only moved).
+function functionKey({ functionName, package: pkg, path, line, column }) {
+  const where = `${pkg}\u0000${path}`;
+  return functionName ? `${functionName}\u0000${where}` : `(anonymous)\u0000${where}:${line}:${column}`;
 }
 
 /**
  * @param {object} profile  a parsed .cpuprofile
- * @param {{root?: string}} where  the side's checkout, stripped from file paths
- * @returns {Map<string, {functionName: string, path: string, line: number, package: string, selfMicros: number}>}
+ * @param {{root?: string}} where  the side's checkout, stripped from its own files' paths
+ * @returns {Map<string, {functionName: string, path: string, line: number, column: number, package: string, selfMicros: number}>}
  */
 export function selfTimes(profile, { root } = {}) {
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
@@ -46,15 +57,15 @@ export function selfTimes(profile, { root } = {}) {
   for (const [nodeId, selfMicros] of micros) {
     const frame = frames.get(nodeId);
     if (NOT_WORK.has(frame.functionName)) continue;
-    const path = scriptPath(frame.url, root);
-    const entry = { functionName: frame.functionName, path, line: frame.lineNumber + 1 };
-    const key = functionKey(entry);
-    const known = functions.get(key) ?? {
-      ...entry,
-      functionName: entry.functionName || '(anonymous)',
-      package: packageOf(path),
-      selfMicros: 0,
+    const entry = {
+      functionName: frame.functionName,
+      path: scriptPath(frame.url, root),
+      line: frame.lineNumber + 1,
+      column: frame.columnNumber + 1,
+      package: packageOf(frame.url && filePath(frame.url)),
     };
+    const key = functionKey(entry);
+    const known = functions.get(key) ?? { ...entry, functionName: entry.functionName || '(anonymous)', selfMicros: 0 };
     known.selfMicros += selfMicros;
     functions.set(key, known);
   }

@@ -3,8 +3,8 @@
 // profiler on in every Node process of each server (bench/profile/agent.mjs), and only for
 // the loaded window. Keeps the .cpuprofile files and returns each side's self time per
 // function and the requests it completed, for bench/profile/differential.js.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from '../errors.js';
 import { runLoad } from '../load.js';
@@ -52,7 +52,8 @@ async function signalAll(dir, pids, suffix, what) {
  * @returns {Promise<{base: {functions: Map, requests: number, profiles: string[]}, head: object}>}
  */
 export async function profileSides({ spec, variants, roots, backend, config, plan, outDir }) {
-  const dirs = Object.fromEntries(SIDES.map((side) => [side, join(outDir, side)]));
+  // Absolute: the agent writes there from the server's working directory, the side's copy.
+  const dirs = Object.fromEntries(SIDES.map((side) => [side, join(resolve(outDir), side)]));
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   const started = {};
   try {
@@ -107,8 +108,11 @@ export async function profileSides({ spec, variants, roots, backend, config, pla
           for (const marker of ['.agent', '.started']) rmSync(join(dirs[side], `${pid}${marker}`));
           return file;
         });
+        // V8 names scripts by their real path.
         const functions = mergeSelfTimes(
-          profiles.map((file) => selfTimes(JSON.parse(readFileSync(file, 'utf8')), { root: roots[side] })),
+          profiles.map((file) =>
+            selfTimes(JSON.parse(readFileSync(file, 'utf8')), { root: realpathSync(roots[side]) }),
+          ),
         );
         return [side, { functions, requests: loads[index].requests.total, profiles }];
       }),
