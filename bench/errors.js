@@ -110,6 +110,16 @@ export const errors = {
     (dep, vs) =>
       `--dep ${dep} and --vs ${vs} must name the same package at two versions, e.g. --dep express@4.21.2 --vs express@5.1.0`,
   ),
+  describeFailed: define(
+    'PG_DESCRIBE_FAILED',
+    (where, detail) =>
+      `the describe step of ${where} failed: ${detail}; run \`node servers/describe.js <servers dir> <variant>\` there to see why`,
+  ),
+  codeConfig: define(
+    'PG_CODE_CONFIG',
+    (file) =>
+      `${file} is code, and perfgate no longer loads a config that is code (the commit under test could change what measures it): write the same object as perfgate.config.json beside it and delete ${file}`,
+  ),
   installFailed: define('PG_INSTALL_FAILED', (what, detail) => `could not install ${what}: ${detail}`),
   badRuntime: define(
     'PG_BAD_RUNTIME',
@@ -146,7 +156,7 @@ export const errors = {
   noProjectConfig: define(
     'PG_NO_PROJECT_CONFIG',
     (root) =>
-      `no perfgate.config.json (or .mjs/.js) at ${root}: create one there that names your server and the requests to measure, e.g.\n` +
+      `no perfgate.config.json at ${root}: create one there that names your server and the requests to measure, e.g.\n` +
       '  { "servers": { "app": { "module": "app.js" } },\n' +
       '    "scenarios": { "home": { "path": "/", "expect": { "status": 200 } } } }\n' +
       'where app.js exports a request handler (an Express app, or (req, res) => ...), or "command": ["node", "server.js"] that listens on $PORT; ' +

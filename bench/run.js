@@ -64,7 +64,7 @@ export async function runSuite({ config, variants, outDir }) {
 
   const variantByName = Object.fromEntries(variants.map((variant) => [variant.name, variant]));
   for (const variant of variants) {
-    const reason = await variant.unavailable();
+    const reason = variant.unavailable;
     if (!reason) continue;
     const skipped = errors.variantUnavailable(variant.name, reason);
     console.error(skipped.message);

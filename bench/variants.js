@@ -2,8 +2,9 @@
 // servers/variants/ (the file name is the variant name); a suite config may add its own
 // servers under "commands". Both end up as a launch description the process runner uses.
 import { readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeVariants } from './describe/index.js';
 import { OPTION_DEFAULTS, PROXY_CLIENTS } from '../servers/options.js';
 import { SCENARIO_NAMES, SCENARIOS } from '../servers/scenarios.js';
 
@@ -19,8 +20,9 @@ export function builtInVariantNames() {
     .sort();
 }
 
-// Metadata of a built-in variant, read from its module without starting it. Besides
-// start(), a variant module may export:
+// Built-in variants as the describe step (servers/describe.js) tells them, run as a child
+// process of the checkout whose servers/ they are: the harness never imports a variant module.
+// Besides start(), a variant module may export:
 //   packages       npm packages whose versions the result records
 //   scenarios      the scenarios it serves, when not all the common ones (opt-in ones must be listed)
 //   role           'backend' for the mock backend
@@ -30,39 +32,33 @@ export function builtInVariantNames() {
 //   proxyClients   the proxyClient values it runs, when not all (a server in another language
 //                  forwards with a client of its own, measured as the default, http), and
 //   proxyClientNote  why the others do not apply
-// `serversDir` is another checkout's servers/ when a comparison runs that checkout's code.
-export async function loadBuiltInVariant(name, serversDir = SERVERS_DIR) {
-  const module = await importVariant(name, serversDir);
-  const launchScript = fileURLToPath(new URL('launch.js', serversDir));
-  return {
-    name,
+// `serversDir` is another checkout's servers/ when a comparison runs that checkout's code;
+// `launch` how that side's processes run (its sandbox: bench/process/server.js sideCommand).
+// A variant's `unavailable` is the reason it cannot run here, or null.
+export async function loadBuiltInVariants(names, { serversDir = SERVERS_DIR, launch = {} } = {}) {
+  const dir = fileURLToPath(serversDir);
+  const described = await describeVariants(names, { serversDir: dir, launch });
+  const launchScript = join(dir, 'launch.js');
+  return described.map((variant) => ({
+    name: variant.name,
     kind: 'builtin',
-    packages: module.packages ?? [],
-    scenarios: module.scenarios ?? DEFAULT_SCENARIOS,
-    role: module.role ?? 'server',
-    proxyClients: module.proxyClients ?? PROXY_CLIENTS,
-    proxyClientNote: module.proxyClientNote,
-    unavailable: module.unavailable ?? (async () => null),
+    packages: variant.packages ?? [],
+    scenarios: variant.scenarios ?? DEFAULT_SCENARIOS,
+    role: variant.role ?? 'server',
+    proxyClients: variant.proxyClients ?? PROXY_CLIENTS,
+    proxyClientNote: variant.proxyClientNote,
+    unavailable: variant.unavailable,
     launch: {
-      command: module.command ? module.command({ launchScript, name }) : [process.execPath, launchScript, name],
+      ...launch,
+      command: variant.command ?? [process.execPath, launchScript, variant.name],
       readiness: 'ready-file',
     },
-  };
+  }));
 }
 
-// The framework of a reference variant is not a dependency of an installed perfgate (a
-// project installs only the frameworks it wants beside its own servers): a variant whose
-// package is missing is skipped with the command that installs it.
-async function importVariant(name, serversDir) {
-  try {
-    return await import(new URL(`variants/${name}.js`, serversDir));
-  } catch (error) {
-    const missing = error.code === 'ERR_MODULE_NOT_FOUND' && /Cannot find package '([^']+)'/.exec(error.message)?.[1];
-    if (!missing) throw error;
-    return {
-      unavailable: async () => `the npm package "${missing}" is not installed (npm install --save-dev ${missing})`,
-    };
-  }
+export async function loadBuiltInVariant(name, serversDir = SERVERS_DIR) {
+  const [variant] = await loadBuiltInVariants([name], { serversDir });
+  return variant;
 }
 
 // A server given as a module: perfgate serves its exported request handler on node:http.
@@ -87,7 +83,7 @@ export function commandVariant(name, declaration) {
     packages: [],
     scenarios: Object.keys(declaration.scenarios),
     role: 'server',
-    unavailable: async () => null,
+    unavailable: null,
     requests: declaration.scenarios,
     launch: {
       command: declaration.command,
@@ -114,7 +110,8 @@ export function skipReason(variant, { scenario, options }) {
 }
 
 export async function loadVariants(names, commands) {
-  return Promise.all(
-    names.map((name) => (commands[name] ? commandVariant(name, commands[name]) : loadBuiltInVariant(name))),
+  const builtIns = await loadBuiltInVariants(names.filter((name) => !commands[name]));
+  return names.map((name) =>
+    commands[name] ? commandVariant(name, commands[name]) : builtIns.find((variant) => variant.name === name),
   );
 }

@@ -48,9 +48,7 @@ const CASES = [
 ];
 
 async function skipReason(variantName, needsDatabase) {
-  return (
-    (await (await loadBuiltInVariant(variantName)).unavailable()) ?? (needsDatabase ? databaseUnavailable() : null)
-  );
+  return (await loadBuiltInVariant(variantName)).unavailable ?? (needsDatabase ? databaseUnavailable() : null);
 }
 
 for (const { name, variant, scenario, suite, needsDatabase, running } of CASES) {

@@ -255,7 +255,7 @@ describe('profiling two versions of a server', () => {
 
   test('a variant that is not a Node.js process is skipped with the reason', async (t) => {
     const go = await loadBuiltInVariant('go-nethttp');
-    const reason = await go.unavailable();
+    const reason = go.unavailable;
     if (reason) return t.skip(reason);
     const profile = await profileBenchmark({
       spec: { ...spec, variant: 'go-nethttp', id: 'go-nethttp hello c=10' },

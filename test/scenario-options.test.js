@@ -76,7 +76,7 @@ test('the backend and the servers in other languages skip the Node clients, with
 test('servers in every language refuse to start without an option, naming it', async (t) => {
   for (const name of ['node-http', 'go-nethttp', 'tomcat']) {
     const variant = await loadBuiltInVariant(name);
-    const reason = await variant.unavailable();
+    const reason = variant.unavailable;
     if (reason) {
       t.diagnostic(`${name} skipped: ${reason}`);
       continue;

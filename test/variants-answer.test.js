@@ -7,7 +7,7 @@ import { DEFAULTS } from '../bench/config/suites.js';
 import { planPinning } from '../bench/pinning.js';
 import { requestFor } from '../bench/requests.js';
 import { startBenchmarkServer } from '../bench/measure.js';
-import { builtInVariantNames, loadBuiltInVariant, skipReason } from '../bench/variants.js';
+import { builtInVariantNames, loadBuiltInVariants, skipReason } from '../bench/variants.js';
 import { PROXY_CLIENTS } from '../servers/options.js';
 import { verifyServer } from '../bench/verify.js';
 import { leftoverServers, tempDir } from './helpers/harness.js';
@@ -15,7 +15,8 @@ import { leftoverServers, tempDir } from './helpers/harness.js';
 const logDir = tempDir();
 const plan = planPinning([0], {}); // unpinned: this test checks answers, not speed
 const options = { ...DEFAULTS.options, ioDelayMs: 5, cpuWork: 'fib:10' };
-const backend = await loadBuiltInVariant('mock-backend');
+const variants = await loadBuiltInVariants(builtInVariantNames());
+const backend = variants.find((variant) => variant.name === 'mock-backend');
 
 // A server serves every route of its scenarios whatever the benchmark's scenario, so one server
 // per outgoing client answers them all (the db scenario brings its own database): a third of
@@ -31,10 +32,10 @@ function serverGroups(specs) {
 
 describe('every variant answers every scenario identically', () => {
   after(() => assert.deepEqual(leftoverServers(), []));
-  for (const name of builtInVariantNames()) {
+  for (const variant of variants) {
+    const { name } = variant;
     test(name, async (t) => {
-      const variant = await loadBuiltInVariant(name);
-      const reason = await variant.unavailable();
+      const reason = variant.unavailable;
       if (reason) return t.skip(reason); // e.g. a native addon or runtime that cannot run on this machine
       const specs = variant.scenarios.flatMap((scenario) =>
         (scenario === 'proxy' ? PROXY_CLIENTS : [options.proxyClient]).map((proxyClient) => ({

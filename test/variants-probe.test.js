@@ -2,7 +2,7 @@
 // load) is skipped with a one-line reason that names the cause.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { builtInVariantNames, loadBuiltInVariant } from '../bench/variants.js';
+import { builtInVariantNames, loadBuiltInVariants } from '../bench/variants.js';
 import { serverWorkers } from '../servers/parallelism.js';
 import { commandProblem } from '../servers/probe.js';
 
@@ -24,8 +24,7 @@ test("a native addon's load error gives its last Error line, not the stack", () 
 });
 
 test('every variant says on one line why it cannot run, or nothing', async () => {
-  for (const name of builtInVariantNames()) {
-    const reason = await (await loadBuiltInVariant(name)).unavailable();
+  for (const { name, unavailable: reason } of await loadBuiltInVariants(builtInVariantNames())) {
     assert.ok(reason === null || (typeof reason === 'string' && !reason.includes('\n')), `${name}: ${reason}`);
   }
 });

@@ -7,7 +7,7 @@ import { errors } from '../errors.js';
 import { git } from '../git.js';
 import { resolveCommit, prepareGitSide } from '../compare/sides.js';
 import { runComparison } from '../compare/run-comparison.js';
-import { loadSideVariant } from '../compare/sides.js';
+import { loadSideVariants } from '../compare/sides.js';
 import { currentPinning } from '../pinning.js';
 import { profileBenchmark } from '../profile/index.js';
 import { expandSpecs } from '../specs.js';
@@ -140,8 +140,8 @@ export async function runBisect({
     profile = await profileBenchmark({
       spec: chosen.spec,
       variants: {
-        base: await loadSideVariant(base, chosen.spec.variant, chosen.config.commands),
-        head: await loadSideVariant(head, chosen.spec.variant, chosen.config.commands),
+        base: (await loadSideVariants(base, [chosen.spec.variant], chosen.config.commands))[chosen.spec.variant],
+        head: (await loadSideVariants(head, [chosen.spec.variant], chosen.config.commands))[chosen.spec.variant],
       },
       roots: { base: base.root, head: head.root },
       config: chosen.config,

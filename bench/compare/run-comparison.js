@@ -16,7 +16,7 @@ import { loadBuiltInVariant } from '../variants.js';
 import { profileBenchmark } from '../profile/index.js';
 import { compareInterleaved, METRICS, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
-import { loadSideVariant } from './sides.js';
+import { loadSideVariants } from './sides.js';
 
 export const MODES = ['duet', 'sequential'];
 
@@ -69,11 +69,7 @@ function roundMeasurer({ mode, spec, variants, backend, config, plan, logDir }) 
 async function sideVariants(sides, config) {
   const names = [...new Set([...config.variants, ...(config.reference?.variants ?? [])])];
   const loaded = {};
-  for (const [key, side] of Object.entries(sides)) {
-    loaded[key] = Object.fromEntries(
-      await Promise.all(names.map(async (name) => [name, await loadSideVariant(side, name, config.commands)])),
-    );
-  }
+  for (const [key, side] of Object.entries(sides)) loaded[key] = await loadSideVariants(side, names, config.commands);
   return loaded;
 }
 
@@ -111,7 +107,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       tags: spec.tags,
       ...(isReference(config, spec) ? { reference: true } : {}),
     };
-    const reason = await variants.head[spec.variant].unavailable();
+    const reason = variants.head[spec.variant].unavailable;
     if (reason) {
       benchmarks.push({ ...entry, status: 'skipped', reason });
       continue;

@@ -10,11 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { errors } from '../errors.js';
 import { git, gitResult } from '../git.js';
 import { registerCleanup } from '../process/children.js';
-import { commandVariant, loadBuiltInVariant } from '../variants.js';
+import { commandVariant, loadBuiltInVariants } from '../variants.js';
 
 // How perfgate's own sides install: the same lockfile, no install scripts (none is needed).
 const OWN_INSTALL = ['npm', 'ci', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
@@ -52,20 +52,48 @@ function rerooted(declaration, side) {
   return inside ? { ...declaration, cwd: join(side.root, relative(side.projectRoot, declaration.cwd)) } : declaration;
 }
 
+const HARNESS_SERVERS = fileURLToPath(new URL('../../servers/', import.meta.url));
+
+// How a side's own code runs: in its sandbox when it has one (side.sandbox: the directories it
+// may read besides the system's), with the environment the side carries (calibration injects a
+// slowdown this way).
+const sideLaunch = (side) => ({
+  ...(side.sandbox ? { sandbox: { ...side.sandbox, readOnly: [...side.sandbox.readOnly, HARNESS_SERVERS] } } : {}),
+  ...(side.env ? { env: side.env } : {}),
+});
+
+function withSideLaunch(variant, side) {
+  const launch = sideLaunch(side);
+  return { ...variant, launch: { ...variant.launch, ...launch, env: { ...variant.launch.env, ...launch.env } } };
+}
+
 /**
- * The variant `name` as `side` runs it: a project's server (`commands`) in the side's tree; a
- * built-in variant from the side's own servers/ when the side is a perfgate checkout (that code
- * is what is compared), else from the perfgate that runs (a reference: the same on both sides).
- * A side may carry environment for its servers (calibration injects a slowdown this way).
+ * The variants `names` as `side` runs them: a project's server (`commands`) in the side's tree;
+ * a built-in variant from the side's own servers/ when the side is a perfgate checkout (that code
+ * is what is compared), described and run in the side's sandbox; else from the perfgate that
+ * runs (a reference: the same trusted code on both sides).
+ * @returns {Promise<object>} the variants by name
  */
-export async function loadSideVariant(side, name, commands = {}) {
-  const ownBuiltIn = side.serversDir && existsSync(new URL(`variants/${name}.js`, side.serversDir));
-  const variant = commands[name]
-    ? commandVariant(name, rerooted(commands[name], side))
-    : await loadBuiltInVariant(name, ownBuiltIn ? side.serversDir : undefined);
-  return side.env
-    ? { ...variant, launch: { ...variant.launch, env: { ...variant.launch.env, ...side.env } } }
-    : variant;
+export async function loadSideVariants(side, names, commands = {}) {
+  const ownBuiltIn = (name) => side.serversDir && existsSync(new URL(`variants/${name}.js`, side.serversDir));
+  const builtIns = names.filter((name) => !commands[name]);
+  const own = await loadBuiltInVariants(builtIns.filter(ownBuiltIn), {
+    serversDir: side.serversDir,
+    launch: sideLaunch(side),
+  });
+  const harness = await loadBuiltInVariants(builtIns.filter((name) => !ownBuiltIn(name)));
+  const found = [
+    ...own,
+    ...harness.map((variant) => (side.env ? withSideLaunch(variant, { env: side.env }) : variant)),
+  ];
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      commands[name]
+        ? withSideLaunch(commandVariant(name, rerooted(commands[name], side)), side)
+        : found.find((variant) => variant.name === name),
+    ]),
+  );
 }
 
 // "express@4.21.2" -> { name: 'express', version: '4.21.2' }; "@scope/pkg@1" works too.

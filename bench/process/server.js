@@ -1,11 +1,13 @@
 // Starts one server variant as a pinned child process, waits until it is ready (or fails
 // with the reason), and stops it. Its stdout and stderr go to a log file per run.
+// sideCommand is the one place a side's process's argv and environment are composed.
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from '../errors.js';
 import { pinnedCommand } from '../pinning.js';
+import { giveScratch, sandboxEnv, wrap } from '../sandbox/index.js';
 import { spawnGroup, stopGroup } from './children.js';
 import { freePort, LOOPBACK, portIsFree } from './ports.js';
 
@@ -38,6 +40,35 @@ const nodeOptions = (...layers) =>
     .join(' ');
 
 /**
+ * The argv and environment of a process of a side (a server, or the describe step), composed
+ * in this order, each step owned by one module:
+ *   1. `command`, the variant's launch command (its Node binary is process.execPath);
+ *   2. runtime (bench/runtime/): that binary replaced by the side's runtime (to come);
+ *   3. sandbox (bench/sandbox/): wrapped in bubblewrap when the side is untrusted
+ *      (launch.sandbox: what it may read, its network), with the harness's environment left out;
+ *   4. pinning (bench/pinning.js): taskset outermost, when a plan is given.
+ * @param {string[]} command
+ * @param {{sandbox?: object, env?: object, cwd?: string}} launch
+ * @param {{env?: object, plan?: object, cpus?: number[], scratch?: string}} how
+ *   env: what the harness sets for this process; scratch: the one directory it may write
+ */
+export function sideCommand(command, launch = {}, { env = {}, plan, cpus, scratch } = {}) {
+  const { sandbox } = launch;
+  const inherited = sandbox ? sandboxEnv(process.env) : process.env;
+  const argv = sandbox ? wrap(command, sandbox, { scratch, cwd: launch.cwd }) : command;
+  return {
+    argv: plan ? pinnedCommand(plan, argv, cpus) : argv,
+    env: {
+      ...inherited,
+      ...launch.env,
+      ...env,
+      NODE_OPTIONS: nodeOptions(inherited, launch.env, env),
+      ...(sandbox && scratch ? { HOME: scratch, TMPDIR: scratch } : {}),
+    },
+  };
+}
+
+/**
  * @param {object} variant  from bench/variants.js
  * @param {{env?: object, plan: object, cpus?: number[], logFile: string, readyTimeout: number, port?: number}} how
  * @returns {Promise<{port: number, pid: number, logFile: string, exited: Promise, stop: () => Promise}>}
@@ -49,24 +80,24 @@ export async function startServer(
   if (port && !(await portIsFree(port))) throw errors.portInUse(port);
   const { launch } = variant;
   const workDir = mkdtempSync(join(tmpdir(), 'perfgate-server-'));
+  if (launch.sandbox) giveScratch(workDir);
   const readyFile = join(workDir, 'ready.json');
   const listenPort = port ?? (launch.readiness === 'http' ? await freePort() : 0);
   const log = openSync(logFile, 'a');
-  const group = spawnGroup(pinnedCommand(plan, launch.command, cpus), {
-    cwd: launch.cwd,
+  const composed = sideCommand(launch.command, launch, {
+    plan,
+    cpus,
+    scratch: workDir,
     env: {
-      ...process.env,
-      ...launch.env,
       ...env,
-      NODE_OPTIONS: nodeOptions(process.env, launch.env, env),
       PORT: String(listenPort),
       HOST: LOOPBACK,
       PERFGATE_READY_FILE: readyFile,
       // For variants that pin processes of their own (nginx and its upstreams).
       PERFGATE_SERVER_CPUS: (cpus ?? plan.server ?? []).join(','),
     },
-    stdio: ['ignore', log, log],
   });
+  const group = spawnGroup(composed.argv, { cwd: launch.cwd, env: composed.env, stdio: ['ignore', log, log] });
   closeSync(log);
   let exit;
   group.exited.then((result) => {

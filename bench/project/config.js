@@ -1,10 +1,10 @@
-// A user's repository as perfgate sees it: the perfgate.config.{json,mjs,js} at its root,
+// A user's repository as perfgate sees it: the perfgate.config.json at its root,
 // validated, and turned into the suite config that bench and compare run. Its servers become
 // command variants rooted at the repository, its scenarios are served by each of them, and
 // its reference variants (built-in) run beside them on built-in scenarios.
 import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { delimiter, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SCENARIO_NAMES } from '../../servers/scenarios.js';
 import { validateWith } from '../config/schema.js';
 import { expandSpecs } from '../specs.js';
@@ -13,7 +13,10 @@ import { gitOutput } from '../git.js';
 import { builtInVariantNames } from '../variants.js';
 import { projectSchema } from './schema.js';
 
-const CONFIG_FILES = ['perfgate.config.json', 'perfgate.config.mjs', 'perfgate.config.js'];
+const CONFIG_FILE = 'perfgate.config.json';
+// A config that is code would run inside the harness, and the commit under test could change
+// what measures it: perfgate reads JSON only, and says so to a repository that still has one.
+const CODE_CONFIG_FILES = ['perfgate.config.mjs', 'perfgate.config.js', 'perfgate.config.cjs'];
 const PROJECT_DEFAULTS = { connections: [10, 100], install: ['npm', 'ci', '--no-audit', '--no-fund'] };
 
 // The repository's top directory, or `cwd` itself outside git.
@@ -22,28 +25,18 @@ export function repositoryRoot(cwd = process.cwd()) {
 }
 
 function findConfigFile(root) {
-  const found = CONFIG_FILES.map((name) => join(root, name)).filter((file) => existsSync(file));
-  if (found.length > 1)
-    throw errors.badConfig(root, [
-      `more than one config file (${found.map((file) => relative(root, file)).join(', ')}): keep one`,
-    ]);
-  return found[0];
+  const code = CODE_CONFIG_FILES.find((name) => existsSync(join(root, name)));
+  if (code) throw errors.codeConfig(join(root, code));
+  const file = join(root, CONFIG_FILE);
+  return existsSync(file) ? file : undefined;
 }
 
-async function readProjectConfig(file) {
-  if (file.endsWith('.json')) {
-    try {
-      return JSON.parse(readFileSync(file, 'utf8'));
-    } catch (error) {
-      throw errors.badConfig(file, [`not valid JSON: ${error.message}`]);
-    }
+function readProjectConfig(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw errors.badConfig(file, [`not valid JSON: ${error.message}`]);
   }
-  const module = await import(pathToFileURL(file));
-  if (!module.default || typeof module.default !== 'object')
-    throw errors.badConfig(file, [
-      'export the config object as the default export (export default { servers: ..., scenarios: ... })',
-    ]);
-  return module.default;
 }
 
 const manifestName = (root) => {
@@ -142,7 +135,7 @@ export async function loadProject(cwd = process.cwd()) {
   const root = repositoryRoot(cwd);
   const configFile = findConfigFile(root);
   if (!configFile) return null;
-  const config = await readProjectConfig(configFile);
+  const config = readProjectConfig(configFile);
   const names = { builtInNames: builtInVariantNames(), builtInScenarios: SCENARIO_NAMES };
   const problems = validateWith(projectSchema(names), config, 'servers');
   const suite = problems.length ? null : projectSuite(config, root);
