@@ -194,6 +194,21 @@ export const errors = {
     (id, status, reason) => `calibration stopped: ${id} ${status}: ${reason}`,
     EXIT.failed,
   ),
+  noBaselineTag: define(
+    'PG_NO_BASELINE_TAG',
+    (pattern, repo) =>
+      `no tag matching "${pattern}" is reachable from HEAD in ${repo}, so the relative trend has no baseline: tag a release (git tag v1.0.0 <commit>), set trend.baseline.tag to the pattern of your release tags, or name a commit (trend.baseline.commit or --baseline REF); a shallow clone has no tags (actions/checkout: fetch-depth: 0)`,
+  ),
+  unknownBaseline: define(
+    'PG_UNKNOWN_BASELINE',
+    (ref, repo) =>
+      `the baseline "${ref}" is not a commit in ${repo}: fix trend.baseline.commit (or --baseline), or fetch it first (a shallow clone lacks older commits: fetch-depth: 0)`,
+  ),
+  badBaselines: define(
+    'PG_BAD_BASELINES',
+    (file, problem) =>
+      `the baselines file ${file} ${problem}: it is written by \`perfgate trend\`; restore it from the history branch, or delete it to pin the baseline afresh (the relative trend then restarts)`,
+  ),
   toolsMissing: define('PG_TOOL_MISSING', (tools) =>
     tools
       .map(

@@ -25,6 +25,7 @@ export const COMMANDS = {
   site: ['site.mjs', 'serve the trend site over the local history'],
   publish: ['publish.mjs', 'append results to a history branch (gh-pages)'],
   'client-check': ['client-check.mjs', 'is the load generator the limit? autocannon vs wrk on the same server'],
+  trend: ['trend.mjs', 'the relative trend: HEAD against the pinned baseline in duet, appended to the history'],
 };
 
 const USAGE = `usage: perfgate <command> [options]      (perfgate <command> --help for its options)

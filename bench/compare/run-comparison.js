@@ -85,17 +85,18 @@ const wantsProfile = (mode = 'auto', verdicts) =>
   (mode === 'auto' && Object.values(verdicts).some((each) => each.verdict === VERDICTS.regression));
 
 /**
- * @param {{config: object, sides: {base: object, head: object}, settings: object, outDir: string, onProgress?: Function}} comparison
+ * @param {{config: object, sides: {base: object, head: object}, settings: object, outDir: string, onProgress?: Function, select?: Function}} comparison
  * settings: { thresholds: {'req/s': 0.05, 'p99 latency': 0.1}, failThreshold, budgetSeconds, minRounds, maxRounds }
+ * select: which benchmarks (specs) of the suite to measure; all by default (the relative trend picks some)
  */
-export async function runComparison({ config, sides, settings, outDir, onProgress = () => {} }) {
+export async function runComparison({ config, sides, settings, outDir, onProgress = () => {}, select = () => true }) {
   const plan = currentPinning({ loadWorkers: config.workers });
   pinSelf(plan);
   const logDir = join(outDir, 'logs');
   mkdirSync(logDir, { recursive: true });
   const variants = await sideVariants(sides, config);
   const backend = await loadBuiltInVariant('mock-backend');
-  const specs = expandSpecs(config);
+  const specs = expandSpecs(config).filter(select);
   const benchmarks = [];
   for (const [index, spec] of specs.entries()) {
     onProgress(`[${index + 1}/${specs.length}] ${spec.id}`);

@@ -7,6 +7,7 @@ import { ENGINE_NAMES } from '../engines/index.js';
 import { serverSettingsSchema } from './server-settings.js';
 import { SCENARIO_OPTIONS } from '../../servers/options.js';
 
+const nonEmpty = { type: 'string', minLength: 1 };
 const oneOrMany = (schema) => ({ anyOf: [schema, { type: 'array', items: schema, minItems: 1 }] });
 
 export const requestSchema = {
@@ -110,6 +111,21 @@ export function suiteSchema({
       server: serverSettingsSchema,
       commands: { type: 'object', additionalProperties: commandSchema },
       reference: referenceSchema({ builtInNames, builtInScenarios }),
+      // The relative trend of main (bench/trend/): how its baseline is chosen, and which
+      // benchmarks get a line (ids "variant scenario c=N", "variant scenario" or scenarios; default all).
+      trend: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          baseline: {
+            oneOf: [
+              { type: 'object', additionalProperties: false, required: ['tag'], properties: { tag: nonEmpty } },
+              { type: 'object', additionalProperties: false, required: ['commit'], properties: { commit: nonEmpty } },
+            ],
+          },
+          benchmarks: { type: 'array', minItems: 1, uniqueItems: true, items: nonEmpty },
+        },
+      },
       options: {
         type: 'object',
         additionalProperties: false,

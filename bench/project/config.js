@@ -68,7 +68,7 @@ function projectSuite(project, root) {
 }
 
 // Which benchmarks a thresholds key names: a full id, "server scenario", or a scenario.
-const keyMatches = (key, spec) =>
+export const keyMatches = (key, spec) =>
   key === spec.id || key === `${spec.variant} ${spec.scenario}` || key === spec.scenario;
 
 function thresholdProblems(thresholds = {}, suite) {

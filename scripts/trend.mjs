@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// `npm run trend`: the relative trend of main (bench/trend/). HEAD against the pinned baseline
+// in duet rounds, the ratios appended to the local history; --reanchor moves the baseline.
+//   npm run trend                      HEAD vs the pinned baseline (pinned on the first run)
+//   npm run trend -- --reanchor        measure the configured baseline against the pinned one, pin it
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseTrendArgs, TREND_COMMAND } from '../bench/cli/trend-command.js';
+import { runCommand } from '../bench/cli/run.js';
+import { resolveSuite } from '../bench/config/resolve.js';
+import { EXIT } from '../bench/errors.js';
+import { appendSummary } from '../bench/github/context.js';
+import { appendRunToFile, commitFromGit, defaultHistoryPath } from '../bench/history/index.js';
+import { withProject } from '../bench/project/config.js';
+import { TOOLS } from '../bench/results/benchmark-action.js';
+import { defaultResultsDir } from '../bench/results/write.js';
+import { BASELINES_FILE } from '../bench/trend/anchors.js';
+import { TREND_SUITES, trendBenches } from '../bench/trend/ratios.js';
+import { runTrend, trendSettings } from '../bench/trend/run-trend.js';
+import { writeTrend } from '../bench/trend/write.js';
+
+const perfgateRoot = fileURLToPath(new URL('..', import.meta.url));
+
+await runCommand(TREND_COMMAND, async ({ values }) => {
+  const parsed = parseTrendArgs(values);
+  const request = await withProject(parsed, parsed.repo);
+  const { config } = await resolveSuite(request);
+  const repo = request.project?.root ?? resolve(parsed.repo);
+  const historyFile = parsed.historyFile === null ? null : resolve(parsed.historyFile ?? defaultHistoryPath(repo));
+  const baselinesFile = resolve(
+    parsed.baselinesFile ?? `${dirname(historyFile ?? defaultHistoryPath(repo))}/${BASELINES_FILE}`,
+  );
+  const outDir = parsed.outDir ?? defaultResultsDir(parsed.reanchor ? 'reanchor' : 'trend');
+  const run = await runTrend({
+    repo,
+    projectRoot: request.project?.root ?? perfgateRoot,
+    install: request.project?.install,
+    config,
+    settings: trendSettings(parsed.settings),
+    baselinesFile,
+    baseline: parsed.baseline,
+    reanchor: parsed.reanchor,
+    outDir,
+    onProgress: (line) => console.error(line),
+  });
+  const benches = run.kind === 'trend' ? trendBenches(run.ratios, run.state) : null;
+  const markdown = writeTrend(run, benches, outDir);
+  appendSummary(markdown);
+  console.log(markdown);
+  console.log(`results: ${outDir}\nbaselines: ${baselinesFile}`);
+  if (benches && historyFile && benches.bigger.length + benches.smaller.length) {
+    appendRunToFile(historyFile, {
+      commit: commitFromGit(repo),
+      date: Date.now(),
+      suites: [
+        { suite: TREND_SUITES.bigger, tool: TOOLS.bigger, benches: benches.bigger },
+        { suite: TREND_SUITES.smaller, tool: TOOLS.smaller, benches: benches.smaller },
+      ],
+    });
+    console.log(`history: ${historyFile} (perfgate site shows it)`);
+  }
+  const failed = run.comparison?.benchmarks.some((benchmark) => benchmark.status === 'failed');
+  return failed ? EXIT.failed : EXIT.ok;
+});
