@@ -1,80 +1,63 @@
-// Every metric perfgate measures, defined once: its name (the trend line's identity in the
-// history, "<benchmark id> - <name>": never rename one), unit, direction, how it is read
-// from a run record (bench/results/record.js) and from a benchmark's summary, the verdict
-// band compare uses by default, and its label. The record, the github-action-benchmark
-// files, the tables, compare, its report, the PR comment and the site all read this list:
-// adding a metric means adding one entry here.
-//
-// band: for a judged metric, { threshold, minimumEffect } as fractions (bench/stats/verdict.js):
-// an interval wholly inside ±threshold is "no change", wholly beyond ±minimumEffect a change.
-// sampleKey: the field of compare's per-round sample (bench/compare/rounds.js) that holds it.
+// What perfgate's commands read from the metric registry (docs/lib/metrics.js, where each
+// metric is one entry): the record, the github-action-benchmark files, the tables, compare
+// (its rounds, verdicts, flags, schema and report), perfgate.config's thresholds and the PR
+// comment all derive from these views, so adding a metric means adding one entry there.
+import { METRIC_REGISTRY } from '../docs/lib/metrics.js';
 
-const MB = 1024 * 1024;
-const round = (value, digits) => Math.round(value * 10 ** digits) / 10 ** digits;
+export { METRIC_REGISTRY };
 
-export const METRICS = [
-  {
-    name: 'req/s',
-    label: 'Requests/sec',
-    unit: 'req/s',
-    direction: 'bigger',
-    fromRun: (run) => run.requests.mean,
-    fromSummary: (summary) => summary.requests.mean,
-    sampleKey: 'requestsPerSecond',
-    band: { threshold: 0.05, minimumEffect: 0.02 },
-  },
-  {
-    name: 'p50 latency',
-    label: 'p50 latency',
-    unit: 'ms',
-    direction: 'smaller',
-    fromRun: (run) => run.latencyMs.p50,
-    fromSummary: (summary) => summary.latencyMs.p50,
-  },
-  {
-    name: 'p99 latency',
-    label: 'p99 latency',
-    unit: 'ms',
-    direction: 'smaller',
-    fromRun: (run) => run.latencyMs.p99,
-    fromSummary: (summary) => summary.latencyMs.p99,
-    sampleKey: 'p99LatencyMs',
-    band: { threshold: 0.1, minimumEffect: 0.1 },
-  },
-  {
-    // The server process group's CPU time (user + system, children included) over the
-    // measured window, per completed request: independent of how fast the client is.
-    name: 'CPU µs/request',
-    label: 'Server CPU µs/request',
-    unit: 'µs',
-    direction: 'smaller',
-    fromRun: (run) => run.server.cpuMicrosPerRequest,
-    fromSummary: (summary) => summary.cpuMicrosPerRequest,
-    sampleKey: 'cpuMicrosPerRequest',
-    band: { threshold: 0.05, minimumEffect: 0.02 },
-  },
-  {
-    name: 'error %',
-    label: 'Error %',
-    unit: '%',
-    direction: 'smaller',
-    fromRun: (run) => run.errorPct,
-    fromSummary: (summary) => summary.errorPct,
-  },
-  {
-    name: 'peak RSS',
-    label: 'Peak RSS',
-    unit: 'MB',
-    direction: 'smaller',
-    fromRun: (run) => round(run.server.peakRssBytes / MB, 1),
-    fromSummary: (summary) => round(summary.peakRssBytes / MB, 1),
-  },
-];
-
-export const metricByName = (name) => METRICS.find((metric) => metric.name === name);
+export const metricByName = (name) => METRIC_REGISTRY.find((metric) => metric.name === name);
 
 // The metrics compare judges per round, in the order its report lists them.
-export const JUDGED_METRICS = METRICS.filter((metric) => metric.band);
+export const JUDGED_METRICS = METRIC_REGISTRY.filter((metric) => metric.band);
+
+// A judged metric's value in one of compare's per-round samples (bench/compare/rounds.js).
+export const sampleValue = (metric, sample) => sample[metric.sampleKey];
+
+// The metrics that may call a benchmark's verdict, in the order they call it.
+export const DECIDING_METRICS = JUDGED_METRICS.filter((metric) => metric.decides).sort(
+  (a, b) => a.decides.rank - b.decides.rank,
+);
 
 // compare's default bands, keyed by metric name (the settings' `thresholds`).
 export const defaultBands = () => Object.fromEntries(JUDGED_METRICS.map((metric) => [metric.name, { ...metric.band }]));
+
+const BAND_PARTS = ['threshold', 'minimumEffect'];
+
+/**
+ * The settings that set the verdict bands, one per compare flag (a flag may set a part of
+ * several metrics' bands, or both parts of one), in the registry's order:
+ * [{ flag, config, default, sets: [{ metric, part }] }]; default is a fraction.
+ */
+export function bandSettings() {
+  const byFlag = new Map();
+  for (const metric of JUDGED_METRICS) {
+    for (const part of BAND_PARTS) {
+      const flag = metric.bandFlags[part];
+      if (!byFlag.has(flag))
+        byFlag.set(flag, { flag, config: metric.bandConfig[part], default: metric.band[part], sets: [] });
+      byFlag.get(flag).sets.push({ metric: metric.name, part });
+    }
+  }
+  return [...byFlag.values()];
+}
+
+/**
+ * The bands of every judged metric from the values of the band settings (percentages, keyed
+ * by `key`: 'flag' for compare's options, 'config' for a perfgate.config thresholds entry);
+ * a part whose setting is not given keeps its band in `fallback` (else the registry's default).
+ * @param {object} given  e.g. { threshold: 5, 'min-effect': 2 } or { p99Threshold: 20 }
+ * @param {'flag'|'config'} key
+ * @param {object} fallback  the bands keyed by metric name
+ */
+export function bandsFrom(given, key, fallback) {
+  const bands = Object.fromEntries(
+    JUDGED_METRICS.map((metric) => [metric.name, { ...metric.band, ...fallback[metric.name] }]),
+  );
+  for (const setting of bandSettings()) {
+    const value = given[setting[key]];
+    if (value === undefined) continue;
+    for (const { metric, part } of setting.sets) bands[metric][part] = value / 100;
+  }
+  return bands;
+}

@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
 import { resolveSuite } from '../bench/config/resolve.js';
+import { bandSettings, JUDGED_METRICS } from '../bench/metrics.js';
 import { benchmarkSettings, loadProject, withProject } from '../bench/project/config.js';
 import { expandSpecs } from '../bench/specs.js';
 import { tempDir } from './helpers/harness.js';
@@ -118,4 +120,24 @@ test("per-benchmark thresholds: the most specific key wins, the rest keeps compa
   assert.equal(own['api user c=100'].thresholds['req/s'].threshold, 0.12);
   assert.equal(own['api user c=100'].failThreshold, 0.2);
   assert.deepEqual(own['api user c=100'].thresholds['p99 latency'], settings.thresholds['p99 latency']);
+});
+
+test("a per-benchmark threshold sets every judged metric's band as compare's flag of that name does", () => {
+  const flagDefaults = Object.fromEntries(
+    Object.entries(COMPARISON_OPTIONS).map(([name, spec]) => [name, spec.default]),
+  );
+  const settings = comparisonRequest(flagDefaults).settings;
+  const specs = expandSpecs({ variants: ['api'], scenarios: ['user'], connections: [10], options: {} });
+  for (const setting of bandSettings()) {
+    const byFlag = comparisonRequest({ ...flagDefaults, [setting.flag]: 37 }).settings.thresholds;
+    const byConfig = benchmarkSettings({ user: { [setting.config]: 37 } }, specs, settings)['api user c=10'].thresholds;
+    assert.deepEqual(byConfig, byFlag, `thresholds.${setting.config} and --${setting.flag}`);
+  }
+  assert.deepEqual(
+    Object.keys(benchmarkSettings({ user: { threshold: 8 } }, specs, settings)['api user c=10'].thresholds).sort(),
+    JUDGED_METRICS.map((metric) => metric.name).sort(),
+  );
+  // The bug this guards: CPU µs/request, which calls verdicts first, kept the global band.
+  const own = benchmarkSettings({ user: { threshold: 8, minEffect: 4 } }, specs, settings)['api user c=10'];
+  assert.deepEqual(own.thresholds['CPU µs/request'], { threshold: 0.08, minimumEffect: 0.04 });
 });

@@ -1,7 +1,7 @@
 // bisect's markdown: the answer first (the first bad commit, or the smallest range it can
 // defend, or that no step was found), then every step with its verdict and interval.
 import { escapeMarkdown as escapeCell } from '../text.js';
-import { intervalText, signedPct } from '../compare/report.js';
+import { intervalText, signedPercent } from '../format.js';
 import { profileMarkdown } from '../profile/report.js';
 
 const short = (sha) => sha.slice(0, 12);
@@ -17,7 +17,7 @@ function answer(bisect) {
 
 export function bisectMarkdown(bisect, { linkFrom } = {}) {
   const steps = bisect.steps.map((step, index) => {
-    return `| ${index + 1} | ${short(step.candidate)} ${escapeCell(step.subject)} | ${short(step.good)} | ${step.attempt} | ${step.change === null ? 'n/a' : signedPct(step.change)} | ${intervalText(step.ci)} | ${step.verdict} | ${step.rounds} | ${step.seconds} |`;
+    return `| ${index + 1} | ${short(step.candidate)} ${escapeCell(step.subject)} | ${short(step.good)} | ${step.attempt} | ${step.change === null ? 'n/a' : signedPercent(step.change)} | ${intervalText(step.ci)} | ${step.verdict} | ${step.rounds} | ${step.seconds} |`;
   });
   return [
     `### perfgate bisect: ${escapeCell(bisect.benchmark)}`,

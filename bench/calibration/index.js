@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { divisionLoop } from '../../servers/scenarios.js';
 import { describePinning } from '../pinning.js';
-import { METRICS } from '../compare/rounds.js';
+import { metricByName, sampleValue } from '../metrics.js';
 import { mean, median, standardDeviation, VERDICTS } from '../stats/index.js';
 
 // Seconds per iteration of the division loop the servers run, on this core: the median of
@@ -56,7 +56,7 @@ export function pooledChange(comparisons, metric = 'CPU µs/request') {
   const logs = comparisons
     .flatMap(({ samples }) =>
       samples.base.map((base, index) => {
-        const [b, h] = [base, samples.head[index]].map((sample) => METRICS[metric].value(sample));
+        const [b, h] = [base, samples.head[index]].map((sample) => sampleValue(metricByName(metric), sample));
         return b > 0 && h > 0 ? Math.log(h / b) : null;
       }),
     )

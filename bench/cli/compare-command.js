@@ -1,16 +1,28 @@
 // `npm run compare`: its option table and the turning of its values into a comparison request.
 // The measurement and verdict options are shared with `npm run calibrate`.
 import { MODES } from '../compare/run-comparison.js';
-import { metricByName } from '../metrics.js';
+import { percentNumber as percent } from '../format.js';
+import { bandSettings, bandsFrom, defaultBands } from '../metrics.js';
 import { COMPARE_DEFAULTS, INTERVAL_KINDS } from '../stats/index.js';
 import { SUITE_OPTIONS, suiteRequest } from './suite-options.js';
 
-// Fractions are shown and given as percentages.
-const percent = (fraction) => Math.round(fraction * 1000) / 10;
+// What a band flag sets, in its help: the metrics it applies to and the part of their band.
+function bandHelp({ sets }) {
+  const metrics = [...new Set(sets.map((each) => each.metric))].join(' and ');
+  const parts = new Set(sets.map((each) => each.part));
+  if (parts.size === 2) return `${metrics}: an interval wholly inside ±PCT is "no change", wholly beyond it a change`;
+  return parts.has('threshold')
+    ? `${metrics}: an interval wholly inside ±PCT is "no change"`
+    : `${metrics}: an interval wholly beyond ±PCT is a regression/improvement`;
+}
 
-// The verdict bands are each metric's own (bench/metrics.js); the flags set req/s's for
-// CPU µs/request too, and p99's.
-const BANDS = { throughput: metricByName('req/s').band, latency: metricByName('p99 latency').band };
+// One flag per verdict band setting of the metric registry (bench/metrics.js), in percent.
+const BAND_OPTIONS = Object.fromEntries(
+  bandSettings().map((setting) => [
+    setting.flag,
+    { type: 'positive', value: 'PCT', help: bandHelp(setting), default: percent(setting.default) },
+  ]),
+);
 
 // Compare measures in rounds of one run per side, so --repetitions is not among them.
 const { repetitions, ...suiteOptions } = SUITE_OPTIONS;
@@ -36,24 +48,7 @@ export const COMPARISON_OPTIONS = {
     help: 'duet: base and head at the same time on the same cores; sequential: one after the other (also the fallback, with its reason, where duet cannot run)',
     default: 'duet',
   },
-  threshold: {
-    type: 'positive',
-    value: 'PCT',
-    help: 'req/s and CPU µs/request: an interval wholly inside ±PCT is "no change"',
-    default: percent(BANDS.throughput.threshold),
-  },
-  'min-effect': {
-    type: 'positive',
-    value: 'PCT',
-    help: 'req/s and CPU µs/request: an interval wholly beyond ±PCT is a regression/improvement',
-    default: percent(BANDS.throughput.minimumEffect),
-  },
-  'p99-threshold': {
-    type: 'positive',
-    value: 'PCT',
-    help: 'p99 latency: both of the above',
-    default: percent(BANDS.latency.threshold),
-  },
+  ...BAND_OPTIONS,
   interval: {
     type: 'choice',
     choices: INTERVAL_KINDS,
@@ -138,12 +133,8 @@ export function comparisonRequest(values) {
     overrides: { ...request.overrides, repetitions: 1 },
     outDir: values.out,
     settings: {
-      // The judged metrics and their default bands: bench/metrics.js; these options set them.
-      thresholds: {
-        'req/s': { threshold: values.threshold / 100, minimumEffect: values['min-effect'] / 100 },
-        'CPU µs/request': { threshold: values.threshold / 100, minimumEffect: values['min-effect'] / 100 },
-        'p99 latency': { threshold: values['p99-threshold'] / 100, minimumEffect: values['p99-threshold'] / 100 },
-      },
+      // The judged metrics and their default bands: bench/metrics.js; the band options set them.
+      thresholds: bandsFrom(values, 'flag', defaultBands()),
       mode: values.mode,
       interval: values.interval,
       failThreshold: values['fail-threshold'] / 100,

@@ -1,11 +1,13 @@
 // The comparison's markdown report: one table of verdicts, then collapsed details with
 // the per-round samples, the machine and the warnings. Used for the terminal, the job
 // summary and the sticky PR comment, so every text from outside is escaped.
+import { DEFAULT_ENGINE } from '../engines/index.js';
+import { intervalText, measured as number, percent, signedPercent } from '../format.js';
+import { JUDGED_METRICS, sampleValue } from '../metrics.js';
 import { describePinning } from '../pinning.js';
 import { profileMarkdown } from '../profile/report.js';
 import { VERDICTS } from '../stats/index.js';
 import { escapeMarkdown as escapeCell } from '../text.js';
-import { METRICS } from './rounds.js';
 
 const VERDICT_SYMBOLS = {
   [VERDICTS.regression]: '🔴',
@@ -14,11 +16,6 @@ const VERDICT_SYMBOLS = {
   [VERDICTS.inconclusive]: '🟡',
 };
 
-const pct = (ratio) => `${+(100 * ratio).toFixed(2)} %`;
-// A relative change and its interval as every report shows them (bisect's too).
-export const signedPct = (ratio) => `${ratio >= 0 ? '+' : ''}${(100 * ratio).toFixed(1)} %`;
-export const intervalText = (ci) => (ci ? `${signedPct(ci[0])} … ${signedPct(ci[1])}` : 'n/a');
-const number = (value) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2));
 const meanOf = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 // What "change" and its interval are, per settings.interval (bench/stats/METHOD.md); older files were Welch.
@@ -28,19 +25,41 @@ const CHANGE_METHODS = {
   bootstrap: 'change = ratio of the means, with a percentile-bootstrap 95 % interval',
 };
 
+// The judged metrics a benchmark has verdicts for: a comparison written before a metric
+// existed has none for it.
+const judgedIn = (benchmark) => JUDGED_METRICS.filter((metric) => benchmark.verdicts[metric.name]);
+
+// The verdict bands the comparison ran with (settings.thresholds: fractions per metric name),
+// metrics that share a band named together; a file from before a metric was judged lacks it.
+function bandSentence(thresholds) {
+  const groups = new Map();
+  for (const { name } of JUDGED_METRICS.filter((metric) => thresholds[metric.name])) {
+    const { threshold, minimumEffect } = thresholds[name];
+    const band =
+      threshold === minimumEffect
+        ? `±${percent(threshold)}`
+        : `no change within ±${percent(threshold)}, a change beyond ±${percent(minimumEffect)}`;
+    groups.set(band, [...(groups.get(band) ?? []), name]);
+  }
+  const bands = [...groups].map(([band, names]) => `${names.join(' and ')}: ${band}`).join('; ');
+  return (
+    'Verdicts from that interval: no change when it lies wholly inside the band, regression or improvement ' +
+    `when wholly beyond the minimum effect, inconclusive when the time budget ran out first (${bands}).`
+  );
+}
+
 // The cells after the benchmark's name, per metric, from numbers and verdicts only: shared
 // by this report and the PR comment, which each quote the name their own way.
 export function verdictCells(benchmark) {
-  // A comparison written before a metric existed has no verdict for it.
-  return Object.entries(METRICS)
-    .filter(([metric]) => benchmark.verdicts[metric])
-    .map(([metric, { value, unit }]) => {
-      const verdict = benchmark.verdicts[metric];
-      const base = meanOf(benchmark.samples.base.map(value));
-      const head = meanOf(benchmark.samples.head.map(value));
-      const change = verdict.change ?? (head - base) / (base || 1);
-      return `${metric} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPct(change)} | ${intervalText(verdict.ci)} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict}`;
-    });
+  return judgedIn(benchmark).map((metric) => {
+    const { name, unit } = metric;
+    const verdict = benchmark.verdicts[name];
+    const [base, head] = ['base', 'head'].map((side) =>
+      meanOf(benchmark.samples[side].map((sample) => sampleValue(metric, sample))),
+    );
+    const change = verdict.change ?? (head - base) / (base || 1);
+    return `${name} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPercent(change)} | ${intervalText(verdict.ci)} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict}`;
+  });
 }
 
 function verdictRows(benchmark) {
@@ -55,15 +74,18 @@ function verdictRows(benchmark) {
 const cellOf = (value) => (typeof value === 'number' ? number(value) : 'n/a');
 
 function samplesTable(benchmark) {
-  const metrics = Object.entries(METRICS).filter(([metric]) => benchmark.verdicts[metric]);
+  const metrics = judgedIn(benchmark);
   const rows = benchmark.samples.base.map((base, index) => {
     const head = benchmark.samples.head[index];
-    return `| ${index + 1} | ${metrics.map(([, { value }]) => `${cellOf(value(base))} | ${cellOf(value(head))}`).join(' | ')} |`;
+    const cells = metrics.map((metric) =>
+      [base, head].map((sample) => cellOf(sampleValue(metric, sample))).join(' | '),
+    );
+    return `| ${index + 1} | ${cells.join(' | ')} |`;
   });
   return [
     `**${escapeCell(benchmark.id)}** — ${benchmark.rounds} rounds (${benchmark.mode ?? 'sequential'}) in ${Math.round(benchmark.elapsedMs / 1000)} s, stopped: ${benchmark.stoppedBy}`,
     '',
-    `| round | ${metrics.map(([name, { unit }]) => `base ${name} (${unit}) | head ${name} (${unit})`).join(' | ')} |`,
+    `| round | ${metrics.map(({ name, unit }) => `base ${name} (${unit}) | head ${name} (${unit})`).join(' | ')} |`,
     `| ---: | ${metrics.map(() => '---: | ---:').join(' | ')} |`,
     ...rows,
     '',
@@ -100,8 +122,8 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     (benchmark.warnings ?? []).map((warning) => `- ${escapeCell(benchmark.id)}: ${escapeCell(warning)}`),
   );
   const gate = comparison.gate.failed
-    ? `**Regression beyond ${100 * comparison.gate.failThreshold} %** in ${comparison.gate.regressions.map(escapeCell).join(', ')}: the check fails.`
-    : `No regression beyond ${100 * comparison.gate.failThreshold} % in the metric that called each verdict.`;
+    ? `**Regression beyond ${percent(comparison.gate.failThreshold)}** in ${comparison.gate.regressions.map(escapeCell).join(', ')}: the check fails.`
+    : `No regression beyond ${percent(comparison.gate.failThreshold)} in the metric that called each verdict.`;
   // The references run the same code on both sides (perfgate.config's "reference").
   const moved = comparison.gate.referencesMoved ?? [];
   const noise = moved.length
@@ -118,10 +140,7 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     '',
     ...measured.flatMap(verdictLine),
     '',
-    `${CHANGE_METHODS[settings.interval ?? 'welch']}. Verdicts from that interval: regression or improvement when it lies wholly beyond ±${pct(settings.thresholds['req/s'].minimumEffect)}, ` +
-      `no change when wholly inside ±${pct(settings.thresholds['req/s'].threshold)} (req/s; ±${pct(settings.thresholds['p99 latency'].threshold)} for p99` +
-      `${settings.thresholds['CPU µs/request'] ? `, ±${pct(settings.thresholds['CPU µs/request'].threshold)} for CPU µs/request` : ''}), ` +
-      'inconclusive when the time budget ran out first.',
+    `${CHANGE_METHODS[settings.interval ?? 'welch']}. ${bandSentence(settings.thresholds)}`,
     ...(warnings.length ? ['', '**Warnings**', ...warnings] : []),
     '',
     '<details><summary>Per-round samples</summary>',
@@ -134,7 +153,7 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     '',
     `- ${escapeCell(machine.cpuModel)} x${machine.cores}, Node ${machine.node}, kernel ${escapeCell(machine.kernel)}`,
     `- pinning: ${escapeCell(describePinning(comparison.pinning))}`,
-    `- ${settings.mode === 'sequential' ? 'sequential: the sides one after the other' : 'duet: both sides at the same time on the same cores'}, load engine ${escapeCell(settings.engine ?? 'autocannon')}`,
+    `- ${settings.mode === 'sequential' ? 'sequential: the sides one after the other' : 'duet: both sides at the same time on the same cores'}, load engine ${escapeCell(settings.engine ?? DEFAULT_ENGINE)}`,
     `- rounds of ${settings.roundSeconds} s after ${settings.warmupSeconds} s warm-up, fresh server each, order alternating; ` +
       `${settings.minRounds}–${settings.maxRounds} rounds, budget ${settings.budgetSeconds} s per benchmark`,
     '</details>',

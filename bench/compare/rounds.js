@@ -4,7 +4,7 @@
 // in a duet: which starts first and gets the first engine instance), and are added until
 // every deciding metric is resolved or the time budget is spent (Node core's compare.js,
 // tachometer's automatic mode, duet benchmarking of Bulej et al.).
-import { JUDGED_METRICS } from '../metrics.js';
+import { DECIDING_METRICS, JUDGED_METRICS, sampleValue } from '../metrics.js';
 import { compareSamples, DEFAULTS, stopReason, VERDICTS } from '../stats/index.js';
 
 // What is kept of each measured round (a run record of bench/results/record.js): every
@@ -16,33 +16,27 @@ export const roundSample = (run) => ({
   clientSaturated: run.loadGenerator.saturated,
 });
 
-// What is judged, from a round sample, keyed by metric name (bench/metrics.js).
-export const METRICS = Object.fromEntries(
-  JUDGED_METRICS.map((metric) => [
-    metric.name,
-    {
-      direction: metric.direction,
-      unit: metric.unit,
-      value: (sample) => sample[metric.sampleKey],
-    },
-  ]),
-);
-
-// Which metrics may stop the sampling and call the verdict, in the order they call it.
-// CPU µs/request is the least noisy per-round ratio (METHOD.md) and does not depend on the
-// client; req/s stays beside it unless the client was the bottleneck, when it is only a lower bound.
+// Which metrics may stop the sampling and call the verdict, in the order they call it (each
+// metric's `decides`, bench/metrics.js): a client-dependent one is left out when the client was
+// the bottleneck (it is only a lower bound then); the fallback decides when nothing else was
+// measured in every round.
 function decidingMetrics(samples) {
-  const clientBound = [...samples.base, ...samples.head].some((sample) => sample.clientSaturated);
-  const present = (name) =>
-    [...samples.base, ...samples.head].every((sample) => typeof METRICS[name].value(sample) === 'number');
-  const names = (clientBound ? ['CPU µs/request'] : ['CPU µs/request', 'req/s']).filter(present);
-  return { names: names.length ? names : ['req/s'], clientBound };
+  const all = [...samples.base, ...samples.head];
+  const clientBound = all.some((sample) => sample.clientSaturated);
+  const present = (metric) => all.every((sample) => typeof sampleValue(metric, sample) === 'number');
+  const names = DECIDING_METRICS.filter((metric) => !(clientBound && metric.decides.clientDependent))
+    .filter(present)
+    .map((metric) => metric.name);
+  const fallback = DECIDING_METRICS.filter((metric) => metric.decides.fallback).map((metric) => metric.name);
+  return { names: names.length ? names : fallback, clientBound };
 }
 
 // thresholds: per metric, { threshold, minimumEffect } as fractions; interval: which one decides (bench/stats/verdict.js).
 function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULTS.interval }) {
   return Object.fromEntries(
-    Object.entries(METRICS).map(([metric, { direction, value }]) => {
+    JUDGED_METRICS.map((judged) => {
+      const { name: metric, direction } = judged;
+      const value = (sample) => sampleValue(judged, sample);
       const base = samples.base.map(value);
       const head = samples.head.map(value);
       if (![...base, ...head].every((each) => typeof each === 'number'))

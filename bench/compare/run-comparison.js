@@ -10,11 +10,12 @@ import { PerfgateError } from '../errors.js';
 import { gitInfo, machineInfo } from '../machine.js';
 import { currentPinning, pinSelf } from '../pinning.js';
 import { fileSafe, measureOnce, measureTogether } from '../measure.js';
+import { JUDGED_METRICS } from '../metrics.js';
 import { failsGate, VERDICTS } from '../stats/index.js';
 import { expandSpecs } from '../specs.js';
 import { loadBuiltInVariant } from '../variants.js';
 import { profileBenchmark } from '../profile/index.js';
-import { compareInterleaved, METRICS, roundSample, sequentialRound } from './rounds.js';
+import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariants } from './sides.js';
 
@@ -194,7 +195,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       roundSeconds: config.duration,
       warmupSeconds: config.warmup,
       server: config.server,
-      metrics: Object.keys(METRICS),
+      metrics: JUDGED_METRICS.map((metric) => metric.name),
     },
     benchmarks,
     gate: {

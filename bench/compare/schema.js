@@ -2,19 +2,22 @@
 // comment reads from an untrusted artifact (bench/github/artifact.js): what every reader may
 // rely on, with bounds on every text and list.
 import { INTERVAL_KINDS, VERDICT_NAMES } from '../stats/index.js';
-import { METRICS } from './rounds.js';
+import { JUDGED_METRICS } from '../metrics.js';
 
 export const COMPARISON_FORMAT = { format: 'perfgate-comparison', version: 1 };
 
 const text = (maxLength) => ({ type: 'string', maxLength });
+// Every comparison has the verdicts and samples of these; a metric judged later (CPU
+// µs/request) may be missing from older files (bench/metrics.js: inEveryComparison).
+const ALWAYS_JUDGED = JUDGED_METRICS.filter((metric) => metric.inEveryComparison);
 const samples = {
   type: 'array',
   minItems: 1,
   maxItems: 1000,
   items: {
     type: 'object',
-    required: ['requestsPerSecond', 'p99LatencyMs'],
-    properties: { requestsPerSecond: { type: 'number', minimum: 0 }, p99LatencyMs: { type: 'number', minimum: 0 } },
+    required: ALWAYS_JUDGED.map((metric) => metric.sampleKey),
+    properties: Object.fromEntries(ALWAYS_JUDGED.map((metric) => [metric.sampleKey, { type: 'number', minimum: 0 }])),
   },
 };
 const verdict = {
@@ -69,11 +72,10 @@ const benchmark = {
     status: { enum: ['ok', 'skipped', 'failed'] },
     reason: text(4000),
     rounds: { type: 'integer', minimum: 0 },
-    // Every comparison has these two; CPU µs/request came later (bench/metrics.js).
     verdicts: {
       type: 'object',
-      required: ['req/s', 'p99 latency'],
-      properties: Object.fromEntries(Object.keys(METRICS).map((metric) => [metric, verdict])),
+      required: ALWAYS_JUDGED.map((metric) => metric.name),
+      properties: Object.fromEntries(JUDGED_METRICS.map((metric) => [metric.name, verdict])),
     },
     samples: { type: 'object', required: ['base', 'head'], properties: { base: samples, head: samples } },
     profile,

@@ -2,6 +2,7 @@
 // the artifact (never its markdown), then created once and updated in place, found again by
 // a hidden marker in a comment of the workflow's own bot user.
 import { verdictCells } from '../compare/report.js';
+import { percent } from '../format.js';
 import { profileTables } from '../profile/report.js';
 import { codeSpan as code } from '../text.js';
 
@@ -30,9 +31,28 @@ function profiles(comparison) {
     ]);
 }
 
+// How the rounds ran, per comparison.json's mode (a benchmark falls back to sequential where
+// duet cannot run, bench/compare/run-comparison.js); an unknown mode from the artifact says nothing.
+const MODE_TEXT = {
+  duet: 'duet rounds (base and head at the same time on the same cores)',
+  sequential: 'sequential rounds (base and head one after the other, alternating which goes first)',
+};
+
+function roundsText(comparisons) {
+  const modes = new Set(
+    comparisons.flatMap(({ comparison }) =>
+      comparison.benchmarks
+        .filter((benchmark) => benchmark.status === 'ok')
+        .map((benchmark) => benchmark.mode ?? comparison.settings?.mode ?? 'sequential'),
+    ),
+  );
+  const known = Object.keys(MODE_TEXT).filter((mode) => modes.has(mode));
+  return known.length ? known.map((mode) => MODE_TEXT[mode]).join(' and ') : 'rounds';
+}
+
 function section(comparison) {
   const { gate, sides } = comparison;
-  const threshold = `${+(100 * gate.failThreshold).toFixed(1)} %`;
+  const threshold = percent(gate.failThreshold);
   const all = comparison.benchmarks.flatMap(rows);
   const shown = all.slice(0, MAX_ROWS);
   return [
@@ -73,7 +93,7 @@ export function renderComment({ pr, comparisons }, { runUrl, workflow, currentHe
     ...(comparisons.length
       ? comparisons.flatMap(({ comparison }) => section(comparison))
       : ['⚠️ The run produced no comparison: see its log.', '']),
-    "<sub>Verdicts from interleaved rounds (base and head alternating); per-round samples are in the run's job summary and artifact.</sub>",
+    `<sub>Verdicts from ${roundsText(comparisons)}; per-round samples are in the run's job summary and artifact.</sub>`,
   ];
   const body = lines.join('\n');
   return body.length <= MAX_BODY

@@ -10,6 +10,7 @@ import { validateWith } from '../config/schema.js';
 import { expandSpecs } from '../specs.js';
 import { errors } from '../errors.js';
 import { gitOutput } from '../git.js';
+import { bandsFrom } from '../metrics.js';
 import { builtInVariantNames } from '../variants.js';
 import { projectSchema } from './schema.js';
 
@@ -90,16 +91,9 @@ export function benchmarkSettings(thresholds = {}, specs, settings) {
       .sort((a, b) => a.length - b.length);
     if (!keys.length) continue;
     const given = Object.assign({}, ...keys.map((key) => thresholds[key]));
-    const band = (metric, threshold, minEffect) => ({
-      threshold: threshold === undefined ? settings.thresholds[metric].threshold : threshold / 100,
-      minimumEffect: minEffect === undefined ? settings.thresholds[metric].minimumEffect : minEffect / 100,
-    });
     own[spec.id] = {
-      thresholds: {
-        ...settings.thresholds,
-        'req/s': band('req/s', given.threshold, given.minEffect),
-        'p99 latency': band('p99 latency', given.p99Threshold, given.p99Threshold),
-      },
+      // Every judged metric's band, as compare's flags set them (bench/metrics.js: bandConfig).
+      thresholds: { ...settings.thresholds, ...bandsFrom(given, 'config', settings.thresholds) },
       failThreshold: given.failThreshold === undefined ? settings.failThreshold : given.failThreshold / 100,
     };
   }

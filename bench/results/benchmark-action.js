@@ -3,7 +3,7 @@
 // customSmallerIsBetter file (the metrics and their directions: bench/metrics.js).
 // Names "<id> - <metric>" are the identity of a trend line: never change them lightly.
 import { describeServerSettings } from '../config/server-settings.js';
-import { METRICS } from '../metrics.js';
+import { METRIC_REGISTRY } from '../metrics.js';
 import { describePinning } from '../pinning.js';
 
 export const SUITE_NAMES = { bigger: 'perfgate throughput', smaller: 'perfgate latency' };
@@ -43,7 +43,7 @@ export function toBenchmarkAction(result) {
   for (const benchmark of measured) {
     const { summary, id } = benchmark;
     const extra = extraText(benchmark, result);
-    for (const metric of METRICS) {
+    for (const metric of METRIC_REGISTRY) {
       const value = metric.fromSummary(summary);
       if (value === null || value === undefined) continue; // e.g. CPU µs/request without requests
       files[metric.direction].push({

@@ -1,28 +1,47 @@
+import { DEFAULT_ENGINE } from '../engines/index.js';
+import { integer, microseconds, milliseconds as ms, percentValue as pct } from '../format.js';
+import { METRIC_REGISTRY } from '../metrics.js';
 import { describePinning } from '../pinning.js';
 
 // The run's table with the proxy-baseline study's columns, plus the failures and warnings
-// that a reader must see next to the numbers.
+// that a reader must see next to the numbers. A metric with a `table` entry in the registry
+// (docs/lib/metrics.js) has its column after the one it names; the rest are the summary's.
 
-const COLUMNS = [
-  'Server',
-  'Connections',
-  'Requests/sec',
-  'Avg Latency',
-  'p99 Latency',
-  'Max Latency',
-  'CPU µs/request',
-  'Total Requests',
-  'Timeouts',
-  'Timeout %',
-  'Total Errors',
-  'Error %',
+// The formats a registry entry's table column may name.
+export const TABLE_FORMATS = { integer, milliseconds: ms, microseconds, percentValue: pct };
+
+const SUMMARY_COLUMNS = [
+  { title: 'Avg Latency', cell: (summary) => ms(summary.latencyMs.avg) },
+  { title: 'Max Latency', cell: (summary) => ms(summary.latencyMs.max) },
+  { title: 'Total Requests', cell: (summary) => integer(summary.requests.total) },
+  { title: 'Timeouts', cell: (summary) => integer(summary.timeouts) },
+  { title: 'Timeout %', cell: (summary) => pct(summary.timeoutPct) },
+  { title: 'Total Errors', cell: (summary) => integer(summary.errors) },
 ];
 
-const integer = (value) => Math.round(value).toLocaleString('en-US');
-// Latency keeps µs precision: a fast server's 0.42 ms must not show as 0.
-export const ms = (value) => `${+value.toFixed(value < 10 ? 2 : 1)} ms`;
-const micros = (value) => (value === null || value === undefined ? 'n/a' : `${+value.toFixed(1)} µs`);
-const pct = (value) => `${value.toFixed(2)} %`;
+const LEADING = ['Server', 'Connections'];
+
+// Where a column that follows `after` goes among the value columns: at the end when no column
+// has that title.
+function insertionPoint(columns, after) {
+  if (after === LEADING.at(-1)) return 0;
+  const index = columns.findIndex((each) => each.title === after);
+  return index === -1 ? columns.length : index + 1;
+}
+
+function valueColumns() {
+  const columns = [...SUMMARY_COLUMNS];
+  for (const metric of METRIC_REGISTRY.filter((each) => each.table)) {
+    const { title, format: formatName, after } = metric.table;
+    const column = { title, cell: (summary) => TABLE_FORMATS[formatName](metric.fromSummary(summary)) };
+    columns.splice(insertionPoint(columns, after), 0, column);
+  }
+  return columns;
+}
+
+const VALUE_COLUMNS = valueColumns();
+const COLUMNS = [...LEADING, ...VALUE_COLUMNS.map((column) => column.title)];
+
 // A table cell must not break the table, nor be read as markup.
 const cell = (text) =>
   String(text).replace(/[|\n<>]/g, (char) => ({ '|': '\\|', '\n': ' ', '<': '&lt;', '>': '&gt;' })[char]);
@@ -36,20 +55,7 @@ function row(benchmark) {
   if (benchmark.status !== 'ok') {
     return [label(benchmark), benchmark.connections, benchmark.status, ...COLUMNS.slice(3).map(() => '')];
   }
-  return [
-    label(benchmark),
-    benchmark.connections,
-    integer(summary.requests.mean),
-    ms(summary.latencyMs.avg),
-    ms(summary.latencyMs.p99),
-    ms(summary.latencyMs.max),
-    micros(summary.cpuMicrosPerRequest),
-    integer(summary.requests.total),
-    integer(summary.timeouts),
-    pct(summary.timeoutPct),
-    integer(summary.errors),
-    pct(summary.errorPct),
-  ];
+  return [label(benchmark), benchmark.connections, ...VALUE_COLUMNS.map((column) => column.cell(summary))];
 }
 
 export function markdownTable(result) {
@@ -70,7 +76,7 @@ export function markdownTable(result) {
   lines.push(
     '',
     `<sub>${cell(result.machine.cpuModel)} x${result.machine.cores}, Node ${result.machine.node}, ` +
-      `pinning: ${cell(describePinning(result.pinning))}, engine ${cell(result.config.engine ?? 'autocannon')}, commit ${result.git.commit?.slice(0, 8) ?? 'none'}</sub>`,
+      `pinning: ${cell(describePinning(result.pinning))}, engine ${cell(result.config.engine ?? DEFAULT_ENGINE)}, commit ${result.git.commit?.slice(0, 8) ?? 'none'}</sub>`,
     '',
   );
   return lines.join('\n');

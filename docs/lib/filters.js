@@ -1,8 +1,11 @@
 // Which suites, variants, scenarios, tiers and metrics the data offers, and whether a sample
 // passes the chosen filters and the search. A filter left unset (null) lets everything through.
-const METRIC_ORDER = ['req/s', 'p50 latency', 'p99 latency', 'error %', 'peak RSS'];
-// perfgate's own histories hold five metrics per benchmark: two are shown at first.
-const PERFGATE_DEFAULT_METRICS = ['req/s', 'p99 latency'];
+import { METRIC_REGISTRY } from './metrics.js';
+
+// perfgate's metrics in the order of its registry, then other tools' by name.
+const METRIC_ORDER = METRIC_REGISTRY.map((metric) => metric.name);
+// perfgate's own histories hold several metrics per benchmark: a few are shown at first.
+const PERFGATE_DEFAULT_METRICS = METRIC_REGISTRY.filter((metric) => metric.siteDefault).map((metric) => metric.name);
 
 const metricRank = (metric) => (METRIC_ORDER.includes(metric) ? METRIC_ORDER.indexOf(metric) : METRIC_ORDER.length);
 export const byMetric = (a, b) => metricRank(a) - metricRank(b) || a.localeCompare(b);
