@@ -121,6 +121,11 @@ export const errors = {
       `${file} is code, and perfgate no longer loads a config that is code (the commit under test could change what measures it): write the same object as perfgate.config.json beside it and delete ${file}`,
   ),
   installFailed: define('PG_INSTALL_FAILED', (what, detail) => `could not install ${what}: ${detail}`),
+  lockedVersionMismatch: define(
+    'PG_LOCKED_VERSION',
+    (spec, lockFile, locked) =>
+      `${spec} is not what ${lockFile} locks (${locked}): name the locked version, or the lockfile that locks ${spec}`,
+  ),
   badRuntime: define(
     'PG_BAD_RUNTIME',
     (text, why) =>
@@ -246,6 +251,11 @@ export const githubErrors = {
     'PG_BAD_LOCKFILE',
     (what, problem) =>
       `${what} ${problem}: the upgrade gate compares the package-lock.json (lockfileVersion 2 or 3) of the base and of the pull request`,
+  ),
+  untrustedLockEntry: define(
+    'PG_UNTRUSTED_LOCK_ENTRY',
+    (what, key, reason) =>
+      `${what} locks ${key} as ${reason}: the upgrade gate installs only exact versions from the npm registry with their sha512 integrity, so nothing was installed; lock a registry release instead (npm install <package>@<version>, or an override in package.json for a dependency)`,
   ),
   duplicateBenchmark: define(
     'PG_DUPLICATE_BENCHMARK',

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// The upgrade gate of dependabot's framework pull requests (.github/workflows/upgrade-gate.yml):
+// The upgrade gate of the update bots' framework pull requests (.github/workflows/upgrade-gate.yml):
 // every framework package whose locked version differs between --base and the working tree is
-// compared old vs new with `npm run compare -- --dep PKG@OLD --vs PKG@NEW`, which measures the
-// variants that use it. Each comparison is kept as DIR/comparison-<package>.json and .md for
-// the pull-request comment.
+// compared old vs new with `npm run compare -- --dep PKG@OLD --dep-lock BASE --vs PKG@NEW
+// --vs-lock HEAD`, which measures the variants that use it, each version installed exactly as
+// its side's package-lock.json locks it and what it needs (npm ci, never re-resolved). An entry
+// that is not an exact registry version with integrity (a remote tarball, a git URL, a path, no
+// integrity) is refused before anything is installed. Each comparison is kept as
+// DIR/comparison-<package>.json and .md for the pull-request comment.
 //   node scripts/upgrade-gate.mjs --base REF [--head REF] --out DIR [-- compare options, e.g. --duration 5]
 // --head: the lockfile of that commit instead of the working tree's, so that a user's repository
 // measures its own (trusted) checkout with the versions a pull request asks for. In a repository
@@ -11,7 +14,7 @@
 // Exit 0 no regression (or no framework changed), 1 a regression beyond compare's
 // --fail-threshold, 2 bad input or a comparison that could not run.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from '../bench/cli/run.js';
@@ -26,7 +29,7 @@ const UPGRADE_GATE_COMMAND = {
   invocation: 'node scripts/upgrade-gate.mjs',
   synopsis: '--base REF [--head REF] --out DIR [-- compare options]',
   summary:
-    "Compares old vs new every framework package whose locked version differs between --base and --head (default: the\nworking tree) (npm run compare -- --dep PKG@OLD --vs PKG@NEW). Exit 1 on a regression beyond compare's --fail-threshold.\nIn a repository with a perfgate.config, the packages watched are its package.json's dependencies.",
+    "Compares old vs new every framework package whose locked version differs between --base and --head (default: the\nworking tree) (npm run compare -- --dep PKG@OLD --vs PKG@NEW), each installed exactly as its side's lockfile locks it;\nentries that are not registry versions with integrity are refused. Exit 1 on a regression beyond compare's --fail-threshold.\nIn a repository with a perfgate.config, the packages watched are its package.json's dependencies.",
   options: {
     base: { type: 'string', value: 'REF', help: 'the commit whose package-lock.json is the old side', required: true },
     head: {
@@ -65,24 +68,48 @@ function lockfile(read, what) {
 }
 
 // `--end-of-options`: a ref starting with a dash is never an option of git.
-function lockfileOfRef(ref) {
-  const shown = gitResult(['show', '--end-of-options', `${ref}:package-lock.json`]);
+function fileOfRef(ref, file) {
+  const shown = gitResult(['show', '--end-of-options', `${ref}:${file}`]);
   if (!shown.ok) throw new Error(shown.stderr || `git show exited with ${shown.exitCode}`);
   return shown.stdout;
 }
 
+// A side's package.json (its overrides shape what the lockfile installs), or {} without one.
+function manifestOf(ref) {
+  try {
+    return JSON.parse(ref === undefined ? readFileSync('package.json', 'utf8') : fileOfRef(ref, 'package.json'));
+  } catch {
+    return {};
+  }
+}
+
+// Each side's package.json and package-lock.json in a directory of its own, for compare --dep-lock/--vs-lock.
+function writeSide(dir, lock, manifest) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest));
+  return dir;
+}
+
 await runCommand(UPGRADE_GATE_COMMAND, async ({ values: { base, head, out: outArg }, rest: compareArgs }) => {
   const out = resolve(outArg);
-  const baseLock = lockfile(() => lockfileOfRef(base), `package-lock.json at ${base}`);
+  const baseLock = lockfile(() => fileOfRef(base, 'package-lock.json'), `package-lock.json at ${base}`);
   const headLock =
     head === undefined
       ? lockfile(() => readFileSync('package-lock.json', 'utf8'), 'package-lock.json of the working tree')
-      : lockfile(() => lockfileOfRef(head), `package-lock.json at ${head}`);
+      : lockfile(() => fileOfRef(head, 'package-lock.json'), `package-lock.json at ${head}`);
   const project = await loadProject();
   const watched = project
     ? Object.keys(JSON.parse(readFileSync(join(project.root, 'package.json'), 'utf8')).dependencies ?? {})
     : undefined;
-  const runs = comparisonRuns(changedFrameworks(baseLock, headLock, watched), join(out, 'runs'), compareArgs);
+  const changes = changedFrameworks(baseLock, headLock, watched);
+  const sides = changes.length
+    ? {
+        base: writeSide(join(out, 'runs', 'lockfiles', 'base'), baseLock, manifestOf(base)),
+        head: writeSide(join(out, 'runs', 'lockfiles', 'head'), headLock, manifestOf(head)),
+      }
+    : {};
+  const runs = comparisonRuns(changes, join(out, 'runs'), compareArgs, sides);
   if (!runs.length) {
     const line = `upgrade gate: no ${project ? 'dependency' : 'framework package'} changed version since ${base}: nothing to compare`;
     console.log(line);

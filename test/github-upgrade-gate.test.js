@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { YAML } from 'zx';
@@ -21,6 +21,8 @@ import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const execFileAsync = promisify(execFile);
 
+// A well-formed sha512 integrity (its value is checked by npm when it installs, not here).
+const INTEGRITY = `sha512-${'A'.repeat(86)}==`;
 const lock = (versions) => ({
   name: 'perfgate',
   lockfileVersion: 3,
@@ -29,11 +31,30 @@ const lock = (versions) => ({
     ...Object.fromEntries(
       Object.entries(versions).map(([key, value]) => [
         `node_modules/${key}`,
-        typeof value === 'string' ? { version: value } : value,
+        typeof value === 'string' ? { version: value, integrity: INTEGRITY } : { integrity: INTEGRITY, ...value },
       ]),
     ),
   },
 });
+
+// perfgate's own lockfile, and one where express is locked at the version its express4 alias has
+// (with the same closure, moved under express): two real, installable sides.
+const PROJECT_LOCK = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package-lock.json'), 'utf8'));
+function withExpressFromAlias(projectLock) {
+  const packages = Object.fromEntries(
+    Object.entries(projectLock.packages).filter(
+      ([key]) => key !== 'node_modules/express' && !key.startsWith('node_modules/express/'),
+    ),
+  );
+  for (const [key, entry] of Object.entries(projectLock.packages)) {
+    if (key === 'node_modules/express4' || key.startsWith('node_modules/express4/')) {
+      const { name, ...rest } = entry;
+      packages[key.replace('node_modules/express4', 'node_modules/express')] =
+        key === 'node_modules/express4' ? rest : entry;
+    }
+  }
+  return { ...projectLock, packages };
+}
 
 const BASE = {
   express: '5.1.0',
@@ -54,8 +75,8 @@ describe('changed framework packages', () => {
       hono: '4.0.0',
     };
     assert.deepEqual(changedFrameworks(lock(BASE), lock(head)), [
-      { name: 'express', from: '5.1.0', to: '5.2.0' },
-      { name: '@koa/router', from: '15.0.0', to: '15.1.0' },
+      { kind: 'package', name: 'express', from: '5.1.0', to: '5.2.0' },
+      { kind: 'package', name: '@koa/router', from: '15.0.0', to: '15.1.0' },
     ]);
     assert.deepEqual(changedFrameworks(lock(BASE), lock({ ...BASE, zx: '9.0.0' })), []);
   });
@@ -73,8 +94,13 @@ describe('changed framework packages', () => {
     );
   });
 
-  test('one comparison per package, old vs new, with the extra compare options', () => {
-    const runs = comparisonRuns([{ name: '@hono/node-server', from: '2.0.0', to: '2.1.0' }], '/w', ['--duration', '5']);
+  test("one comparison per package, old vs new, each installed from its side's lockfile, with the extra compare options", () => {
+    const runs = comparisonRuns(
+      [{ kind: 'package', name: '@hono/node-server', from: '2.0.0', to: '2.1.0' }],
+      '/w',
+      ['--duration', '5'],
+      { base: '/w/lockfiles/base', head: '/w/lockfiles/head' },
+    );
     assert.deepEqual(
       runs.map((run) => [run.slug, run.args]),
       [
@@ -83,8 +109,12 @@ describe('changed framework packages', () => {
           [
             '--dep',
             '@hono/node-server@2.0.0',
+            '--dep-lock',
+            '/w/lockfiles/base',
             '--vs',
             '@hono/node-server@2.1.0',
+            '--vs-lock',
+            '/w/lockfiles/head',
             '--out',
             '/w/hono-node-server',
             '--duration',
@@ -142,9 +172,17 @@ describe('scripts/upgrade-gate.mjs', () => {
     assert.match(run.summary, /nothing to compare/);
   });
 
-  test('an upgraded framework is compared old vs new for real, kept for the comment and summarised', () => {
-    const repo = repository({ ...BASE, express: '5.0.0' });
-    writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock(BASE)));
+  test('an upgraded framework is compared old vs new for real, each installed from its own lockfile, kept for the comment and summarised', () => {
+    const repo = tempDir('perfgate-gate-');
+    const git = (...args) =>
+      execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+    const older = withExpressFromAlias(PROJECT_LOCK);
+    writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(older));
+    git('init', '-q', '-b', 'main');
+    git('add', '.');
+    git('commit', '-qm', 'base');
+    writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(PROJECT_LOCK));
+    const [from, to] = [older, PROJECT_LOCK].map((each) => each.packages['node_modules/express'].version);
     const out = join(repo, 'out');
     const quick = [
       '--variant',
@@ -167,7 +205,7 @@ describe('scripts/upgrade-gate.mjs', () => {
     const comparison = JSON.parse(readFileSync(join(out, 'comparison-express.json'), 'utf8'));
     assert.deepEqual(
       [comparison.sides.base.description, comparison.sides.head.description],
-      ['express@5.0.0', 'express@5.1.0'],
+      [`express@${from}`, `express@${to}`],
     );
     assert.deepEqual(
       comparison.benchmarks.map((benchmark) => `${benchmark.id}: ${benchmark.status}`),
@@ -176,9 +214,50 @@ describe('scripts/upgrade-gate.mjs', () => {
     assert.match(readFileSync(join(out, 'comparison-express.md'), 'utf8'), /\| express hello c=10 \| req\/s \|/);
     assert.match(
       run.summary,
-      new RegExp(`- express 5\\.0\\.0 → 5\\.1\\.0: ${run.code === 1 ? 'REGRESSION' : 'no regression'}`),
+      new RegExp(
+        `- express ${from.replaceAll('.', '\\.')} → ${to.replaceAll('.', '\\.')}: ${run.code === 1 ? 'REGRESSION' : 'no regression'}`,
+      ),
     );
   });
+
+  const hostileEntries = [
+    [
+      'a remote tarball',
+      { version: '5.2.0', resolved: 'https://evil.example/express-5.2.0.tgz', integrity: INTEGRITY },
+      /a remote tarball \(https:\/\/evil\.example\/express-5\.2\.0\.tgz\), not https:\/\/registry\.npmjs\.org\/express\/-\/express-5\.2\.0\.tgz/,
+    ],
+    [
+      'a git URL',
+      { version: '5.2.0', resolved: 'git+ssh://git@github.com/user/express.git#abc', integrity: INTEGRITY },
+      /a git URL \(git\+ssh:/,
+    ],
+    [
+      'a github: version',
+      { version: 'github:user/express', integrity: INTEGRITY },
+      /version "github:user\/express", not an exact registry version/,
+    ],
+    ['no integrity', { version: '5.2.0' }, /node_modules\/express as no integrity/],
+    [
+      'a dependency without integrity',
+      { version: '5.2.0', integrity: INTEGRITY, dependencies: { qs: '^6.0.0' } },
+      /node_modules\/qs as no integrity/,
+      { 'node_modules/qs': { version: '6.14.0' } },
+    ],
+  ];
+  for (const [what, entry, message, more = {}] of hostileEntries) {
+    test(`a pull request's lockfile with ${what} is refused before anything is installed (exit 2)`, () => {
+      const repo = repository();
+      const head = lock(BASE);
+      Object.assign(head.packages, { 'node_modules/express': entry, ...more });
+      writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(head));
+      const run = gate(repo, ['--base', 'main', '--out', join(repo, 'out')]);
+      assert.equal(run.code, 2, run.stdout);
+      assert.match(run.stderr, /the pull request's package-lock\.json locks /);
+      assert.match(run.stderr, message);
+      assert.match(run.stderr, /nothing was installed/);
+      assert.ok(!existsSync(join(repo, 'out', 'runs')), 'no side was prepared');
+    });
+  }
 
   test("--head reads the pull request's lockfile from that commit, never the working tree's", () => {
     const repo = repository();
@@ -295,6 +374,14 @@ describe("scripts/upgrade-request.mjs: the self-hosted gate runs only for the up
       assert.deepEqual(run.dispatch.body, { ref: 'main', inputs: { pr: '12', sha: HEAD } });
       assert.match(run.stdout, /fastify 5\.2\.0 → 5\.3\.0; dispatched upgrade-gate\.yml on main/);
     }
+  });
+
+  test('a lockfile entry the gate would not install fails the job before anything is dispatched', async () => {
+    headLock = lock({ ...BASE, fastify: { version: '5.3.0', resolved: 'git+https://github.com/evil/fastify.git#1' } });
+    const run = await request('dependabot[bot]');
+    assert.equal(run.code, 2, run.stdout);
+    assert.equal(run.dispatch, undefined);
+    assert.match(run.stderr, /the pull request's package-lock\.json locks node_modules\/fastify as a git URL/);
   });
 
   test("no measured framework changed, or not dependabot's pull request: nothing runs on the benchmark machine", async () => {

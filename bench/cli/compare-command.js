@@ -113,14 +113,22 @@ export const COMPARE_COMMAND = {
       help: 'the base version of an npm package (default variants: those using it)',
     },
     vs: { type: 'string', value: 'PKG@V2', help: 'the head version of the same package' },
+    'dep-lock': {
+      type: 'string',
+      value: 'DIR',
+      help: "install --dep exactly as DIR's package-lock.json (and package.json overrides) lock it and what it needs: registry versions with integrity only, by npm ci (the upgrade gate)",
+      defaultText: 'npm resolves --dep now',
+    },
+    'vs-lock': { type: 'string', value: 'DIR', help: 'the same for --vs', defaultText: 'npm resolves --vs now' },
     ...COMPARISON_OPTIONS,
   },
   check: (values) => {
     const byRefs = values.base !== undefined || values.head !== undefined;
     const byDeps = values.dep !== undefined || values.vs !== undefined;
     const whole = byRefs ? values.base && values.head : values.dep && values.vs;
-    return byRefs === byDeps || !whole
-      ? ['give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2']
+    if (byRefs === byDeps || !whole) return ['give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2'];
+    return (values['dep-lock'] || values['vs-lock']) && !byDeps
+      ? ['--dep-lock and --vs-lock go with --dep and --vs']
       : [];
   },
 };
@@ -153,6 +161,8 @@ export function parseCompareArgs(values) {
     head: values.head,
     dep: values.dep,
     vs: values.vs,
+    depLock: values['dep-lock'],
+    vsLock: values['vs-lock'],
     repo: values.repo ?? process.cwd(),
   };
 }

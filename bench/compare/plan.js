@@ -12,8 +12,8 @@ export function prepareSides(request, work, perfgateRoot) {
     if (parsePackageSpec(request.dep).name !== parsePackageSpec(request.vs).name)
       throw errors.badDependencyPair(request.dep, request.vs);
     return {
-      base: prepareDependencySide({ spec: request.dep, label: 'base', work, projectRoot }),
-      head: prepareDependencySide({ spec: request.vs, label: 'head', work, projectRoot }),
+      base: prepareDependencySide({ spec: request.dep, label: 'base', work, projectRoot, lockedFrom: request.depLock }),
+      head: prepareDependencySide({ spec: request.vs, label: 'head', work, projectRoot, lockedFrom: request.vsLock }),
     };
   }
   const repo = request.project?.root ?? request.repo;

@@ -1,18 +1,30 @@
 // The two sides of a comparison, each a directory with its own code and node_modules:
 //   - two git commits, each checked out in its own worktree with its own dependencies;
 //   - two versions of one npm package, each installed in isolation beside links to the
-//     rest of the project's packages, next to a copy of the project's files.
+//     rest of the project's packages, next to a copy of the project's files; with a side's
+//     lockfile (the upgrade gate), exactly as that lockfile locks it (bench/lockfile.js).
 // The project is perfgate's own checkout (its servers/ are what is compared) or a user's
 // repository with a perfgate.config (its servers are). The harness and the load generator
 // always come from the perfgate that runs, never from a side, so both sides are measured by
 // the same tool. Everything made here is removed on exit, error or signal.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { errors } from '../errors.js';
 import { git, gitResult } from '../git.js';
+import { installedDifferences, lockedSide } from '../lockfile.js';
 import { registerCleanup } from '../process/children.js';
 import { commandVariant, loadBuiltInVariants } from '../variants.js';
 
@@ -182,28 +194,57 @@ function copyTrackedFiles(projectRoot, dir) {
   }
 }
 
-export function prepareDependencySide({ spec, label, work, projectRoot }) {
+const NPM_QUIET = ['--no-audit', '--no-fund', '--ignore-scripts'];
+
+function readJson(file, what) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw errors.installFailed(what, `${file} cannot be read as JSON (${error.code ?? error.message})`);
+  }
+}
+
+// `spec` and everything it needs, installed exactly as the package-lock.json (and package.json
+// overrides) in `lockedFrom` lock them: their closure, by npm ci, checked against it afterwards.
+function installLocked(isolated, spec, lockedFrom) {
+  const { name, version } = parsePackageSpec(spec);
+  const lockFile = join(lockedFrom, 'package-lock.json');
+  const side = lockedSide({
+    lock: readJson(lockFile, spec),
+    manifest: existsSync(join(lockedFrom, 'package.json')) ? readJson(join(lockedFrom, 'package.json'), spec) : {},
+    name,
+    what: lockFile,
+  });
+  if (side.version !== version) throw errors.lockedVersionMismatch(spec, lockFile, side.version);
+  writeFileSync(join(isolated, 'package.json'), JSON.stringify(side.manifest, null, 2));
+  writeFileSync(join(isolated, 'package-lock.json'), JSON.stringify(side.lockfile, null, 2));
+  const install = run('npm', ['ci', '--prefer-offline', ...NPM_QUIET], isolated);
+  if (install.status !== 0) throw errors.installFailed(spec, lastLines(install.stderr));
+  const installed = join(isolated, 'node_modules', '.package-lock.json');
+  const problems = installedDifferences(existsSync(installed) ? readJson(installed, spec) : {}, side.lockfile);
+  if (problems.length) throw errors.installFailed(spec, `npm did not install it as locked: ${problems.join('; ')}`);
+}
+
+/**
+ * One version of a package beside the project's other packages. lockedFrom: a directory with the
+ * side's package-lock.json (and package.json), from which it is installed exactly as locked;
+ * without it, npm resolves `spec` now (a comparison asked for by hand).
+ */
+export function prepareDependencySide({ spec, label, work, projectRoot, lockedFrom }) {
   const { name } = parsePackageSpec(spec);
   const dir = join(work.root, label);
   const isolated = join(dir, '.perfgate-isolated');
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   mkdirSync(isolated);
-  const install = run(
-    'npm',
-    [
-      'install',
-      '--no-save',
-      '--no-package-lock',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-      '--prefix',
-      isolated,
-      spec,
-    ],
-    dir,
-  );
-  if (install.status !== 0) throw errors.installFailed(spec, lastLines(install.stderr));
+  if (lockedFrom) installLocked(isolated, spec, lockedFrom);
+  else {
+    const install = run(
+      'npm',
+      ['install', '--no-save', '--no-package-lock', ...NPM_QUIET, '--prefix', isolated, spec],
+      dir,
+    );
+    if (install.status !== 0) throw errors.installFailed(spec, lastLines(install.stderr));
+  }
   linkProjectPackages(join(projectRoot, 'node_modules'), join(dir, 'node_modules'), name);
   symlinkSync(join(isolated, 'node_modules', name), join(dir, 'node_modules', name));
   copyTrackedFiles(projectRoot, dir);

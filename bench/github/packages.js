@@ -1,7 +1,14 @@
 // What the upgrade gate compares: the framework packages whose installed version differs
-// between the base's package-lock.json and the pull request's. .github/dependabot.yml groups
-// the same packages, so one dependabot pull request bumps them together.
+// between the base's package-lock.json and the pull request's, each to be measured old vs new
+// with the dependency closure its own lockfile locks (bench/lockfile.js: exact registry versions
+// with integrity only, installed by npm ci, never re-resolved). .github/dependabot.yml groups the
+// same packages, so one dependabot pull request bumps them together. Node built-ins only.
+//
+// An upgrade has a kind; UPGRADE_KINDS says how each kind is named and measured. Packages are the
+// one kind today; another (a runtime's version, say) is one more entry there and a finder beside
+// changedFrameworks.
 import { githubErrors } from '../errors.js';
+import { lockPackages, packageClosure } from '../lockfile.js';
 
 export const FRAMEWORK_PACKAGES = [
   'express',
@@ -18,24 +25,31 @@ export const FRAMEWORK_PACKAGES = [
 // name -> installed version of the framework packages (or `names`) a lockfile (v2 or v3) installs
 // at the top. An alias (e.g. "express4": "npm:express@4") is another package under that name: left out.
 export function lockedVersions(lock, what, names = FRAMEWORK_PACKAGES) {
-  if (typeof lock?.packages !== 'object' || lock.packages === null)
-    throw githubErrors.badLockfile(what, 'has no "packages" map');
+  const packages = lockPackages(lock, what);
   const versions = {};
   for (const name of names) {
-    const entry = lock.packages[`node_modules/${name}`];
+    const entry = packages[`node_modules/${name}`];
     if (typeof entry?.version === 'string' && (entry.name ?? name) === name) versions[name] = entry.version;
   }
   return versions;
 }
 
-// [{ name, from, to }] for each framework (or package of `names`) installed on both sides at
-// different versions. A project's gate watches its own direct dependencies.
+const BASE_LOCK = 'the base package-lock.json';
+const HEAD_LOCK = "the pull request's package-lock.json";
+
+// [{ kind: 'package', name, from, to }] for each framework (or package of `names`) installed on
+// both sides at different versions. Throws when either side locks it, or anything it needs, as
+// other than an exact registry version with integrity (bench/lockfile.js), so that nothing is
+// dispatched or installed for it. A project's gate watches its own direct dependencies.
 export function changedFrameworks(baseLock, headLock, names = FRAMEWORK_PACKAGES) {
-  const before = lockedVersions(baseLock, 'the base package-lock.json', names);
-  const after = lockedVersions(headLock, "the pull request's package-lock.json", names);
-  return names
-    .filter((name) => before[name] && after[name] && before[name] !== after[name])
-    .map((name) => ({ name, from: before[name], to: after[name] }));
+  const before = lockedVersions(baseLock, BASE_LOCK, names);
+  const after = lockedVersions(headLock, HEAD_LOCK, names);
+  const changed = names.filter((name) => before[name] && after[name] && before[name] !== after[name]);
+  for (const name of changed) {
+    packageClosure(baseLock, name, BASE_LOCK);
+    packageClosure(headLock, name, HEAD_LOCK);
+  }
+  return changed.map((name) => ({ kind: 'package', name, from: before[name], to: after[name] }));
 }
 
 // "@hono/node-server" -> "hono-node-server": a file-name part for its comparison.
@@ -45,25 +59,34 @@ export const packageSlug = (name) =>
     .replace(/[^a-z0-9._-]/gi, '-')
     .toLowerCase();
 
-// One `npm run compare` per upgraded framework; compare picks the variants that use it.
-export function comparisonRuns(changes, workDir, compareArgs = []) {
+// How each kind of upgrade is named (in file names) and measured by npm run compare, given the
+// directories holding each side's package.json and package-lock.json.
+const UPGRADE_KINDS = {
+  // compare picks the variants that use the package and installs each version exactly as its
+  // side's lockfile locks it and what it needs (never re-resolved).
+  package: {
+    slug: (change) => packageSlug(change.name),
+    compareArgs: (change, sides) => [
+      '--dep',
+      `${change.name}@${change.from}`,
+      '--dep-lock',
+      sides.base,
+      '--vs',
+      `${change.name}@${change.to}`,
+      '--vs-lock',
+      sides.head,
+    ],
+  },
+};
+
+// One `npm run compare` per upgrade: its slug, out directory and options. sides: { base, head },
+// the directories of each side's package.json and package-lock.json.
+export function comparisonRuns(changes, workDir, compareArgs = [], sides = {}) {
   return changes.map((change) => {
-    const slug = packageSlug(change.name);
+    const kind = UPGRADE_KINDS[change.kind];
+    const slug = kind.slug(change);
     const outDir = `${workDir}/${slug}`;
-    return {
-      ...change,
-      slug,
-      outDir,
-      args: [
-        '--dep',
-        `${change.name}@${change.from}`,
-        '--vs',
-        `${change.name}@${change.to}`,
-        '--out',
-        outDir,
-        ...compareArgs,
-      ],
-    };
+    return { ...change, slug, outDir, args: [...kind.compareArgs(change, sides), '--out', outDir, ...compareArgs] };
   });
 }
 
