@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Merges the results directories of bench-main's shards (one per variant) into one pair of
-// github-action-benchmark inputs for the publishing job:
+// github-action-benchmark inputs for the publishing job (and the relative trend's pair, with its
+// baselines file, when the shards measured one; step outputs trend and baselines say which):
 //   node scripts/merge-shards.mjs --out DIR SHARD_DIR...
 // Exit 0 merged, 2 bad input (no shard measured anything, a malformed file, a name twice).
 import { join } from 'node:path';
@@ -8,7 +9,10 @@ import { writeFileAtomicSync } from '../bench/atomic-file.js';
 import { runCommand, usageLine } from '../bench/cli/run.js';
 import { errors } from '../bench/errors.js';
 import { mergeShards } from '../bench/github/shards.js';
+import { setOutputs } from '../bench/github/context.js';
 import { OUTPUT_FILES } from '../bench/results/write.js';
+import { BASELINES_FILE, writeBaselines } from '../bench/trend/anchors.js';
+import { TREND_FILES } from '../bench/trend/write.js';
 
 const MERGE_SHARDS_COMMAND = {
   name: 'merge-shards',
@@ -32,4 +36,14 @@ await runCommand(MERGE_SHARDS_COMMAND, ({ values, positionals }) => {
   console.log(
     `merged ${merged.merged.length} shard(s): ${merged.bigger.length} + ${merged.smaller.length} benchmarks into ${values.out}`,
   );
+  // The relative trend: its inputs only when some shard measured one (the action refuses an
+  // empty file), and the baselines file whenever a shard has one (a re-anchor adds no point).
+  const trend = merged.trendBigger.length + merged.trendSmaller.length > 0;
+  if (trend) {
+    writeFileAtomicSync(join(values.out, TREND_FILES.bigger), `${JSON.stringify(merged.trendBigger, null, 2)}\n`);
+    writeFileAtomicSync(join(values.out, TREND_FILES.smaller), `${JSON.stringify(merged.trendSmaller, null, 2)}\n`);
+    console.log(`relative trend: ${merged.trendBigger.length} + ${merged.trendSmaller.length} lines`);
+  }
+  if (merged.baselines) writeBaselines(join(values.out, BASELINES_FILE), merged.baselines);
+  setOutputs({ trend, baselines: Boolean(merged.baselines) });
 });

@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // `npm run publish`: appends a run's github-action-benchmark inputs to the data.js of a
 // pages branch, for users who do not run the GitHub action; the trend site reads the result.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runCommand } from '../bench/cli/run.js';
 import { commitFromGit, originWebUrl, publishRun, readBenchmarkInput } from '../bench/history/index.js';
 import { SUITE_NAMES, TOOLS } from '../bench/results/benchmark-action.js';
 import { OUTPUT_FILES } from '../bench/results/write.js';
+import { TREND_SUITES } from '../bench/trend/ratios.js';
+import { TREND_FILES } from '../bench/trend/write.js';
 
 const PUBLISH_COMMAND = {
   name: 'publish',
@@ -24,7 +27,7 @@ const PUBLISH_COMMAND = {
       type: 'string',
       multiple: true,
       value: 'DIR',
-      help: `a results directory of \`npm run bench\`: publishes its ${OUTPUT_FILES.bigger} as "${SUITE_NAMES.bigger}" and ${OUTPUT_FILES.smaller} as "${SUITE_NAMES.smaller}"`,
+      help: `a results directory of \`npm run bench\`: publishes its ${OUTPUT_FILES.bigger} as "${SUITE_NAMES.bigger}" and ${OUTPUT_FILES.smaller} as "${SUITE_NAMES.smaller}" (and \`npm run trend\`'s files there as "${TREND_SUITES.bigger}" and "${TREND_SUITES.smaller}")`,
     },
     input: {
       type: 'string',
@@ -83,6 +86,10 @@ function readInputs(values) {
     ...(values.results ?? []).flatMap((dir) => [
       { file: resolve(dir, OUTPUT_FILES.bigger), tool: TOOLS.bigger, suite: SUITE_NAMES.bigger },
       { file: resolve(dir, OUTPUT_FILES.smaller), tool: TOOLS.smaller, suite: SUITE_NAMES.smaller },
+      // The relative trend's lines, when `perfgate trend` measured them into the same directory.
+      ...['bigger', 'smaller']
+        .map((kind) => ({ file: resolve(dir, TREND_FILES[kind]), tool: TOOLS[kind], suite: TREND_SUITES[kind] }))
+        .filter(({ file }) => existsSync(file)),
     ]),
     ...(values.input ?? []).map((text) => parseInput(text, problems)),
   ];

@@ -3,6 +3,7 @@
 // in duet rounds, the ratios appended to the local history; --reanchor moves the baseline.
 //   npm run trend                      HEAD vs the pinned baseline (pinned on the first run)
 //   npm run trend -- --reanchor        measure the configured baseline against the pinned one, pin it
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTrendArgs, TREND_COMMAND } from '../bench/cli/trend-command.js';
@@ -10,7 +11,8 @@ import { runCommand } from '../bench/cli/run.js';
 import { resolveSuite } from '../bench/config/resolve.js';
 import { EXIT } from '../bench/errors.js';
 import { appendSummary } from '../bench/github/context.js';
-import { appendRunToFile, commitFromGit, defaultHistoryPath } from '../bench/history/index.js';
+import { appendRunToFile, commitFromGit, defaultHistoryPath, writeFileAtomicSync } from '../bench/history/index.js';
+import { readBranchFile } from '../bench/history/publish-branch.js';
 import { withProject } from '../bench/project/config.js';
 import { TOOLS } from '../bench/results/benchmark-action.js';
 import { defaultResultsDir } from '../bench/results/write.js';
@@ -31,6 +33,10 @@ await runCommand(TREND_COMMAND, async ({ values }) => {
     parsed.baselinesFile ?? `${dirname(historyFile ?? defaultHistoryPath(repo))}/${BASELINES_FILE}`,
   );
   const outDir = parsed.outDir ?? defaultResultsDir(parsed.reanchor ? 'reanchor' : 'trend');
+  if (parsed.baselinesFrom && !existsSync(baselinesFile)) {
+    const text = await readBranchFile({ repo: parsed.baselinesFrom, name: BASELINES_FILE });
+    if (text !== null) writeFileAtomicSync(baselinesFile, text);
+  }
   const run = await runTrend({
     repo,
     projectRoot: request.project?.root ?? perfgateRoot,
@@ -40,6 +46,7 @@ await runCommand(TREND_COMMAND, async ({ values }) => {
     baselinesFile,
     baseline: parsed.baseline,
     reanchor: parsed.reanchor,
+    skipWithoutBaseline: parsed.skipWithoutBaseline,
     outDir,
     onProgress: (line) => console.error(line),
   });

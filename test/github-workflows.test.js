@@ -10,6 +10,8 @@ import { ARTIFACT_NAME } from '../bench/github/artifact.js';
 import { INSIDER_ASSOCIATIONS, UPDATE_BOTS } from '../bench/github/trusted-trigger.js';
 import { SUITES } from '../bench/config/suites.js';
 import { SUITE_NAMES, TOOLS } from '../bench/results/benchmark-action.js';
+import { TREND_SUITES } from '../bench/trend/ratios.js';
+import { TREND_FILES } from '../bench/trend/write.js';
 import { syntheticData, syntheticSeries, syntheticSha } from '../bench/detect/synthetic.js';
 import { serializeBenchmarkData } from '../bench/history/format.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
@@ -196,13 +198,15 @@ describe('names shared with the code', () => {
     );
   });
 
-  test('the trend is published under the suite names and tools of bench/results/benchmark-action.js', () => {
+  test('the trend is published under the suite names and tools of bench/results/benchmark-action.js and bench/trend/', () => {
     const published = usesOf('benchmark-action/github-action-benchmark@').map(([, step]) => step.with);
     assert.deepEqual(
       published.map((inputs) => [inputs.name, inputs.tool, inputs['output-file-path'].split('/').at(-1)]),
       [
         [SUITE_NAMES.bigger, TOOLS.bigger, 'benchmark-action-bigger.json'],
         [SUITE_NAMES.smaller, TOOLS.smaller, 'benchmark-action-smaller.json'],
+        [TREND_SUITES.bigger, TOOLS.bigger, TREND_FILES.bigger],
+        [TREND_SUITES.smaller, TOOLS.smaller, TREND_FILES.smaller],
       ],
     );
     for (const inputs of published) {

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { validateSuite } from '../bench/config/schema.js';
 import { appendRun, emptyBenchmarkData, validateBenches } from '../bench/history/index.js';
 import { JUDGED_METRICS } from '../bench/metrics.js';
-import { addAnchor, chainOf, pinFirst, readBaselines, writeBaselines } from '../bench/trend/anchors.js';
+import { addAnchor, chainOf, mergeBaselines, pinFirst, readBaselines, writeBaselines } from '../bench/trend/anchors.js';
 import { selectBaseline } from '../bench/trend/baseline.js';
 import {
   chainRatios,
@@ -211,6 +211,16 @@ describe('chaining across a re-anchor', () => {
     assert.deepEqual(chainOf(state, other), { origin: state.anchors[1], links: [] });
   });
 
+  test("shards' baselines files merge into one: the same baselines, the newest link with every shard's lines", () => {
+    const other = 'fastify json c=100 - CPU µs/request vs baseline';
+    const shard = addAnchor(pinFirst(first), second, { [other]: { ratio: 0.97, ci: [0.95, 0.99] } });
+    const merged = mergeBaselines([state, shard]);
+    assert.deepEqual(Object.keys(merged.anchors[1].link.ratios).sort(), [name, other].sort());
+    assert.equal(mergeBaselines([]), null);
+    assert.deepEqual(mergeBaselines([pinFirst(first)]), pinFirst(first, new Date(pinFirst(first).anchors[0].pinnedAt)));
+    assert.throws(() => mergeBaselines([state, pinFirst(first)]), { code: 'PG_BAD_BASELINES' });
+  });
+
   test('the baselines file round-trips; a damaged one is a clear error', () => {
     const file = join(tempDir(), 'baselines.json');
     assert.equal(readBaselines(file), null, 'no file: nothing pinned yet');
@@ -295,6 +305,32 @@ describe('runTrend: pin, measure, re-anchor, chain', () => {
     assert.deepEqual(
       [...benches.bigger, ...benches.smaller].map((bench) => [bench.value, bench.range]),
       JUDGED_METRICS.map(() => [100, '95% CI 100.00 to 100.00']),
+    );
+  });
+
+  test('before the first release: a skip when asked, else the clear error; a pinned trend goes on without a tag', async () => {
+    const untagged = tempDir();
+    git(untagged, 'init', '-q', '-b', 'main');
+    git(untagged, 'commit', '-q', '--allow-empty', '-m', 'one');
+    const first = git(untagged, 'rev-parse', 'HEAD');
+    git(untagged, 'commit', '-q', '--allow-empty', '-m', 'two');
+    const file = join(tempDir(), 'baselines.json');
+    const trend = (extra) => runTrend({ repo: untagged, config, baselinesFile: file, compare, ...extra });
+    const skipped = await trend({ skipWithoutBaseline: true });
+    assert.equal(skipped.kind, 'skipped');
+    assert.match(skipped.notices[0], /^no relative trend yet: no tag matching "v\*"/);
+    assert.equal(readBaselines(file), null, 'nothing pinned');
+    await assert.rejects(trend({}), { code: 'PG_NO_BASELINE_TAG' });
+    writeBaselines(file, pinFirst({ ref: 'first', sha: first, how: 'test' }));
+    levels.set(first, 1);
+    levels.set(git(untagged, 'rev-parse', 'HEAD'), 1.05);
+    const pinned = await trend({ skipWithoutBaseline: true });
+    assert.equal(pinned.kind, 'trend');
+    assert.equal(pinned.baseline.ref, 'first');
+    await assert.rejects(
+      trend({ reanchor: true }),
+      { code: 'PG_NO_BASELINE_TAG' },
+      'a re-anchor needs a baseline to move to',
     );
   });
 

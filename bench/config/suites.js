@@ -85,6 +85,9 @@ export const SUITES = {
     duration: 5,
     warmup: 1,
     workers: CLIENT_WORKERS,
+    // bench-main's relative trend (npm run trend): two scenarios per variant keep a shard's duets
+    // to a few minutes.
+    trend: { benchmarks: ['hello', 'json'] },
   },
   // Study 5: raw node:http alone vs nginx load-balancing over 2 and 3 pinned node:http
   // processes, on an empty handler and on the 180000-division loop, at the study's tiers.

@@ -114,3 +114,24 @@ export function chainOf(state, name) {
   }
   return { origin: state.anchors[index], links };
 }
+
+/**
+ * The baselines files of several shards of one run (bench-main measures a variant per shard) as
+ * one: the same baselines in the same order, and the newest link holding every shard's lines
+ * (each shard measured the link for its own). Shards pinned to different baselines cannot be merged.
+ */
+export function mergeBaselines(states) {
+  if (!states.length) return null;
+  const shape = (state) => state.anchors.map((anchor) => anchor.sha).join(' ');
+  const [first, ...others] = states;
+  const differing = others.find((state) => shape(state) !== shape(first));
+  if (differing)
+    throw errors.badBaselines(
+      'of the shards',
+      `differ: one has the baselines ${shape(first)}, another ${shape(differing)} (a re-anchor that only some shards ran?); run the re-anchor again`,
+    );
+  const last = currentAnchor(first);
+  if (!last.link) return first;
+  const ratios = Object.assign({}, ...states.map((state) => currentAnchor(state).link.ratios));
+  return { ...first, anchors: [...first.anchors.slice(0, -1), { ...last, link: { ...last.link, ratios } }] };
+}

@@ -6,7 +6,7 @@
 // first time and changes only here.
 import { runComparison } from '../compare/run-comparison.js';
 import { checkGitSides, createWorkRoot, prepareGitSide, resolveCommit } from '../compare/sides.js';
-import { errors } from '../errors.js';
+import { errors, PerfgateError } from '../errors.js';
 import { JUDGED_METRICS, defaultBands } from '../metrics.js';
 import { keyMatches } from '../project/config.js';
 import { expandSpecs } from '../specs.js';
@@ -84,18 +84,34 @@ function identityRatios(config, select) {
 /**
  * @param {{repo: string, projectRoot: string, install?: string[], config: object, settings: object,
  *   baselinesFile: string, baseline?: string, reanchor?: boolean, outDir: string, onProgress?: Function,
- *   now?: () => number, compare?: Function}} request  baseline: a ref that replaces the configured selection
- * @returns {Promise<{kind: 'trend'|'reanchor'|'pinned', state: object, head: object, baseline: object,
+ *   now?: () => number, compare?: Function, skipWithoutBaseline?: boolean}} request  baseline: a ref that
+ *   replaces the configured selection; skipWithoutBaseline: no release tag and nothing pinned is a skip, not an error
+ * @returns {Promise<{kind: 'trend'|'reanchor'|'pinned'|'skipped', state: object, head: object, baseline: object,
  *   comparison?: object, ratios?: object, notices: string[], elapsedMs: number}>}
  */
 export async function runTrend(request) {
   const { repo, config, baselinesFile, reanchor = false, onProgress = () => {}, now = Date.now } = request;
   const startedAt = now();
   const select = trendSelection(config);
-  const selected = configuredBaseline(repo, config, request.baseline);
   const pinned = readBaselines(baselinesFile);
   const notices = [];
   const done = (result) => ({ notices, elapsedMs: now() - startedAt, ...result });
+  // The configured baseline is needed to pin the first one and to re-anchor; a pinned trend
+  // goes on without it (it only tells whether a newer one is there).
+  let selected = null;
+  let unselectable = null;
+  try {
+    selected = configuredBaseline(repo, config, request.baseline);
+  } catch (error) {
+    if (!(error instanceof PerfgateError)) throw error;
+    unselectable = error;
+  }
+  if (unselectable && (reanchor || !pinned)) {
+    // Before the first release there is nothing to be relative to, and that is no failure.
+    if (!(unselectable.code === 'PG_NO_BASELINE_TAG' && request.skipWithoutBaseline && !pinned)) throw unselectable;
+    notices.push(`no relative trend yet: ${unselectable.message.split(':')[0]}`);
+    return done({ kind: 'skipped', state: null });
+  }
   // request.compare: the comparison of two sides (tests stand in for the duet here).
   const compare = request.compare ?? measure;
   const measureSides = (base, head) => compare({ ...request, base, head, select, onProgress });
@@ -127,7 +143,7 @@ export async function runTrend(request) {
     notices.push(`pinned the baseline ${selected.ref}: ${selected.how}`);
   }
   const anchor = currentAnchor(state);
-  if (pinned && anchor.sha !== selected.sha)
+  if (pinned && selected && anchor.sha !== selected.sha)
     notices.push(
       `the configured baseline is now ${selected.ref} (${selected.how}), but the trend stays pinned to ${anchor.ref} until it is re-anchored explicitly: \`perfgate trend --reanchor\``,
     );

@@ -40,6 +40,10 @@ const linesOf = (run, benches) =>
 
 // benches: null for a re-anchor, which adds no point to any line.
 export function trendMarkdown(run, benches) {
+  if (run.kind === 'skipped')
+    return ['### perfgate relative trend', '', ...run.notices.map((notice) => `> ${escapeMarkdown(notice)}`), ''].join(
+      '\n',
+    );
   const rows = linesOf(run, benches).map(
     ({ name, value, ci }) =>
       `| ${escapeMarkdown(name)} | ${value.toFixed(2)} % | ${ci[0].toFixed(2)} … ${ci[1].toFixed(2)} % |`,

@@ -1,0 +1,185 @@
+// bench-main's relative trend (npm run trend), run through its workflow steps with simulated
+// GitHub files: the bench job's trend step on a repository before its first release, the merge
+// of shards that measured relative lines and re-anchor links, and the deploy step that puts the
+// merged baselines file beside data.js on gh-pages.
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { YAML } from 'zx';
+import { gitOutput } from '../bench/git.js';
+import { addAnchor, pinFirst } from '../bench/trend/anchors.js';
+import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { GIT_ENV } from './helpers/servers-repo.js';
+
+const workflow = YAML.parse(readFileSync(join(PROJECT_ROOT, '.github/workflows/bench-main.yml'), 'utf8'));
+const stepOf = (job, name) => {
+  const found = workflow.jobs[job].steps.find((step) => step.name === name);
+  assert.ok(found, `bench-main's ${job} job has a step "${name}"`);
+  return found;
+};
+const git = (cwd, ...args) =>
+  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+const runStep = (step, cwd, env) =>
+  new Promise((resolve) => {
+    execFile(
+      'bash',
+      ['-eo', 'pipefail', '-c', step.run],
+      { cwd, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),
+    );
+  });
+
+const SHA = (digit) => digit.repeat(40);
+const bench = (name, unit) => ({ name, value: 100, unit, range: '95% CI 99.00 to 101.00' });
+
+// A shard's results directory as the bench job leaves it: bench's files and the trend's.
+function shard(root, variant, { trend = true } = {}) {
+  const dir = join(root, 'shards', `shard-${variant}`);
+  mkdirSync(dir, { recursive: true });
+  const write = (file, content) => writeFileSync(join(dir, file), JSON.stringify(content));
+  write('benchmark-action-bigger.json', [bench(`${variant} json c=100 - req/s`, 'req/s')]);
+  write('benchmark-action-smaller.json', [bench(`${variant} json c=100 - p99 latency`, 'ms')]);
+  if (trend) {
+    write('benchmark-action-trend-bigger.json', [bench(`${variant} json c=100 - req/s vs baseline`, '%')]);
+    write('benchmark-action-trend-smaller.json', [bench(`${variant} json c=100 - CPU µs/request vs baseline`, '%')]);
+    write(
+      'baselines.json',
+      addAnchor(
+        pinFirst({ ref: 'v1.0.0', sha: SHA('a') }),
+        { ref: 'v1.1.0', sha: SHA('b') },
+        {
+          [`${variant} json c=100 - CPU µs/request vs baseline`]: { ratio: 0.98, ci: [0.97, 0.99] },
+        },
+      ),
+    );
+  }
+  return dir;
+}
+
+// The repository on "GitHub" (a bare one on disk) with a gh-pages branch, and its checkout.
+function repository(root) {
+  const checkout = join(root, 'checkout');
+  mkdirSync(join(checkout, 'docs'), { recursive: true });
+  writeFileSync(join(checkout, 'docs/index.html'), '<!doctype html>');
+  git(checkout, 'init', '-q', '-b', 'main');
+  git(checkout, 'add', '.');
+  git(checkout, 'commit', '-qm', 'site');
+  const remote = join(root, 'owner/pages.git');
+  git(root, 'init', '-q', '--bare', remote);
+  git(checkout, 'push', '-q', remote, 'main:main', 'main:gh-pages');
+  return { checkout, remote, sha: git(checkout, 'rev-parse', 'HEAD') };
+}
+
+describe("bench-main's relative trend, step by step", () => {
+  test('the bench job measures the trend after the benchmark, with the tags, and uploads its files', () => {
+    const { steps } = workflow.jobs.bench;
+    const names = steps.map((step) => step.name);
+    assert.ok(names.indexOf('Relative trend of one variant') > names.indexOf('Benchmark one variant'));
+    assert.equal(stepOf('bench', 'Check out').with['fetch-depth'], 0, 'the release tags are fetched');
+    const uploaded = stepOf('bench', 'Upload the shard').with.path;
+    for (const file of ['benchmark-action-trend-bigger.json', 'benchmark-action-trend-smaller.json', 'baselines.json'])
+      assert.ok(uploaded.includes(`perfgate-shard/${file}`), file);
+    assert.deepEqual(workflow.jobs.bench.permissions, { contents: 'read' }, 'gh-pages is only read here');
+  });
+
+  test('before the first release the trend step says so in the job summary and succeeds', {
+    skip: gitOutput(['describe', '--tags', '--abbrev=0', '--match', 'v*', 'HEAD'], PROJECT_ROOT)
+      ? 'this checkout has a release tag: the step would measure the frameworks suite'
+      : false,
+  }, async () => {
+    const root = tempDir();
+    repository(root);
+    const out = join(root, 'shard');
+    const summary = join(root, 'summary.md');
+    writeFileSync(summary, '');
+    const result = await runStep(stepOf('bench', 'Relative trend of one variant'), PROJECT_ROOT, {
+      VARIANT: 'express',
+      OUT: out,
+      REANCHOR: '',
+      GH_TOKEN: 'token',
+      GITHUB_SERVER_URL: `file://${root}`,
+      GITHUB_REPOSITORY: 'owner/pages',
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      readFileSync(summary, 'utf8'),
+      /### perfgate relative trend\n\n> no relative trend yet: no tag matching/,
+    );
+    assert.ok(!existsSync(join(out, 'baselines.json')), 'nothing pinned');
+    assert.ok(!existsSync(join(out, 'benchmark-action-trend-bigger.json')));
+  });
+
+  test('the merge carries the relative lines and one baselines file; the deploy puts it beside data.js', async () => {
+    const root = tempDir();
+    const { checkout, remote, sha } = repository(root);
+    shard(root, 'express');
+    shard(root, 'fastify');
+    const outputs = join(root, 'outputs');
+    writeFileSync(outputs, '');
+    const env = {
+      SHARDS: join(root, 'shards'),
+      MERGED: join(root, 'merged'),
+      PAGES: join(root, 'pages'),
+      GH_TOKEN: 'token',
+      GITHUB_OUTPUT: outputs,
+      GITHUB_SERVER_URL: `file://${root}`,
+      GITHUB_REPOSITORY: 'owner/pages',
+      GITHUB_SHA: sha,
+    };
+    const merged = await runStep(stepOf('publish', 'Merge the shards'), PROJECT_ROOT, env);
+    assert.equal(merged.code, 0, merged.stderr);
+    assert.equal(readFileSync(outputs, 'utf8'), 'trend=true\nbaselines=true\n');
+    const read = (file) => JSON.parse(readFileSync(join(root, 'merged', file), 'utf8'));
+    assert.deepEqual(
+      read('benchmark-action-trend-smaller.json').map((each) => each.name),
+      ['express json c=100 - CPU µs/request vs baseline', 'fastify json c=100 - CPU µs/request vs baseline'],
+    );
+    assert.equal(Object.keys(read('baselines.json').anchors[1].link.ratios).length, 2, "both shards' links");
+
+    // The action's steps publish the relative suites only when some shard measured them.
+    for (const [name, suite, file] of [
+      [
+        'Publish the relative trend, req/s ("perfgate throughput vs baseline")',
+        'perfgate throughput vs baseline',
+        'benchmark-action-trend-bigger.json',
+      ],
+      [
+        'Publish the relative trend, latency and CPU ("perfgate latency vs baseline")',
+        'perfgate latency vs baseline',
+        'benchmark-action-trend-smaller.json',
+      ],
+    ]) {
+      const step = stepOf('publish', name);
+      assert.equal(step.if, "${{ !cancelled() && steps.merge.outputs.trend == 'true' }}");
+      assert.equal(step.with.name, suite);
+      assert.ok(step.with['output-file-path'].endsWith(`/perfgate-merged/${file}`));
+    }
+
+    for (const name of ['Check out gh-pages', 'Deploy the trend site next to the data']) {
+      const result = await runStep(stepOf('publish', name), checkout, env);
+      assert.equal(result.code, 0, `${name}: ${result.stderr}`);
+    }
+    assert.deepEqual(
+      JSON.parse(git(root, '--git-dir', remote, 'show', 'gh-pages:dev/bench/baselines.json')),
+      read('baselines.json'),
+    );
+  });
+
+  test('shards without a relative trend: no trend inputs, the action steps are skipped', async () => {
+    const root = tempDir();
+    shard(root, 'express', { trend: false });
+    const outputs = join(root, 'outputs');
+    writeFileSync(outputs, '');
+    const merged = await runStep(stepOf('publish', 'Merge the shards'), PROJECT_ROOT, {
+      SHARDS: join(root, 'shards'),
+      MERGED: join(root, 'merged'),
+      GITHUB_OUTPUT: outputs,
+    });
+    assert.equal(merged.code, 0, merged.stderr);
+    assert.equal(readFileSync(outputs, 'utf8'), 'trend=false\nbaselines=false\n');
+    assert.ok(!existsSync(join(root, 'merged/benchmark-action-trend-bigger.json')));
+  });
+});
