@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-file.js';
+import { enginePackages } from './engines/index.js';
 import { errors, PerfgateError } from './errors.js';
 import { gitInfo, machineInfo, packageVersions } from './machine.js';
 import { currentPinning, pinSelf } from './pinning.js';
@@ -19,10 +20,7 @@ const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
 const STARTUP_ALLOWANCE_SECONDS = 1;
 
 function newResult({ config, variants, plan }) {
-  const packages = [
-    ...(config.engine === 'autocannon' ? ['autocannon'] : []),
-    ...variants.flatMap((variant) => variant.packages),
-  ];
+  const packages = [...enginePackages(config.engine), ...variants.flatMap((variant) => variant.packages)];
   return {
     ...RESULT_FORMAT,
     suite: config.name,

@@ -2,6 +2,7 @@
 // as one option table, and their turning into the overrides of a suite config. Ranges are
 // checked by the suite schema (bench/config/schema.js), which names the field.
 import { SUITES } from '../config/suites.js';
+import { DEFAULT_ENGINE, engineHelp, PACING_ENGINES } from '../engines/index.js';
 
 export const SUITE_OPTIONS = {
   suite: {
@@ -20,8 +21,8 @@ export const SUITE_OPTIONS = {
   engine: {
     type: 'string',
     value: 'NAME',
-    help: 'load engine: autocannon, or wrk (Debian package) for servers faster than autocannon',
-    defaultText: 'autocannon',
+    help: engineHelp(),
+    defaultText: DEFAULT_ENGINE,
   },
   workers: {
     type: 'number',
@@ -32,7 +33,7 @@ export const SUITE_OPTIONS = {
   rate: {
     type: 'number',
     value: 'R',
-    help: 'requests per second each load sends at most (0: as fast as it can); autocannon only',
+    help: `requests per second each load sends at most (0: as fast as it can); ${PACING_ENGINES.join(', ')} only`,
     defaultText: '0',
   },
   timeout: { type: 'number', value: 'S', help: 'request timeout in seconds' },

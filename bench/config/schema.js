@@ -96,7 +96,7 @@ export function suiteSchema({
         propertyNames: { enum: scenarioNames },
         additionalProperties: tiersSchema,
       },
-      // The load engine (bench/engines/): autocannon by default, wrk for servers faster than it.
+      // The load engine: one of bench/engines/ (each declares itself, one is the default).
       engine: { enum: ENGINE_NAMES },
       duration: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
       warmup: { type: 'number', minimum: 0, maximum: 600 },

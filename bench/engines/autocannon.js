@@ -36,6 +36,9 @@ const nextMessage = (child) =>
 
 export const autocannonEngine = {
   name: 'autocannon',
+  help: 'autocannon',
+  packages: ['autocannon'],
+  isDefault: true,
   unavailable: () => null, // a dependency of perfgate itself
   paces: true, // can hold a rate (--rate)
   async launch(options) {

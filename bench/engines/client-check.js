@@ -10,12 +10,22 @@ import { currentPinning, pinSelf } from '../pinning.js';
 import { expandSpecs } from '../specs.js';
 import { median } from '../stats/index.js';
 import { loadBuiltInVariant } from '../variants.js';
-import { ENGINE_NAMES } from './index.js';
+import { DEFAULT_ENGINE, ENGINE_NAMES } from './index.js';
+
+// The default engine's median req/s over each other engine's, keyed "<default>/<other>":
+// below 1, the default engine limits what a server shows.
+export const engineRatios = (medianRequests) =>
+  Object.fromEntries(
+    ENGINE_NAMES.filter((name) => name !== DEFAULT_ENGINE).map((name) => [
+      `${DEFAULT_ENGINE}/${name}`,
+      medianRequests[DEFAULT_ENGINE] / medianRequests[name],
+    ]),
+  );
 
 /**
  * @param {{request: object, rounds: number, onRun?: (round: number, engine: string, run: object) => void}} check
  *   request: a suite request (bench/cli/suite-options.js), the smoke suite unless it names one
- * @returns {Promise<{spec: object, plan: object, runs: Record<string, object[]>, medianRequests: Record<string, number>}>}
+ * @returns {Promise<{spec: object, plan: object, runs: Record<string, object[]>, medianRequests: Record<string, number>, ratios: Record<string, number>}>}
  */
 export async function checkClients({ request, rounds, onRun = () => {} }) {
   const { config, variants } = await resolveSuite({
@@ -52,5 +62,5 @@ export async function checkClients({ request, rounds, onRun = () => {} }) {
   const medianRequests = Object.fromEntries(
     ENGINE_NAMES.map((engine) => [engine, median(runs[engine].map((run) => run.requests.mean))]),
   );
-  return { spec, plan, runs, medianRequests };
+  return { spec, plan, runs, medianRequests, ratios: engineRatios(medianRequests) };
 }

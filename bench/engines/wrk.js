@@ -89,6 +89,8 @@ function parseWrkReport(report, statLine) {
 
 export const wrkEngine = {
   name: 'wrk',
+  help: 'wrk (Debian package) for servers faster than autocannon',
+  packages: [], // a Debian package, not one of node_modules
   unavailable: wrkUnavailable,
   async launch(options) {
     const dir = mkdtempSync(join(tmpdir(), 'perfgate-wrk-'));
