@@ -1,27 +1,22 @@
 // Turns what the user asked for (a named suite, an optional config file, command-line
 // overrides) into one validated suite config. Later sources win: defaults < suite < file < flags.
-import { readFileSync } from 'node:fs';
 import { SCENARIO_NAMES } from '../../servers/scenarios.js';
 import { engineFor } from '../engines/index.js';
 import { errors } from '../errors.js';
+import { readInputJson } from '../read-file.js';
 import { builtInVariantNames, loadVariants } from '../variants.js';
 import { validateSuite } from './schema.js';
 import { SERVER_DEFAULTS, settingsInEnvironment } from './server-settings.js';
 import { DEFAULTS, SUITES } from './suites.js';
 
-function readConfigFile(path) {
-  let text;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw errors.badConfig(path, [`cannot read the file (${error.code}): check the path given to --config`]);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw errors.badConfig(path, [`not valid JSON: ${error.message}`]);
-  }
-}
+// A suite config's problems are a list under its name, worded for --config.
+const configReadProblem = (_problem, { kind, error }) =>
+  kind === 'notJson'
+    ? `not valid JSON: ${error.message}`
+    : `cannot read the file (${error.code}): check the path given to --config`;
+
+const readConfigFile = (path) =>
+  readInputJson(path, (problem, cause) => errors.badConfig(path, [configReadProblem(problem, cause)]));
 
 function namedSuite(name) {
   if (!SUITES[name]) throw errors.unknownSuite(name, Object.keys(SUITES));

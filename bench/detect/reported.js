@@ -3,9 +3,9 @@
 // A change point's index can move by a run or two as runs arrive after it, so a point counts
 // as reported when one of the same trend line and kind was reported at a commit within
 // `tolerance` runs of it.
-import { readFileSync } from 'node:fs';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { historyErrors } from '../errors.js';
+import { readInputJson } from '../read-file.js';
 import { seriesOf } from './series.js';
 
 const FORMAT = 'perfgate-reported-change-points';
@@ -17,19 +17,9 @@ const MAX_KEPT = 2000;
 const key = (suite, bench) => `${suite}\u0000${bench}`;
 
 export function readState(path) {
-  let text;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if (error.code === 'ENOENT') return { format: FORMAT, version: VERSION, reported: [] };
-    throw error;
-  }
-  let state;
-  try {
-    state = JSON.parse(text);
-  } catch (error) {
-    throw historyErrors.badState(path, `its JSON does not parse (${error.message})`);
-  }
+  const state = readInputJson(path, (problem) => historyErrors.badState(path, `it ${problem}`), {
+    missing: { format: FORMAT, version: VERSION, reported: [] },
+  });
   const valid =
     state?.format === FORMAT &&
     state.version === VERSION &&

@@ -1,8 +1,9 @@
 // GitHub Actions' context, read only from its documented variables and files (GITHUB_EVENT_PATH,
 // GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_REPOSITORY, ...), never from `${{ }}` text, so
 // that every script runs the same under a test that provides them.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { githubErrors } from '../errors.js';
+import { readInputJson } from '../read-file.js';
 
 export function requireEnv(env, name) {
   if (!env[name]) throw githubErrors.missingContext(name);
@@ -11,17 +12,7 @@ export function requireEnv(env, name) {
 
 export function readEvent(env = process.env) {
   const file = requireEnv(env, 'GITHUB_EVENT_PATH');
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw githubErrors.badEvent(file, `cannot be read (${error.code ?? error.message})`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw githubErrors.badEvent(file, 'is not JSON');
-  }
+  return readInputJson(file, (problem) => githubErrors.badEvent(file, problem));
 }
 
 // Where the REST API is and who we are there; GITHUB_API_URL differs on GitHub Enterprise.

@@ -9,6 +9,7 @@ import { SCENARIO_NAMES } from '../../servers/scenarios.js';
 import { validateWith } from '../config/schema.js';
 import { expandSpecs } from '../specs.js';
 import { errors } from '../errors.js';
+import { readInputJson } from '../read-file.js';
 import { gitOutput } from '../git.js';
 import { bandsFrom } from '../metrics.js';
 import { builtInVariantNames } from '../variants.js';
@@ -32,13 +33,10 @@ function findConfigFile(root) {
   return existsSync(file) ? file : undefined;
 }
 
-function readProjectConfig(file) {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw errors.badConfig(file, [`not valid JSON: ${error.message}`]);
-  }
-}
+const readProjectConfig = (file) =>
+  readInputJson(file, (problem, { kind, error }) =>
+    errors.badConfig(file, [kind === 'notJson' ? `not valid JSON: ${error.message}` : problem]),
+  );
 
 const manifestName = (root) => {
   const manifest = join(root, 'package.json');
