@@ -13,14 +13,18 @@ import { onInterrupt } from './process/children.js';
 import { measureOnce } from './measure.js';
 import { createProgress } from './progress.js';
 import { summarizeRuns } from './results/record.js';
+import { runtimeRecord, SYSTEM, SYSTEM_RUNTIME } from './runtime/index.js';
 import { expandSpecs } from './specs.js';
 import { loadBuiltInVariant, skipReason } from './variants.js';
 
 const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
 const STARTUP_ALLOWANCE_SECONDS = 1;
 
-function newResult({ config, variants, plan }) {
-  const packages = [...enginePackages(config.engine), ...variants.flatMap((variant) => variant.packages)];
+function newResult({ config, variants, runtimes, plan }) {
+  // A variant on several runtimes is one variant per runtime: its packages once.
+  const packages = [...enginePackages(config.engine), ...variants.flatMap((variant) => variant.packages)].filter(
+    (name, index, all) => all.indexOf(name) === index,
+  );
   return {
     ...RESULT_FORMAT,
     suite: config.name,
@@ -31,21 +35,24 @@ function newResult({ config, variants, plan }) {
     git: gitInfo(),
     packages: packageVersions(packages),
     pinning: plan,
+    // The servers' runtimes, each as asked for and as installed (the harness's own is machine.node).
+    runtimes,
     config,
     benchmarks: expandSpecs(config).map((spec) => ({ ...spec, status: 'pending', runs: [] })),
   };
 }
 
 /**
- * @param {{config: object, variants: object[], outDir: string}} suite
+ * @param {{config: object, variants: object[], runtimes?: object[], outDir: string}} suite
+ *   variants: one per runtime (bench/config/resolve.js); runtimes: the resolved runtimes
  * @returns {Promise<object>} the result (also written to <outDir>/result.json)
  */
-export async function runSuite({ config, variants, outDir }) {
+export async function runSuite({ config, variants, runtimes = [SYSTEM_RUNTIME], outDir }) {
   const plan = currentPinning({ loadWorkers: config.workers });
   pinSelf(plan);
   const logDir = join(outDir, 'logs');
   mkdirSync(logDir, { recursive: true });
-  const result = newResult({ config, variants, plan });
+  const result = newResult({ config, variants, runtimes: runtimes.map(runtimeRecord), plan });
   const resultFile = join(outDir, 'result.json');
   const save = () => writeFileAtomicSync(resultFile, `${JSON.stringify(result, null, 2)}\n`);
   onInterrupt((signal) => {
@@ -60,18 +67,22 @@ export async function runSuite({ config, variants, outDir }) {
   });
   save();
 
-  const variantByName = Object.fromEntries(variants.map((variant) => [variant.name, variant]));
+  const variantOf = (benchmark) =>
+    variants.find(
+      (variant) => variant.name === benchmark.variant && (variant.runtime ?? SYSTEM) === (benchmark.runtime ?? SYSTEM),
+    );
   for (const variant of variants) {
     const reason = variant.unavailable;
     if (!reason) continue;
-    const skipped = errors.variantUnavailable(variant.name, reason);
+    const onRuntime = variant.runtime && variant.runtime !== SYSTEM ? ` on ${variant.runtime}` : '';
+    const skipped = errors.variantUnavailable(`${variant.name}${onRuntime}`, reason);
     console.error(skipped.message);
-    for (const benchmark of result.benchmarks.filter((each) => each.variant === variant.name)) {
+    for (const benchmark of result.benchmarks.filter((each) => variantOf(each) === variant)) {
       Object.assign(benchmark, { status: 'skipped', code: skipped.code, reason });
     }
   }
   for (const benchmark of result.benchmarks.filter((each) => each.status === 'pending')) {
-    const reason = skipReason(variantByName[benchmark.variant], benchmark);
+    const reason = skipReason(variantOf(benchmark), benchmark);
     if (!reason) continue;
     const skipped = errors.variantUnavailable(benchmark.id, reason);
     console.error(skipped.message);
@@ -94,7 +105,7 @@ export async function runSuite({ config, variants, outDir }) {
         benchmark.runs.push(
           await measureOnce({
             spec: benchmark,
-            variant: variantByName[benchmark.variant],
+            variant: variantOf(benchmark),
             backend,
             config,
             plan,

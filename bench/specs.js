@@ -1,7 +1,8 @@
 // Expands a validated suite config into the list of concrete benchmarks to run: one per
 // variant x scenario x option setting x connection tier (the scenario's own tiers where the
-// suite gives them). Pure: no processes, no I/O.
+// suite gives them) x runtime. Pure: no processes, no I/O.
 import { OPTION_DEFAULTS, SCENARIO_OPTIONS } from '../servers/options.js';
+import { SYSTEM } from './runtime/spec.js';
 
 const asList = (value) => (Array.isArray(value) ? value : [value]);
 
@@ -26,8 +27,11 @@ function optionTags(setting, scenario) {
 }
 
 // "<variant> <scenario>[<tags>] c=<connections>": the identity of a trend line, keep it stable.
-export function benchmarkId({ variant, scenario, tags, connections }) {
-  return `${variant} ${scenario}${tags.length ? `[${tags.join(',')}]` : ''} c=${connections}`;
+// A runtime other than the default is one more tag (runtime=node@24: the range asked for, not
+// the exact version, so that a patch release of Node does not start a new trend line).
+export function benchmarkId({ variant, scenario, tags, connections, runtime = SYSTEM }) {
+  const all = runtime === SYSTEM ? tags : [...tags, `runtime=${runtime}`];
+  return `${variant} ${scenario}${all.length ? `[${all.join(',')}]` : ''} c=${connections}`;
 }
 
 // The suite's variants x scenarios, then its built-in reference variants x their scenarios.
@@ -49,14 +53,18 @@ function expandGroup(config, variants, scenarios) {
       for (const options of optionSettings(config.options, scenario)) {
         const tags = optionTags(options, scenario);
         for (const connections of config.scenarioConnections?.[scenario] ?? config.connections) {
-          specs.push({
-            id: benchmarkId({ variant, scenario, tags, connections }),
-            variant,
-            scenario,
-            options,
-            tags,
-            connections,
-          });
+          // Runtimes innermost: one benchmark's runtimes run one after the other, side by side.
+          for (const runtime of config.runtimes ?? [SYSTEM]) {
+            specs.push({
+              id: benchmarkId({ variant, scenario, tags, connections, runtime }),
+              variant,
+              scenario,
+              options,
+              tags,
+              connections,
+              ...(runtime === SYSTEM ? {} : { runtime }),
+            });
+          }
         }
       }
     }

@@ -17,11 +17,11 @@ const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 await runCommand(BENCH_COMMAND, async ({ values }) => {
   const request = parseBenchArgs(values);
   const { project, ...suiteRequest } = await withProject(request);
-  const { config, variants } = await resolveSuite(suiteRequest);
+  const { config, variants, runtimes } = await resolveSuite(suiteRequest);
   // In a user's repository, the history and its commits are that repository's.
   const historyRoot = project?.root ?? projectRoot;
   const outDir = request.outDir ?? defaultResultsDir(config.name);
-  const result = await runSuite({ config, variants, outDir });
+  const result = await runSuite({ config, variants, runtimes, outDir });
   const outputs = writeOutputs(result, outDir);
   appendSummary(outputs.table);
   console.log(`\n${outputs.table}`);

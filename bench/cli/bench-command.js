@@ -9,6 +9,12 @@ export const BENCH_COMMAND = {
     'Runs a suite, prints its table and writes result.json, the github-action-benchmark inputs and table.md,\nand appends the run to the local history that `npm run site` shows.',
   options: {
     ...SUITE_OPTIONS,
+    runtime: {
+      type: 'list',
+      value: 'A,B',
+      help: 'run every benchmark on each runtime: system (the Node.js running perfgate), node@24, node@22.11.0, bun@1.3, ...; installed from the npm registry into $PERFGATE_RUNTIME_CACHE (~/.cache/perfgate/runtimes)',
+      defaultText: "system, or the suite's",
+    },
     out: { type: 'string', value: 'DIR', help: 'results directory', defaultText: 'results/<time>-<suite>' },
     history: {
       type: 'string',
@@ -22,8 +28,10 @@ export const BENCH_COMMAND = {
 
 // history: undefined (the default file), null (--no-history) or the file given.
 export function parseBenchArgs(values) {
+  const request = suiteRequest(values);
   return {
-    ...suiteRequest(values),
+    ...request,
+    overrides: { ...request.overrides, ...(values.runtime ? { runtimes: values.runtime } : {}) },
     outDir: values.out,
     historyFile: values.history === false ? null : values.history,
   };

@@ -4,6 +4,8 @@ import { SCENARIO_NAMES } from '../../servers/scenarios.js';
 import { engineFor } from '../engines/index.js';
 import { errors } from '../errors.js';
 import { readInputJson } from '../read-file.js';
+import { parseRuntimeList, resolveRuntimes } from '../runtime/index.js';
+import { variantOnRuntime } from '../runtime/variant.js';
 import { builtInVariantNames, loadVariants } from '../variants.js';
 import { validateSuite } from './schema.js';
 import { SERVER_DEFAULTS, settingsInEnvironment } from './server-settings.js';
@@ -66,10 +68,19 @@ export async function resolveSuite({ suite, configFile, fromProject, overrides =
   ];
   if (problems.length) throw errors.badConfig(configFile ?? `suite "${merged.name}"`, problems);
   engineFor(merged.engine, merged.rate); // not installed here, or no rate: say so before any server starts
+  // A misspelt runtime is said before anything is loaded; each is named as written, once.
+  merged.runtimes = parseRuntimeList(merged.runtimes).map((runtime) => runtime.text);
   const variants = await loadVariants(merged.variants, merged.commands);
   checkPairs(variants, merged.scenarios);
   const references = merged.reference ? await loadVariants(merged.reference.variants, {}) : [];
   checkPairs(references, merged.reference?.scenarios ?? []);
   const known = new Set(merged.variants);
-  return { config: merged, variants: [...variants, ...references.filter((variant) => !known.has(variant.name))] };
+  const all = [...variants, ...references.filter((variant) => !known.has(variant.name))];
+  const runtimes = await resolveRuntimes(merged.runtimes);
+  return {
+    config: merged,
+    runtimes,
+    // One variant per runtime: each benchmark (bench/specs.js) runs the one of its runtime.
+    variants: runtimes.flatMap((runtime) => all.map((variant) => variantOnRuntime(variant, runtime))),
+  };
 }

@@ -96,6 +96,8 @@ export function suiteSchema({
         propertyNames: { enum: scenarioNames },
         additionalProperties: tiersSchema,
       },
+      // The runtimes every benchmark runs on (bench/runtime/): "system" (default), node@24, bun@1.3, ...
+      runtimes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } },
       // The load engine: one of bench/engines/ (each declares itself, one is the default).
       engine: { enum: ENGINE_NAMES },
       duration: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },

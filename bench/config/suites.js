@@ -3,6 +3,7 @@
 import os from 'node:os';
 import { DEFAULT_ENGINE } from '../engines/index.js';
 import { OPTION_DEFAULTS } from '../../servers/options.js';
+import { SYSTEM } from '../runtime/spec.js';
 
 const PROXY_BASELINE_TIERS = [50, 100, 150, 200, 500, 1000, 2000, 5000, 10000, 20000];
 
@@ -113,6 +114,16 @@ export const SUITES = {
     warmup: 2,
     options: { ioDelayMs: 2000 },
   },
+  // What a Node.js upgrade (or a move to Bun) does to a framework: the default suite's variants
+  // on every Node.js major the npm registry serves from 20 on, and Bun (bench/runtime/).
+  runtimes: {
+    variants: ['node-http', 'express', 'fastify'],
+    scenarios: ['hello', 'json'],
+    connections: [100],
+    duration: 5,
+    warmup: 1,
+    runtimes: ['node@20', 'node@22', 'node@24', 'node@26', 'bun'],
+  },
 };
 
 // Settings a suite does not give.
@@ -127,5 +138,6 @@ export const DEFAULTS = {
   workers: 0,
   readyTimeout: 15,
   options: OPTION_DEFAULTS, // servers/options.js: the one home of the scenario options' defaults
+  runtimes: [SYSTEM], // the Node.js that runs perfgate
   commands: {},
 };

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from '../errors.js';
 import { pinnedCommand } from '../pinning.js';
+import { onRuntime } from '../runtime/index.js';
 import { giveScratch, sandboxEnv, wrap } from '../sandbox/index.js';
 import { spawnGroup, stopGroup } from './children.js';
 import { freePort, LOOPBACK, portIsFree } from './ports.js';
@@ -43,29 +44,32 @@ const nodeOptions = (...layers) =>
  * The argv and environment of a process of a side (a server, or the describe step), composed
  * in this order, each step owned by one module:
  *   1. `command`, the variant's launch command (its Node binary is process.execPath);
- *   2. runtime (bench/runtime/): that binary replaced by the side's runtime (to come);
+ *   2. runtime (bench/runtime/ onRuntime): that binary replaced by the side's runtime (launch.runtime),
+ *      whose bin/ leads PATH;
  *   3. sandbox (bench/sandbox/): wrapped in bubblewrap when the side is untrusted
  *      (launch.sandbox: what it may read, its network), with the harness's environment left out;
  *   4. pinning (bench/pinning.js): taskset outermost, when a plan is given.
  * @param {string[]} command
- * @param {{sandbox?: object, env?: object, cwd?: string}} launch
+ * @param {{runtime?: object, sandbox?: object, env?: object, cwd?: string}} launch
  * @param {{env?: object, plan?: object, cpus?: number[], scratch?: string}} how
  *   env: what the harness sets for this process; scratch: the one directory it may write
  */
 export function sideCommand(command, launch = {}, { env = {}, plan, cpus, scratch } = {}) {
   const { sandbox } = launch;
   const inherited = sandbox ? sandboxEnv(process.env) : process.env;
-  const argv = sandbox ? wrap(command, sandbox, { scratch, cwd: launch.cwd }) : command;
-  return {
-    argv: plan ? pinnedCommand(plan, argv, cpus) : argv,
-    env: {
+  const onIt = onRuntime(
+    command,
+    {
       ...inherited,
       ...launch.env,
       ...env,
       NODE_OPTIONS: nodeOptions(inherited, launch.env, env),
       ...(sandbox && scratch ? { HOME: scratch, TMPDIR: scratch } : {}),
     },
-  };
+    launch.runtime,
+  );
+  const argv = sandbox ? wrap(onIt.command, sandbox, { scratch, cwd: launch.cwd }) : onIt.command;
+  return { argv: plan ? pinnedCommand(plan, argv, cpus) : argv, env: onIt.env };
 }
 
 /**

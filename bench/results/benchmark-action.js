@@ -5,9 +5,18 @@
 import { describeServerSettings } from '../config/server-settings.js';
 import { METRIC_REGISTRY } from '../metrics.js';
 import { describePinning } from '../pinning.js';
+import { SYSTEM } from '../runtime/spec.js';
 
 export const SUITE_NAMES = { bigger: 'perfgate throughput', smaller: 'perfgate latency' };
 export const TOOLS = { bigger: 'customBiggerIsBetter', smaller: 'customSmallerIsBetter' };
+
+// The server's runtime as asked for (the site's runtime filter) and as installed; none in a
+// result made before runtimes existed.
+function runtimeFacts(benchmark, result) {
+  const asked = benchmark.runtime ?? SYSTEM;
+  const runtime = result.runtimes?.find((each) => each.spec === asked);
+  return runtime ? [`runtime: ${asked}`, `runtime version: ${runtime.name} ${runtime.version}`] : [];
+}
 
 // The facts the trend site reads back ("key: value" lines; the action keeps them as they are).
 function extraText(benchmark, result) {
@@ -28,6 +37,7 @@ function extraText(benchmark, result) {
     `cpu: ${result.machine.cpuModel} x${result.machine.cores}`,
     `pinning: ${describePinning(result.pinning)}`,
     `node: ${result.machine.node}`,
+    ...runtimeFacts(benchmark, result),
     `client saturated: ${summary.clientSaturated ? 'yes' : 'no'}`,
     `server settings: ${describeServerSettings(result.config?.server)}`,
   ].join('\n');

@@ -2,6 +2,7 @@ import { DEFAULT_ENGINE } from '../engines/index.js';
 import { integer, microseconds, milliseconds as ms, percentValue as pct } from '../format.js';
 import { METRIC_REGISTRY } from '../metrics.js';
 import { describePinning } from '../pinning.js';
+import { SYSTEM } from '../runtime/spec.js';
 
 // The run's table with the proxy-baseline study's columns, plus the failures and warnings
 // that a reader must see next to the numbers. A metric with a `table` entry in the registry
@@ -50,6 +51,14 @@ function label(benchmark) {
   return `${benchmark.variant} ${benchmark.scenario}${benchmark.tags.length ? ` [${benchmark.tags.join(',')}]` : ''}`;
 }
 
+// The exact runtime of a benchmark, for a run on runtimes other than the default.
+const runtimeOf = (benchmark, result) => {
+  const runtime = result.runtimes?.find((each) => each.spec === (benchmark.runtime ?? SYSTEM));
+  if (!runtime) return benchmark.runtime ?? SYSTEM;
+  return runtime.spec === SYSTEM ? `system (${runtime.name} ${runtime.version})` : `${runtime.name} ${runtime.version}`;
+};
+const onRuntimes = (result) => result.benchmarks.some((benchmark) => benchmark.runtime);
+
 function row(benchmark) {
   const { summary } = benchmark;
   if (benchmark.status !== 'ok') {
@@ -59,12 +68,20 @@ function row(benchmark) {
 }
 
 export function markdownTable(result) {
+  // On runtimes other than the default, a column names each row's runtime; the rows of one
+  // benchmark on its runtimes are adjacent (bench/specs.js), so they read side by side.
+  const withRuntime = onRuntimes(result);
+  const columns = withRuntime ? ['Server', 'Runtime', ...COLUMNS.slice(1)] : COLUMNS;
+  const cells = (benchmark) => {
+    const [server, ...rest] = row(benchmark);
+    return withRuntime ? [server, runtimeOf(benchmark, result), ...rest] : [server, ...rest];
+  };
   const lines = [
     `### perfgate: ${cell(result.suite)}`,
     '',
-    `| ${COLUMNS.join(' | ')} |`,
-    `|${COLUMNS.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`,
-    ...result.benchmarks.map((benchmark) => `| ${row(benchmark).map(cell).join(' | ')} |`),
+    `| ${columns.join(' | ')} |`,
+    `|${columns.map((_, i) => (i < columns.length - COLUMNS.length + 2 ? ' --- ' : ' ---: ')).join('|')}|`,
+    ...result.benchmarks.map((benchmark) => `| ${cells(benchmark).map(cell).join(' | ')} |`),
   ];
   const notes = result.benchmarks.flatMap((benchmark) => [
     ...(benchmark.reason

@@ -47,6 +47,8 @@ const benchmarkSchema = {
   properties: {
     id: { type: 'string' },
     connections: { type: 'integer', minimum: 1 },
+    // Absent: the default runtime, "system"; else as asked for (its exact version: result.runtimes).
+    runtime: { type: 'string' },
     status: { enum: ['pending', 'ok', 'failed', 'not-run', 'skipped'] },
     reason: { type: 'string' },
     code: { type: 'string', pattern: '^PG_' },
@@ -89,6 +91,14 @@ const resultSchema = {
     git: { type: 'object', required: ['commit'] },
     packages: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
     pinning: { type: 'object', required: ['method'], properties: { method: { enum: ['taskset', 'none'] } } },
+    runtimes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['spec', 'name', 'version'],
+        properties: { spec: { type: 'string' }, name: { enum: ['node', 'bun'] }, version: { type: 'string' } },
+      },
+    },
     benchmarks: { type: 'array', items: benchmarkSchema },
   },
 };

@@ -21,6 +21,14 @@ export const SYSTEM_RUNTIME = Object.freeze({
   system: true,
 });
 
+/** What a result records of a runtime: as asked for, as installed (no local paths). */
+export const runtimeRecord = ({ spec, name, version, package: pkg }) => ({
+  spec,
+  name,
+  version,
+  ...(pkg ? { package: pkg } : {}),
+});
+
 const label = (runtime) => `${runtime.name} ${runtime.version}`;
 /** "node 24.1.0", or "system (node 20.19.0)" for the default. */
 export const describeRuntime = (runtime = SYSTEM_RUNTIME) =>

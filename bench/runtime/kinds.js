@@ -32,6 +32,9 @@ export const RUNTIME_KINDS = {
     },
     executable: 'bin/bun',
     nodeAlias: true,
+    // Bun's node:http and its own fetch forward; its `undici` is a stub whose Pool cannot send.
+    proxyClients: ['http', 'fetch'],
+    proxyClientNote: 'Bun replaces the undici package with a built-in stub whose Pool cannot send requests',
     // `bun --version` prints "1.3.0".
     versionOf: (output) => output.trim(),
   },
