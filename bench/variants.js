@@ -109,8 +109,12 @@ export function skipReason(variant, { scenario, options }) {
   return `${variant.proxyClientNote}: proxyClient=${options.proxyClient} does not apply (it runs ${variant.proxyClients.join(', ')})`;
 }
 
-export async function loadVariants(names, commands) {
-  const builtIns = await loadBuiltInVariants(names.filter((name) => !commands[name]));
+// launch: how their processes run (a runtime: the describe step runs on it too).
+export async function loadVariants(names, commands, launch = {}) {
+  const builtIns = await loadBuiltInVariants(
+    names.filter((name) => !commands[name]),
+    { launch },
+  );
   return names.map((name) =>
     commands[name] ? commandVariant(name, commands[name]) : builtIns.find((variant) => variant.name === name),
   );

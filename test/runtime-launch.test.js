@@ -11,7 +11,9 @@ import { after, before, test } from 'node:test';
 import { currentPinning } from '../bench/pinning.js';
 import { startServer } from '../bench/process/server.js';
 import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
-import { resolveRuntime } from '../bench/runtime/index.js';
+import { cachedVersions } from '../bench/runtime/cache.js';
+import { newestMatching } from '../bench/runtime/spec.js';
+import { resolveRuntime, runtimeCacheDir } from '../bench/runtime/index.js';
 import { variantOnRuntime } from '../bench/runtime/variant.js';
 import { commandVariant } from '../bench/variants.js';
 import { runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
@@ -91,4 +93,18 @@ test('a second Node.js, really installed from the npm registry, serves a request
   assert.equal(answer.version, `v${runtime.version}`);
   assert.notEqual(answer.version, process.version, 'the harness stays on its own Node.js');
   assert.equal(answer.execPath, runtime.binary);
+});
+
+// Bun from the user's runtime cache when a run put it there; never downloaded by the tests.
+test('on Bun, `node server.js` runs on Bun', async (t) => {
+  const cacheDir = runtimeCacheDir();
+  const pkg = RUNTIME_KINDS.bun.package();
+  const version = newestMatching(cachedVersions(cacheDir, pkg), '*');
+  if (!version) {
+    t.skip(`Bun is not in the runtime cache ${cacheDir} (npm run bench -- --runtime bun installs it)`);
+    return;
+  }
+  const runtime = await resolveRuntime(`bun@${version}`, { cacheDir });
+  const answer = await report(['node', REPORTER], runtime);
+  assert.equal(answer.bun, version);
 });

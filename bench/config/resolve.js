@@ -77,10 +77,14 @@ export async function resolveSuite({ suite, configFile, fromProject, overrides =
   const known = new Set(merged.variants);
   const all = [...variants, ...references.filter((variant) => !known.has(variant.name))];
   const runtimes = await resolveRuntimes(merged.runtimes);
-  return {
-    config: merged,
-    runtimes,
-    // One variant per runtime: each benchmark (bench/specs.js) runs the one of its runtime.
-    variants: runtimes.flatMap((runtime) => all.map((variant) => variantOnRuntime(variant, runtime))),
-  };
+  // One variant per runtime, described on it: each benchmark (bench/specs.js) runs the one of its runtime.
+  const names = all.map((variant) => variant.name);
+  const onRuntimes = await Promise.all(
+    runtimes.map(async (runtime) =>
+      (runtime.system ? all : await loadVariants(names, merged.commands, { runtime })).map((variant) =>
+        variantOnRuntime(variant, runtime),
+      ),
+    ),
+  );
+  return { config: merged, runtimes, variants: onRuntimes.flat() };
 }

@@ -86,13 +86,10 @@ export async function installRuntime({ cacheDir, pkg, version, kind, label }) {
     mkdirSync(tree);
     try {
       // Only what runs: Node's headers and docs are 60 MB of no use to a server.
-      await run('tar', ['-xzf', downloaded.file, '-C', tree, '--strip-components=1', 'package/bin', 'package/LICENSE']);
+      await run('tar', ['-xzf', downloaded.file, '-C', tree, '--strip-components=1', 'package/bin']);
     } catch (error) {
-      throw errors.runtimeInstallFailed(
-        label,
-        `${pkg}@${version}`,
-        `tar: ${`${error.stderr}`.trim() || error.message}`,
-      );
+      const said = `${error.stderr ?? ''}`.trim().split('\n')[0] || error.message;
+      throw errors.runtimeInstallFailed(label, `${pkg}@${version}`, said);
     }
     const problem = await versionProblem(join(tree, kind.executable), version, kind.versionOf);
     if (problem) throw errors.runtimeBroken(label, problem);

@@ -12,19 +12,19 @@ function runtimeProblem(variant, runtime) {
 }
 
 /**
- * @param {object} variant  from bench/variants.js
+ * @param {object} variant  from bench/variants.js, described on `runtime` (its `unavailable` says
+ *   what that runtime could not load, a native addon of another ABI for one)
  * @param {object} runtime  from resolveRuntime (bench/runtime/index.js)
  */
 export function variantOnRuntime(variant, runtime) {
   const kind = RUNTIME_KINDS[runtime.name];
   const problem = runtimeProblem(variant, runtime);
   const narrowed = kind.proxyClients && variant.proxyClients?.filter((client) => kind.proxyClients.includes(client));
-  const own = variant.unavailable;
   return {
     ...variant,
     runtime: runtime.spec,
     launch: { ...variant.launch, runtime },
-    unavailable: async () => problem ?? (typeof own === 'function' ? await own() : (own ?? null)),
+    unavailable: problem ?? variant.unavailable ?? null,
     ...(narrowed && narrowed.length < variant.proxyClients.length
       ? { proxyClients: narrowed, proxyClientNote: kind.proxyClientNote }
       : {}),
