@@ -4,11 +4,17 @@
 // .github/workflows/, the actions in node_modules/perfgate/actions/).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { YAML } from 'zx';
-import { isInstalled, workflowLinters } from '../bench/github/workflow-linters.js';
+import {
+  adopterLayout,
+  isInstalled,
+  lintCommands,
+  PERSONAS,
+  workflowLinters,
+} from '../bench/github/workflow-linters.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const read = (path) => readFileSync(join(PROJECT_ROOT, path), 'utf8');
@@ -114,42 +120,112 @@ describe('templates and actions', () => {
   });
 });
 
+// Each template job and the job of perfgate's own workflows it mirrors: the guards must be equal.
+const MIRRORS = [
+  ['perfgate-request.yml', 'request', 'bench-request.yml', 'request'],
+  ['perfgate-pr.yml', 'compare', 'bench-pr.yml', 'compare'],
+  ['perfgate-upgrade.yml', 'gate', 'upgrade-gate.yml', 'compare'],
+  ['perfgate-main.yml', 'bench', 'bench-main.yml', 'bench'],
+  ['perfgate-main.yml', 'publish', 'bench-main.yml', 'publish'],
+];
+const own = (name) => YAML.parse(read(`.github/workflows/${name}`));
+// A job's guards, with its workflow's name taken out of its concurrency group.
+function guards(workflow, job) {
+  const group = (concurrency) => concurrency?.group?.replaceAll(workflow.name, 'NAME');
+  return {
+    if: job.if,
+    'runs-on': job['runs-on'],
+    permissions: job.permissions,
+    concurrency: job.concurrency && { ...job.concurrency, group: group(job.concurrency) },
+    workflowConcurrency: workflow.concurrency && { ...workflow.concurrency, group: group(workflow.concurrency) },
+    events: Object.keys(workflow.on).sort(),
+    pushBranches: workflow.on.push?.branches,
+    labelBranches: workflow.on.pull_request_target?.branches,
+  };
+}
+
+describe("the templates carry every guard of perfgate's own workflows", () => {
+  test('each job has the if:, runner, permissions, concurrency and triggers of the job it mirrors', () => {
+    assert.deepEqual([...new Set(MIRRORS.map(([name]) => name))].sort(), [...templates].sort());
+    for (const [template, templateJob, workflow, workflowJob] of MIRRORS) {
+      const mine = workflows[template];
+      const theirs = own(workflow);
+      assert.deepEqual(
+        guards(mine, mine.jobs[templateJob]),
+        guards(theirs, theirs.jobs[workflowJob]),
+        `templates/${template}:${templateJob} has other guards than .github/workflows/${workflow}:${workflowJob}`,
+      );
+    }
+    for (const [where, job] of jobs().filter(([, each]) => selfHosted(each)))
+      assert.equal(job.if, "github.ref == 'refs/heads/main'", where);
+  });
+
+  test('the request asks for the upgrade gate as bench-request.yml does: only on manifest-only pull requests', () => {
+    const step = workflows['perfgate-request.yml'].jobs.request.steps.find(
+      (each) => each.with?.workflow === 'perfgate-upgrade.yml',
+    );
+    assert.deepEqual(
+      [step.with.command, step.with.label, step.with['lockfile-only']],
+      ['/perfgate-upgrade', 'run-upgrade-gate', true],
+    );
+    const ownStep = own('bench-request.yml').jobs.request.steps.find((each) => each.run?.includes('upgrade-gate.yml'));
+    assert.match(ownStep.run, /--command \/perfgate-upgrade --label run-upgrade-gate --lockfile-only$/);
+    const action = YAML.parse(sources['actions/request']);
+    assert.match(
+      action.runs.steps[0].run,
+      /if \[\[ "\$LOCKFILE_ONLY" == true \]\]; then args\+=\(--lockfile-only\); fi/,
+    );
+  });
+});
+
+describe('actions/fetch-commit.sh: the ref and commit checks of scripts/approved-commit.mjs', () => {
+  function fetchCommit(env) {
+    const dir = tempDir('perfgate-fetch-commit-');
+    writeFileSync(join(dir, 'event.json'), JSON.stringify({ repository: { default_branch: 'main' } }));
+    return spawnSync('bash', [join(PROJECT_ROOT, 'actions/fetch-commit.sh')], {
+      cwd: dir, // no repository here: a check that passes goes on to git and fails there
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, GITHUB_EVENT_PATH: join(dir, 'event.json'), ...env },
+    });
+  }
+  const SHA = 'a'.repeat(40);
+
+  test('refuses a prefix or anything but a full commit SHA', () => {
+    for (const sha of ['aaaaaaa', `${SHA}0`, 'HEAD', '']) {
+      const run = fetchCommit({ HEAD_SHA: sha, GITHUB_REF: 'refs/heads/main' });
+      assert.equal(run.status, 2, sha);
+      assert.match(run.stdout, /::error::head-sha must be a full 40-character commit SHA/);
+    }
+  });
+
+  test('refuses to run from any ref but the default branch', () => {
+    for (const ref of ['refs/heads/feature', 'refs/pull/7/merge', undefined]) {
+      const run = fetchCommit({ HEAD_SHA: SHA, ...(ref ? { GITHUB_REF: ref } : {}) });
+      assert.equal(run.status, 2, ref);
+      assert.match(run.stdout, /::error::this runs on .*: dispatch the workflow on the default branch \(main\) only/);
+    }
+    const main = fetchCommit({ HEAD_SHA: SHA, GITHUB_REF: 'refs/heads/main' });
+    assert.doesNotMatch(main.stdout, /::error::/, 'on main it goes on to fetch');
+  });
+});
+
 const missing = workflowLinters(PROJECT_ROOT).filter((linter) => !isInstalled(linter));
 const skip = missing.length
   ? `${missing.map((linter) => `${linter.name} ${linter.version}`).join(', ')} not installed (node scripts/setup.mjs --for test installs it)`
   : false;
 
-test("actionlint and zizmor (pedantic and auditor) find nothing in a user's repository laid out with them", {
+test("actionlint and zizmor (every persona) find nothing in a user's repository laid out with them", {
   skip,
 }, () => {
   const root = tempDir('perfgate-lint-');
-  mkdirSync(join(root, '.github/workflows'), { recursive: true });
-  for (const name of templates) cpSync(join(PROJECT_ROOT, 'templates', name), join(root, '.github/workflows', name));
-  cpSync(join(PROJECT_ROOT, '.github/actionlint.yaml'), join(root, '.github/actionlint.yaml')); // the runner label `perfgate`
-  cpSync(join(PROJECT_ROOT, 'actions'), join(root, 'node_modules/perfgate/actions'), { recursive: true });
+  const zizmorPaths = adopterLayout(PROJECT_ROOT, root);
   assert.ok(existsSync(join(root, 'node_modules/perfgate/actions/compare/action.yml')));
-  const [actionlint, zizmor] = workflowLinters(PROJECT_ROOT);
-  const files = templates.map((name) => join('.github/workflows', name));
-  const lint = spawnSync(actionlint.bin, ['-no-color', '-config-file', '.github/actionlint.yaml', ...files], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  assert.equal(lint.status, 0, lint.stdout + lint.stderr);
-  for (const persona of ['pedantic', 'auditor']) {
-    const audit = spawnSync(
-      zizmor.bin,
-      [
-        '--offline',
-        '--quiet',
-        '--no-progress',
-        '--color=never',
-        `--persona=${persona}`,
-        '.github',
-        'node_modules/perfgate/actions',
-      ],
-      { cwd: root, encoding: 'utf8' },
-    );
-    assert.equal(audit.status, 0, `${persona}: ${audit.stdout}${audit.stderr}`);
+  assert.ok(existsSync(join(root, '.github/workflows/perfgate-request.yml')));
+  for (const persona of PERSONAS) {
+    for (const [linter, args] of lintCommands(workflowLinters(PROJECT_ROOT), root, { persona, zizmorPaths })) {
+      const run = spawnSync(linter.bin, args, { cwd: root, encoding: 'utf8' });
+      assert.equal(run.status, 0, `${linter.name} (${persona}): ${run.stdout}${run.stderr}`);
+    }
   }
 });
 

@@ -1,4 +1,5 @@
-// actionlint and zizmor over .github/ (scripts/lint-workflows.mjs): zero findings, and proof
+// actionlint and zizmor over .github/ and over the templates and actions as a user's repository
+// has them (scripts/lint-workflows.mjs, zizmor's auditor persona: every audit): zero findings, and proof
 // that they do find the mistakes they are there for. Skips, saying why, when scripts/setup.mjs
 // could not install them (no Go, no Python, no registry).
 import assert from 'node:assert/strict';
@@ -16,11 +17,15 @@ const skip = missing.length
 const lint = (args) =>
   spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts/lint-workflows.mjs'), ...args], { encoding: 'utf8' });
 
-test('actionlint and zizmor (pedantic) find nothing in .github/', { skip }, () => {
+test('actionlint and zizmor (auditor: every persona) find nothing in .github/, the templates and the actions', {
+  skip,
+}, () => {
   const run = lint([]);
   assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
-  assert.match(run.stdout, /actionlint 1\.7\.12: no findings/);
-  assert.match(run.stdout, /zizmor 1\.32\.0: no findings/);
+  for (const target of ['.github/', 'templates/ and actions/']) {
+    assert.ok(run.stdout.includes(`actionlint 1.7.12 over ${target}: no findings`), run.stdout);
+    assert.ok(run.stdout.includes(`zizmor 1.32.0 over ${target}: no findings`), run.stdout);
+  }
 });
 
 test('they catch an injectable, unpinned workflow with a write token', { skip }, () => {
