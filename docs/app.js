@@ -21,6 +21,7 @@ import { hideTooltip, showTooltip } from './tooltip.js';
 import { unpackSamples } from './lib/sample-transfer.js';
 import { seriesByKey } from './lib/series.js';
 import { repoTitle } from './lib/repo.js';
+import { baseMetricOf } from './lib/relative.js';
 
 const LISTED_ROWS = 50;
 const SEARCH_DELAY_MS = 200;
@@ -499,6 +500,27 @@ function describeSource(data, paths) {
   );
 }
 
+// The relative trend, explained on the first screen when the data has one: what the lines are,
+// and which baseline the newest points were measured against (from their extra text).
+function explainBaseline(samples) {
+  const note = $('#baseline-note');
+  const newest = samples
+    .filter((sample) => baseMetricOf(sample.metric) !== null)
+    .reduce((latest, sample) => (latest && latest.date >= sample.date ? latest : sample), null);
+  note.hidden = newest === null;
+  if (!newest) return;
+  const baseline = newest.facts.baseline ?? 'a pinned release';
+  const origin = newest.facts['relative to'];
+  note.replaceChildren(
+    el('strong', {}, '“vs baseline” lines: '),
+    `each point is that commit measured together with the pinned baseline ${baseline} — both servers at the same time on the same cores, in rounds — as a percentage of the baseline: 100 % is the baseline's level, the band is the 95 % interval. `,
+    'Machine noise and a new runner move both sides alike, so these lines stay steady where the absolute ones jump. ',
+    origin && origin !== baseline
+      ? `Points are chained back to the first baseline ${origin} over the measured re-anchor links (each point's details list them).`
+      : 'A new baseline is pinned only by an explicit re-anchor, which measures it against the old one and chains the lines.',
+  );
+}
+
 function showWarnings(messages) {
   const list = $('#warnings');
   list.replaceChildren(...messages.map((message) => el('li', {}, message)));
@@ -527,6 +549,7 @@ function open(data, choices, paths) {
   if ($(`.tabs button[data-view="${page.state.view}"]`).hidden) page.state.view = 'trend';
   showWarnings(data.skipped ? [`${data.skipped} malformed runs or benches in ${paths.join(', ')} were skipped.`] : []);
   describeSource(data, paths);
+  explainBaseline(data.samples);
   wireControls();
   // On a phone the charts come first; the filters fold away behind their summary.
   if (window.matchMedia('(max-width: 600px)').matches) $('#filters').open = false;

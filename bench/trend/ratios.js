@@ -5,28 +5,22 @@
 //   "express json c=100 - CPU µs/request vs baseline"   unit %, value 100 x ratio,
 //   range "95% CI 97.81 to 99.20"                        (the action shows it in its tooltip)
 // in two suites of their own (a suite has one direction: the action's `tool`).
+import { baseMetricOf, parseRange, RELATIVE_UNIT, rangeText, relativeMetricName } from '../../docs/lib/relative.js';
 import { JUDGED_METRICS, metricByName } from '../metrics.js';
 import { chainOf } from './anchors.js';
 
 export const TREND_SUITES = { bigger: 'perfgate throughput vs baseline', smaller: 'perfgate latency vs baseline' };
-export const TREND_UNIT = '%';
-const SUFFIX = ' vs baseline';
+export { parseRange, rangeText };
 
-export const relativeName = (id, metric) => `${id} - ${metric}${SUFFIX}`;
+// The names and the range text are the trend site's too (docs/lib/relative.js).
+export const relativeName = (id, metric) => `${id} - ${relativeMetricName(metric)}`;
 // The metric of a relative line's name, or null for any other name.
 export const relativeMetric = (name) => {
-  const match = / - (.+) vs baseline$/.exec(name);
-  return match && metricByName(match[1]) ? match[1] : null;
+  const metric = baseMetricOf(/ - (.+)$/.exec(name)?.[1]);
+  return metric && metricByName(metric) ? metric : null;
 };
 
-const RANGE = /^95% CI (\d+(?:\.\d+)?) to (\d+(?:\.\d+)?)$/;
 const percent = (ratio) => Math.round(ratio * 10000) / 100;
-export const rangeText = ([low, high]) => `95% CI ${percent(low).toFixed(2)} to ${percent(high).toFixed(2)}`;
-// The interval of a relative bench's range, as percentages; null when it is not one.
-export function parseRange(text) {
-  const match = RANGE.exec(text ?? '');
-  return match ? [Number(match[1]), Number(match[2])] : null;
-}
 
 /**
  * The ratios of a comparison (bench/compare/run-comparison.js): { [relative name]: { id, metric,
@@ -79,7 +73,7 @@ export function trendBenches(ratios, state) {
     const chained = chainRatios([direct, ...links]);
     files[direct.direction].push({
       name,
-      unit: TREND_UNIT,
+      unit: RELATIVE_UNIT,
       value: percent(chained.ratio),
       range: rangeText(chained.ci),
       extra: [

@@ -120,8 +120,59 @@ export function trendChartConfig(group, { commits, colours, theme, onPointClick,
   options.onHover = (event, elements) => {
     event.native.target.style.cursor = elements.length ? 'pointer' : 'default';
   };
-  return { type: 'line', data: { datasets }, options, plugins: [STEP_MEANS] };
+  // A relative line: its interval as a band, and the baseline's level (100 %) as a reference;
+  // its axis fits the ratios instead of starting at zero, where a 2 % step would be invisible.
+  const bands = group.series
+    .map((series) => ({ colour: colours.get(series.label), points: series.points.filter((point) => point.band) }))
+    .filter((band) => band.points.length > 0);
+  options.plugins.intervalBands = { bands, reference: group.relative ? 100 : null, colour: theme.muted };
+  if (group.relative) {
+    const edges = bands.flatMap((band) => band.points.flatMap((point) => point.band));
+    options.scales.y = axis(theme, `${group.unit} of the baseline`, {
+      beginAtZero: false,
+      suggestedMin: edges.reduce((low, edge) => Math.min(low, edge), 100),
+      suggestedMax: edges.reduce((high, edge) => Math.max(high, edge), 100),
+    });
+  }
+  return { type: 'line', data: { datasets }, options, plugins: [INTERVAL_BANDS, STEP_MEANS] };
 }
+
+// The intervals of a series as a translucent band under its line (each point's low to high,
+// joined point to point), and a dotted line at the reference level; a plugin, not datasets, so
+// that neither takes the tooltip from the runs.
+const INTERVAL_BANDS = {
+  id: 'intervalBands',
+  beforeDatasetsDraw(chart, _args, options) {
+    const { ctx, chartArea, scales } = chart;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(chartArea.left, chartArea.top, chartArea.width, chartArea.height);
+    ctx.clip();
+    for (const { colour, points } of options.bands ?? []) {
+      ctx.beginPath();
+      const edge = (point, side) => [scales.x.getPixelForValue(point.x), scales.y.getPixelForValue(point.band[side])];
+      ctx.moveTo(...edge(points[0], 1));
+      for (const point of points.slice(1)) ctx.lineTo(...edge(point, 1));
+      for (const point of [...points].reverse()) ctx.lineTo(...edge(point, 0));
+      ctx.closePath();
+      ctx.globalAlpha = 0.18;
+      ctx.fillStyle = colour;
+      ctx.fill();
+      ctx.globalAlpha = 1;
+    }
+    if (options.reference !== null && options.reference !== undefined) {
+      const y = scales.y.getPixelForValue(options.reference);
+      ctx.strokeStyle = options.colour;
+      ctx.lineWidth = 1;
+      ctx.setLineDash([2, 3]);
+      ctx.beginPath();
+      ctx.moveTo(chartArea.left, y);
+      ctx.lineTo(chartArea.right, y);
+      ctx.stroke();
+    }
+    ctx.restore();
+  },
+};
 
 // A step down is for the worse when bigger is better, and the other way round.
 export const isWorse = (changePoint, biggerIsBetter) =>

@@ -1,13 +1,20 @@
 // Which suites, variants, scenarios, tiers and metrics the data offers, and whether a sample
 // passes the chosen filters and the search. A filter left unset (null) lets everything through.
 import { METRIC_REGISTRY } from './metrics.js';
+import { baseMetricOf } from './relative.js';
 
-// perfgate's metrics in the order of its registry, then other tools' by name.
+// perfgate's metrics in the order of its registry, each followed by its relative line
+// ("<metric> vs baseline"), then other tools' by name.
 const METRIC_ORDER = METRIC_REGISTRY.map((metric) => metric.name);
-// perfgate's own histories hold several metrics per benchmark: a few are shown at first.
+// perfgate's own histories hold several metrics per benchmark: a few are shown at first, and
+// every relative line (there are few, and they are what the relative trend is for).
 const PERFGATE_DEFAULT_METRICS = METRIC_REGISTRY.filter((metric) => metric.siteDefault).map((metric) => metric.name);
 
-const metricRank = (metric) => (METRIC_ORDER.includes(metric) ? METRIC_ORDER.indexOf(metric) : METRIC_ORDER.length);
+const ownRank = (metric) => (METRIC_ORDER.includes(metric) ? METRIC_ORDER.indexOf(metric) : METRIC_ORDER.length);
+const metricRank = (metric) => {
+  const measured = baseMetricOf(metric);
+  return measured === null ? ownRank(metric) : ownRank(measured) + 0.5;
+};
 export const byMetric = (a, b) => metricRank(a) - metricRank(b) || a.localeCompare(b);
 
 const distinct = (values) => [...new Set(values.filter((value) => value !== null))];
@@ -16,7 +23,10 @@ export function filterChoices(data) {
   const { samples } = data;
   const perfgateMetrics = distinct(samples.filter((sample) => sample.variant !== null).map((sample) => sample.metric));
   const otherMetrics = distinct(samples.filter((sample) => sample.variant === null).map((sample) => sample.metric));
-  const defaults = PERFGATE_DEFAULT_METRICS.filter((metric) => perfgateMetrics.includes(metric));
+  const defaults = [
+    ...PERFGATE_DEFAULT_METRICS.filter((metric) => perfgateMetrics.includes(metric)),
+    ...perfgateMetrics.filter((metric) => baseMetricOf(metric) !== null),
+  ];
   return {
     suite: data.suites.map((suite) => suite.name),
     variant: distinct(samples.map((sample) => sample.variant)).sort(),

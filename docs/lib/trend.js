@@ -3,6 +3,7 @@
 // scenario, tier): one chart per metric, scenario and tier with a line per variant.
 // The action's neighbour-ratio mark is opt-in (state.threshold, null when off).
 import { byMetric, chosenMetrics, matchesFilters, searchMatcher } from './filters.js';
+import { baseMetricOf, parseRange } from './relative.js';
 import { seriesByKey } from './series.js';
 
 // The action's alert ratio: above 1 means worse, whichever way "better" points.
@@ -38,6 +39,8 @@ function seriesPoints(samples, threshold) {
       regression: ratio !== null && ratio > threshold,
       // The bench was missing from commits its suite measured: the line breaks there.
       gapBefore: Boolean(previous) && sample.slot - previous.slot > 1,
+      // A relative line's 95 % interval (docs/lib/relative.js), drawn as a band; else null.
+      band: parseRange(sample.range),
     };
   });
 }
@@ -62,6 +65,8 @@ export function trendSections(data, state, choices, series = seriesByKey(data.sa
         tier: first.tier,
         unit: first.unit,
         biggerIsBetter: first.biggerIsBetter,
+        // A relative trend line ("... vs baseline"): head as a percentage of the pinned baseline.
+        relative: baseMetricOf(first.metric) !== null,
         perfgate: isPerfgate(first),
         first: groups.size,
         series: [],
