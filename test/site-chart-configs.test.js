@@ -118,7 +118,27 @@ test('change points: the mean of each stretch as steps, a marker coloured by wor
   assert.equal(config.data.datasets.at(-1), markers);
   assert.deepEqual(
     config.plugins.map((plugin) => plugin.id),
-    ['stepMeans'],
+    ['intervalBands', 'stepMeans'],
+  );
+  assert.deepEqual(config.options.plugins.intervalBands.bands, [], 'no interval, no band');
+});
+
+test('a relative line: its intervals as a band, the baseline at 100 %, an axis that fits them', () => {
+  const points = [
+    { x: 0, value: 99, band: [98, 100.5] },
+    { x: 1, value: 104, band: [103, 106] },
+  ];
+  const config = trendChartConfig(
+    { unit: '%', relative: true, slots: [0, 1], series: [{ label: 'express', points }] },
+    { commits: data.commits, colours, theme, onPointClick: () => {} },
+  );
+  const { bands, reference } = config.options.plugins.intervalBands;
+  assert.deepEqual(bands, [{ colour: colours.get('express'), points }]);
+  assert.equal(reference, 100);
+  const { y } = config.options.scales;
+  assert.deepEqual(
+    [y.beginAtZero, y.suggestedMin, y.suggestedMax, y.title.text],
+    [false, 98, 106, '% of the baseline'],
   );
 });
 
