@@ -12,6 +12,7 @@ import { errors } from './errors.js';
 import { pinnedCommand } from './pinning.js';
 import { spawnGroup, stopGroup } from './process/children.js';
 import { freePort } from './process/ports.js';
+import { installHint } from './cli/invocation.js';
 
 const USER = 'perfgate';
 const DATABASE = 'postgres';
@@ -35,7 +36,9 @@ function postgresBinDir() {
 }
 
 export function databaseUnavailable() {
-  return postgresBinDir() ? null : 'PostgreSQL server missing (Debian package postgresql: run npm run setup)';
+  return postgresBinDir()
+    ? null
+    : `PostgreSQL server missing (Debian package postgresql: ${installHint('postgresql')})`;
 }
 
 // As root: run as an unprivileged user that owns the data directory.

@@ -2,6 +2,7 @@
 // with a stable code (after fastify's lib/errors.js). Entry points print `message` and exit with
 // `exitCode` (bench/cli/run.js); the harness records `code` and `message` in a failed benchmark.
 // Grouped by the part that throws them; every code is defined here and nowhere else.
+import { commandLine } from './cli/invocation.js';
 
 // Exit codes of every command: 0 done, 1 the measured or checked thing failed (a regression,
 // a finding, a refused artifact: each command says which), 2 bad input (arguments, config,
@@ -47,13 +48,13 @@ export const errors = {
   ),
   serverExited: define(
     'PG_SERVER_EXITED',
-    (variant, code, signal, logFile) =>
-      `server "${variant}" exited (${signal ? `signal ${signal}` : `code ${code}`}) before the run finished: see its log ${logFile}`,
+    (variant, code, signal, logFile, excerpt) =>
+      `server "${variant}" exited (${signal ? `signal ${signal}` : `code ${code}`}) before the run finished: ${excerpt ? `${excerpt} (its log: ${logFile})` : `see its log ${logFile}`}`,
   ),
   serverNotReady: define(
     'PG_SERVER_NOT_READY',
-    (variant, seconds, logFile) =>
-      `server "${variant}" did not become ready within ${seconds} s: see its log ${logFile}, or raise readyTimeout`,
+    (variant, seconds, logFile, excerpt) =>
+      `server "${variant}" did not become ready within ${seconds} s: ${excerpt ? `its log ${logFile} says: ${excerpt}; ` : `see its log ${logFile}, `}or raise readyTimeout`,
   ),
   wrongAnswer: define(
     'PG_WRONG_ANSWER',
@@ -278,7 +279,7 @@ export const historyErrors = {
   badInput: define(
     'PG_BENCHMARK_INPUT',
     (file, problem) =>
-      `benchmark input ${file} ${problem}: pass a github-action-benchmark input file (a JSON array of {name, value, unit}) such as the benchmark-action-*.json files that \`npm run bench\` writes`,
+      `benchmark input ${file} ${problem}: pass a github-action-benchmark input file (a JSON array of {name, value, unit}) such as the benchmark-action-*.json files that \`${commandLine('bench')}\` writes`,
   ),
   publishFailed: define(
     'PG_PUBLISH_FAILED',

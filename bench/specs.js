@@ -40,6 +40,11 @@ const groups = (config) => [
   ...(config.reference ? [[config.reference.variants, config.reference.scenarios]] : []),
 ];
 
+// A built-in variant run beside a project's own servers: the same code on both sides of a
+// comparison, and never the point of a run.
+export const isReference = (config, spec) =>
+  !config.variants.includes(spec.variant) && Boolean(config.reference?.variants.includes(spec.variant));
+
 export function expandSpecs(config) {
   const specs = [];
   for (const [variants, scenarios] of groups(config)) specs.push(...expandGroup(config, variants, scenarios));

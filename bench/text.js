@@ -8,6 +8,16 @@ export const printable = (value, max = 200) =>
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .slice(0, max);
 
+// A message of several lines (a reason and its details, such as a wrong answer's diff) on one
+// line, so that a table cell or a list item keeps all of it.
+export function oneLine(text) {
+  const [first = '', ...details] = String(text)
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  return details.length ? `${first} ${details.join('; ')}` : first;
+}
+
 // A markdown table cell or line: every character that could end the cell, start markup, HTML
 // or a link becomes an HTML entity, which renders as itself.
 export const escapeMarkdown = (text) =>

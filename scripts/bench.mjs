@@ -3,11 +3,12 @@
 // (result.json, github-action-benchmark inputs, table.md) plus the local history.
 import { fileURLToPath } from 'node:url';
 import { BENCH_COMMAND, parseBenchArgs } from '../bench/cli/bench-command.js';
-import { runCommand } from '../bench/cli/run.js';
+import { commandLine, runCommand } from '../bench/cli/run.js';
 import { resolveSuite } from '../bench/config/resolve.js';
 import { EXIT } from '../bench/errors.js';
 import { withProject } from '../bench/project/config.js';
 import { runSuite } from '../bench/run.js';
+import { isReference } from '../bench/specs.js';
 import { appendSummary } from '../bench/github/context.js';
 import { appendToHistory, defaultHistoryPath } from '../bench/history/index.js';
 import { defaultResultsDir, writeOutputs } from '../bench/results/write.js';
@@ -26,10 +27,18 @@ await runCommand(BENCH_COMMAND, async ({ values }) => {
   appendSummary(outputs.table);
   console.log(`\n${outputs.table}`);
   console.log(`results: ${outDir}`);
-  if (request.historyFile !== null && outputs.bigger.length) {
+  if (request.historyFile !== null) {
     const historyFile = request.historyFile ?? defaultHistoryPath(historyRoot);
-    appendToHistory(outputs, historyFile, { commitDir: historyRoot });
-    console.log(`history: ${historyFile} (perfgate site shows it)`);
+    // References alone are not a run of the project: they would get a second point for this commit.
+    const own = result.benchmarks.filter((benchmark) => !isReference(config, benchmark));
+    if (own.some((benchmark) => benchmark.status === 'ok')) {
+      appendToHistory(outputs, historyFile, { commitDir: historyRoot, project: project?.suite.name });
+      console.log(`history: ${historyFile} (${commandLine('site')} shows it)`);
+    } else {
+      console.error(
+        `perfgate: history: this run is not added to ${historyFile}: every benchmark of ${project ? 'your servers' : 'the suite'} failed (the table says why); fix that and run ${commandLine('bench')} again`,
+      );
+    }
   }
   // 1: a benchmark failed (its reason is in result.json and the table).
   return result.benchmarks.some((benchmark) => benchmark.status === 'failed') ? EXIT.failed : EXIT.ok;

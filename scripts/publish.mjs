@@ -3,9 +3,10 @@
 // pages branch, for users who do not run the GitHub action; the trend site reads the result.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runCommand } from '../bench/cli/run.js';
+import { commandLine, runCommand } from '../bench/cli/run.js';
 import { commitFromGit, originWebUrl, publishRun, readBenchmarkInput } from '../bench/history/index.js';
-import { SUITE_NAMES, TOOLS } from '../bench/results/benchmark-action.js';
+import { projectName } from '../bench/project/config.js';
+import { SUITE_NAMES, suiteNames, TOOLS } from '../bench/results/benchmark-action.js';
 import { OUTPUT_FILES } from '../bench/results/write.js';
 import { TREND_SUITES } from '../bench/trend/ratios.js';
 import { TREND_FILES } from '../bench/trend/write.js';
@@ -27,13 +28,13 @@ const PUBLISH_COMMAND = {
       type: 'string',
       multiple: true,
       value: 'DIR',
-      help: `a results directory of \`npm run bench\`: publishes its ${OUTPUT_FILES.bigger} as "${SUITE_NAMES.bigger}" and ${OUTPUT_FILES.smaller} as "${SUITE_NAMES.smaller}" (and \`npm run trend\`'s files there as "${TREND_SUITES.bigger}" and "${TREND_SUITES.smaller}")`,
+      help: `a results directory of \`${commandLine('bench')}\`: publishes its ${OUTPUT_FILES.bigger} as "<name> throughput" and ${OUTPUT_FILES.smaller} as "<name> latency", <name> the perfgate.config's name at --commit-dir ("${SUITE_NAMES.bigger}" without one) (and \`${commandLine('trend')}\`'s files there as "${TREND_SUITES.bigger}" and "${TREND_SUITES.smaller}")`,
     },
     input: {
       type: 'string',
       multiple: true,
       value: 'FILE:TOOL[:SUITE]',
-      help: `a github-action-benchmark input file, its tool (${TOOLS.bigger} or ${TOOLS.smaller}) and suite name (default: "${SUITE_NAMES.bigger}" or "${SUITE_NAMES.smaller}" by tool); repeat for several files`,
+      help: `a github-action-benchmark input file, its tool (${TOOLS.bigger} or ${TOOLS.smaller}) and suite name (default: "<name> throughput" or "<name> latency" by tool, as for --results); repeat for several files`,
     },
     branch: { type: 'string', value: 'NAME', help: 'the pages branch, created if missing', defaultText: 'gh-pages' },
     dir: { type: 'string', value: 'PATH', help: 'the data directory in that branch', defaultText: 'dev/bench' },
@@ -64,34 +65,34 @@ const PUBLISH_COMMAND = {
       : []),
   ],
 };
-const SUITE_BY_TOOL = { [TOOLS.bigger]: SUITE_NAMES.bigger, [TOOLS.smaller]: SUITE_NAMES.smaller };
+const suiteByTool = (names) => ({ [TOOLS.bigger]: names.bigger, [TOOLS.smaller]: names.smaller });
 const INPUT_PATTERN = new RegExp(`^(.+):(${Object.values(TOOLS).join('|')})(?::(.+))?$`);
 
 // "FILE:TOOL[:SUITE]" -> { file, tool, suite }; the tool's name anchors the split, so a
 // suite name may hold colons.
-function parseInput(text, problems) {
+function parseInput(text, names, problems) {
   const match = INPUT_PATTERN.exec(text);
   if (!match) {
     problems.push(`--input "${text}" is not FILE:TOOL[:SUITE] with TOOL ${Object.values(TOOLS).join(' or ')}`);
     return null;
   }
-  const [, file, tool, suite = SUITE_BY_TOOL[tool]] = match;
+  const [, file, tool, suite = suiteByTool(names)[tool]] = match;
   return { file, tool, suite };
 }
 
-// --results and --input -> the files to publish, and what is wrong with them.
-function readInputs(values) {
+// --results and --input -> the files to publish, and what is wrong with them; names: suiteNames'.
+function readInputs(values, names = SUITE_NAMES) {
   const problems = [];
   const inputs = [
     ...(values.results ?? []).flatMap((dir) => [
-      { file: resolve(dir, OUTPUT_FILES.bigger), tool: TOOLS.bigger, suite: SUITE_NAMES.bigger },
-      { file: resolve(dir, OUTPUT_FILES.smaller), tool: TOOLS.smaller, suite: SUITE_NAMES.smaller },
+      { file: resolve(dir, OUTPUT_FILES.bigger), tool: TOOLS.bigger, suite: names.bigger },
+      { file: resolve(dir, OUTPUT_FILES.smaller), tool: TOOLS.smaller, suite: names.smaller },
       // The relative trend's lines, when `perfgate trend` measured them into the same directory.
       ...['bigger', 'smaller']
         .map((kind) => ({ file: resolve(dir, TREND_FILES[kind]), tool: TOOLS[kind], suite: TREND_SUITES[kind] }))
         .filter(({ file }) => existsSync(file)),
     ]),
-    ...(values.input ?? []).map((text) => parseInput(text, problems)),
+    ...(values.input ?? []).map((text) => parseInput(text, names, problems)),
   ];
   if (!inputs.length) problems.push('nothing to publish: pass --results DIR or --input FILE:TOOL[:SUITE]');
   return { inputs, problems };
@@ -101,7 +102,10 @@ const interruption = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => interruption.abort());
 
 await runCommand(PUBLISH_COMMAND, async ({ values }) => {
-  const options = { ...values, commitDir: resolve(values['commit-dir']), inputs: readInputs(values).inputs };
+  const commitDir = resolve(values['commit-dir']);
+  // A project's runs are its own group on the site, under its config's name.
+  const names = suiteNames(projectName(commitDir) ?? undefined);
+  const options = { ...values, commitDir, inputs: readInputs(values, names).inputs };
   const suites = options.inputs.map(({ file, tool, suite }) => ({ suite, tool, benches: readBenchmarkInput(file) }));
   const date = Date.now();
   const repoUrl = values['repo-url'] ?? originWebUrl(options.commitDir);

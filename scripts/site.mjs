@@ -5,7 +5,7 @@
 // bench/site/server.js. Loopback only. `npm run site -- --help` lists the options.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runCommand } from '../bench/cli/run.js';
+import { commandLine, runCommand } from '../bench/cli/run.js';
 import { defaultHistoryPath } from '../bench/history/history-file.js';
 import { repositoryRoot } from '../bench/project/config.js';
 import { startSiteServer } from '../bench/site/server.js';
@@ -48,7 +48,7 @@ async function main({ values: { port, data }, positionals }) {
   console.log(
     dataFiles.every((file) => existsSync(file))
       ? `data: ${dataFiles.join(', ')}`
-      : `no data yet at ${dataFiles[0]}: run npm run bench`,
+      : `no data yet at ${dataFiles[0]}: run ${commandLine('bench')}`,
   );
   for (const signal of ['SIGINT', 'SIGTERM']) {
     process.once(signal, () => site.close().then(() => process.exit(0)));

@@ -17,7 +17,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCommand } from '../bench/cli/run.js';
+import { commandLine, runCommand } from '../bench/cli/run.js';
 import { EXIT, githubErrors } from '../bench/errors.js';
 import { gitResult } from '../bench/git.js';
 import { appendSummary } from '../bench/github/context.js';
@@ -28,8 +28,7 @@ const UPGRADE_GATE_COMMAND = {
   name: 'upgrade-gate',
   invocation: 'node scripts/upgrade-gate.mjs',
   synopsis: '--base REF [--head REF] --out DIR [-- compare options]',
-  summary:
-    "Compares old vs new every framework package whose locked version differs between --base and --head (default: the\nworking tree) (npm run compare -- --dep PKG@OLD --vs PKG@NEW), each installed exactly as its side's lockfile locks it;\nentries that are not registry versions with integrity are refused. Exit 1 on a regression beyond compare's --fail-threshold.\nIn a repository with a perfgate.config, the packages watched are its package.json's dependencies.",
+  summary: `Compares old vs new every framework package whose locked version differs between --base and --head (default: the\nworking tree) (${commandLine('compare')} --dep PKG@OLD --vs PKG@NEW), each installed exactly as its side's lockfile locks it;\nentries that are not registry versions with integrity are refused. Exit 1 on a regression beyond compare's --fail-threshold.\nIn a repository with a perfgate.config, the packages watched are its package.json's dependencies.`,
   options: {
     base: { type: 'string', value: 'REF', help: 'the commit whose package-lock.json is the old side', required: true },
     head: {
@@ -40,7 +39,7 @@ const UPGRADE_GATE_COMMAND = {
     },
     out: { type: 'string', value: 'DIR', help: 'where comparison-<package>.json and .md are kept', required: true },
   },
-  passThrough: 'options of npm run compare, e.g. --duration 5',
+  passThrough: `options of ${commandLine('compare')}, e.g. --duration 5`,
   unknownHint: 'compare options go after --',
 };
 const COMPARE = fileURLToPath(new URL('compare.mjs', import.meta.url));

@@ -5,11 +5,12 @@
 // and the bad input a new user makes. Behaviour is asserted, never speed.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { YAML } from 'zx';
+import { parseBenchmarkData } from '../bench/history/format.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
@@ -227,7 +228,14 @@ describe("perfgate in a user's repository", () => {
     );
     assert.ok(result.benchmarks[0].summary.requests.mean > 0);
     assert.match(bench.stdout, /\| api user \| 4 \|/);
-    assert.ok(existsSync(join(repo, '.perfgate/history/data.js')), "the history is the user repository's");
+    const history = join(repo, '.perfgate/history/data.js');
+    assert.ok(existsSync(history), "the history is the user repository's");
+    // The site shows the project's trend under its config's name (here package.json's).
+    assert.deepEqual(Object.keys(parseBenchmarkData(readFileSync(history, 'utf8'), history).entries), [
+      'shop-api throughput',
+      'shop-api latency',
+    ]);
+    assert.match(bench.stdout, /^history: .*data\.js \(perfgate site shows it\)$/m);
   });
 
   test('npx perfgate compare --base HEAD~1 --head HEAD finds the slower route and fails', () => {
@@ -348,8 +356,34 @@ describe("perfgate in a user's repository", () => {
       const bench = npx(repo, ['bench', '--no-history']);
       git(repo, 'checkout', '--', 'perfgate.config.json');
       assert.equal(bench.code, 2);
-      assert.match(bench.stderr, /servers\.api: unknown field "comand"/);
-      assert.match(bench.stderr, /reference\.variants\.0: "expresss" is not allowed \(allowed: .*express,/);
+      assert.match(bench.stderr, /servers\.api: unknown field "comand" \(did you mean "command"\?\)/);
+      assert.match(
+        bench.stderr,
+        /reference\.variants\.0: "expresss" is not allowed \(did you mean "express"\?\) \(allowed: .*express,/,
+      );
+    });
+
+    test('a server that crashes at start: its error is shown, and a run with none of its servers measured is not history', () => {
+      writeFileSync(join(repo, 'broken.js'), "import 'shop-session-store';\nexport default () => {};\n");
+      writeFileSync(
+        join(repo, 'perfgate.config.json'),
+        JSON.stringify({ ...CONFIG, servers: { api: { module: 'broken.js', readyPath: '/health' } } }),
+      );
+      const dir = tempDir();
+      const history = join(dir, 'data.js');
+      const bench = npx(repo, ['bench', '--out', join(dir, 'out'), '--history', history]);
+      git(repo, 'checkout', '--', 'perfgate.config.json');
+      rmSync(join(repo, 'broken.js'));
+      assert.equal(bench.code, 1);
+      const [api, reference] = JSON.parse(readFileSync(join(dir, 'out/result.json'), 'utf8')).benchmarks;
+      assert.equal(reference.status, 'ok');
+      assert.match(api.reason, /exited \(code 1\) before the run finished: .*Cannot find package 'shop-session-store'/);
+      assert.match(
+        bench.stderr,
+        /history: this run is not added to .*data\.js: every benchmark of your servers failed/,
+      );
+      assert.match(bench.stderr, /run perfgate bench again/);
+      assert.equal(existsSync(history), false, 'the reference alone is not a run of the project');
     });
 
     test('a ref that does not exist in the repository', () => {
@@ -494,6 +528,11 @@ describe("the composite actions, from a user's repository", () => {
       assert.ok(pages.includes(file), `${file} is not on gh-pages`);
     const data = git(github.root, '--git-dir', github.remote, 'show', 'gh-pages:dev/bench/data.js');
     assert.match(data, /"name": "api user c=4 - req\/s"/);
+    // Grouped under the project's name, as the local history is.
+    assert.deepEqual(Object.keys(parseBenchmarkData(data, 'gh-pages').entries), [
+      'shop-api throughput',
+      'shop-api latency',
+    ]);
   });
 
   test("upgrade gate: the default branch's servers with the old and the new version the pull request locks", async () => {

@@ -34,13 +34,13 @@ test('command-line overrides win over the suite', async () => {
 test('an unknown variant lists the allowed ones', () =>
   rejects(
     { overrides: { variants: ['expres'] } },
-    /variants\.0: "expres" is not allowed \(allowed: .*express.*fastify.*node-http/,
+    /variants\.0: "expres" is not allowed \(did you mean "express"\?\) \(allowed: .*express.*fastify.*node-http/,
   ));
 
 test('an unknown scenario lists the allowed ones', () =>
   rejects(
     { overrides: { scenarios: ['helo'] } },
-    /scenarios\.0: "helo" is not allowed \(allowed: hello, json, echo, proxy, io, cpu, db, query, static\)/,
+    /scenarios\.0: "helo" is not allowed \(did you mean "hello"\?\) \(allowed: hello, json, echo, proxy, io, cpu, db, query, static\)/,
   ));
 
 test('a negative duration names the field', () => rejects({ overrides: { duration: -1 } }, /duration: must be > 0/));

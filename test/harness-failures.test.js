@@ -2,7 +2,8 @@
 // file stays valid and no child process survives.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
 import {
@@ -22,7 +23,7 @@ async function runWith(commands, variants = Object.keys(commands)) {
   const dir = tempDir();
   const config = writeConfig(dir, { name: 'failures', variants, ...QUICK, commands });
   const run = await runBench(['--config', config, '--out', dir, '--no-history']);
-  return { ...run, result: readResult(dir) };
+  return { ...run, dir, result: readResult(dir) };
 }
 
 const byVariant = (result, variant) => result.benchmarks.find((benchmark) => benchmark.variant === variant);
@@ -44,6 +45,24 @@ describe('server failures', () => {
     assert.match(stdout, /\| fine hello \| 2 \|/);
   });
 
+  test('a server that throws at start is reported with its error, not the last line of its log', async () => {
+    const { result } = await runWith({ throws: misbehavingCommand('throw') });
+    const { code, reason } = byVariant(result, 'throws');
+    assert.equal(code, 'PG_SERVER_EXITED');
+    assert.match(
+      reason,
+      /exited \(code 1\) before the run finished: Error: Cannot find module '\.\/missing-on-purpose\.js' \(its log: /,
+    );
+    assert.doesNotMatch(reason, /Node\.js v\d/);
+  });
+
+  test("$PORT and $HOST in a command's arguments are replaced: a server that takes only --port", async () => {
+    const argvPort = misbehavingCommand('ok');
+    argvPort.command = [...argvPort.command, '--port', '$PORT', '--host=${HOST}'];
+    const { result } = await runWith({ 'argv-port': argvPort });
+    assert.equal(byVariant(result, 'argv-port').status, 'ok', byVariant(result, 'argv-port').reason);
+  });
+
   test('a server that never becomes ready fails after the deadline', async () => {
     const { result } = await runWith({ stuck: misbehavingCommand('never-ready') });
     assert.equal(byVariant(result, 'stuck').code, 'PG_SERVER_NOT_READY');
@@ -63,12 +82,18 @@ describe('server failures', () => {
     }
   });
 
-  test('a wrong answer is never measured and shows a short diff', async () => {
-    const { result } = await runWith({ wrong: misbehavingCommand('wrong') });
+  test('a wrong answer is never measured and shows a short diff, in the terminal and in table.md', async () => {
+    const { result, dir, stderr } = await runWith({ wrong: misbehavingCommand('wrong') });
     const benchmark = byVariant(result, 'wrong');
     assert.equal(benchmark.code, 'PG_WRONG_ANSWER');
-    assert.match(benchmark.reason, /body differs at character 7: expected "Hello World", got "Hello Wrld"/);
+    const diff = /body differs at character 7: expected "Hello World", got "Hello Wrld"/;
+    assert.match(benchmark.reason, diff);
     assert.deepEqual(benchmark.runs, []);
+    assert.match(stderr, diff);
+    assert.match(
+      readFileSync(join(dir, 'table.md'), 'utf8'),
+      /\*\*wrong hello c=2\*\* failed: server "wrong" answered scenario "hello" wrongly, so it was not measured: body differs at character 7/,
+    );
   });
 
   test('a server that exits mid-run fails that benchmark', async () => {

@@ -29,6 +29,9 @@ test('each command is its script, with its options and help under the perfgate n
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, new RegExp(`^usage: perfgate ${command} `, 'm'));
   }
+  // Every help names the commands a user of the installed package types.
+  for (const command of COMMANDS) assert.doesNotMatch(perfgate(command, '--help').stdout, /npm run/, command);
+  assert.match(perfgate('bench', '--help').stdout, /the local history that `perfgate site` shows/);
   const wrong = perfgate('bench', '--no-such-flag');
   assert.equal(wrong.status, 2);
   assert.match(wrong.stderr, /unknown option --no-such-flag[\s\S]*perfgate bench --help lists every option/);

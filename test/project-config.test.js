@@ -98,6 +98,25 @@ test('mistakes name the field', async () => {
     { 'perfgate.config.json': { ...CONFIG, thresholds: { 'web user': { threshold: 8 } } } },
     /thresholds\.web user: names no benchmark .*benchmarks: api user c=4/,
   );
+  // A typo is named with the field it was probably meant to be.
+  await rejects(
+    { 'perfgate.config.json': { ...CONFIG, servers: { api: { module: 'app.js', readyPth: '/health' } } } },
+    /servers\.api: unknown field "readyPth" \(did you mean "readyPath"\?\)/,
+  );
+  await rejects(
+    { 'perfgate.config.json': { ...CONFIG, conections: [4] } },
+    /unknown field "conections" \(did you mean "connections"\?\)/,
+  );
+  // A command is not run through a shell: only $PORT and $HOST are replaced, the rest is said.
+  await rejects(
+    {
+      'perfgate.config.json': {
+        ...CONFIG,
+        servers: { api: { command: ['node', 'app.js', '--port', '$PORT', '--mode=$MODE'] } },
+      },
+    },
+    /servers\.api\.command: "\$MODE" would reach the server as written: a command is not run through a shell, and only \$PORT and \$HOST are replaced/,
+  );
 });
 
 test("per-benchmark thresholds: the most specific key wins, the rest keeps compare's settings", () => {

@@ -1,12 +1,12 @@
 // `npm run bench`: its option table and the turning of its values into a run request.
+import { commandLine } from './invocation.js';
 import { SUITE_OPTIONS, suiteRequest } from './suite-options.js';
 
 export const BENCH_COMMAND = {
   name: 'bench',
   invocation: 'npm run bench --',
   synopsis: '[options]',
-  summary:
-    'Runs a suite, prints its table and writes result.json, the github-action-benchmark inputs and table.md,\nand appends the run to the local history that `npm run site` shows.',
+  summary: `Runs a suite, prints its table and writes result.json, the github-action-benchmark inputs and table.md,\nand appends the run to the local history that \`${commandLine('site')}\` shows.`,
   options: {
     ...SUITE_OPTIONS,
     runtime: {

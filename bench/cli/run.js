@@ -5,6 +5,7 @@
 // Node built-ins only: scripts/setup.mjs runs it before node_modules exist.
 import { parseArgs } from 'node:util';
 import { errors, EXIT, PerfgateError } from '../errors.js';
+import { commandLine, runAsCommand } from './invocation.js';
 import { printable } from '../text.js';
 
 // Value types beyond string and boolean: what a value must be, as the help and errors say it.
@@ -97,11 +98,8 @@ function checkPositionals(command, positionals, problems) {
 }
 
 // bin/perfgate.js runs the same scripts as `perfgate <command>`: their help and errors then say so.
-let commandLineName;
-export const invokedAs = (name) => {
-  commandLineName = name;
-};
-const invocation = (command) => (commandLineName ? `${commandLineName} ${command.name}` : command.invocation);
+export { commandLine, invokedAs } from './invocation.js';
+const invocation = (command) => (runAsCommand() ? commandLine(command.name) : command.invocation);
 
 export function usageLine(command) {
   return `usage: ${invocation(command)}${command.synopsis ? ` ${command.synopsis}` : ''}`;

@@ -7,7 +7,7 @@ import { JUDGED_METRICS, sampleValue } from '../metrics.js';
 import { describePinning } from '../pinning.js';
 import { profileMarkdown } from '../profile/report.js';
 import { VERDICTS } from '../stats/index.js';
-import { escapeMarkdown as escapeCell } from '../text.js';
+import { escapeMarkdown as escapeCell, oneLine } from '../text.js';
 
 const VERDICT_SYMBOLS = {
   [VERDICTS.regression]: '🔴',
@@ -65,7 +65,7 @@ export function verdictCells(benchmark) {
 function verdictRows(benchmark) {
   if (benchmark.status !== 'ok') {
     return [
-      `| ${escapeCell(benchmark.id)} | | | | | | ${benchmark.status}: ${escapeCell(benchmark.reason.split('\n')[0])} |`,
+      `| ${escapeCell(benchmark.id)} | | | | | | ${benchmark.status}: ${escapeCell(oneLine(benchmark.reason))} |`,
     ];
   }
   return verdictCells(benchmark).map((cells) => `| ${escapeCell(benchmark.id)} | ${cells} |`);

@@ -12,7 +12,7 @@ import { currentPinning, pinSelf } from '../pinning.js';
 import { fileSafe, measureOnce, measureTogether } from '../measure.js';
 import { JUDGED_METRICS } from '../metrics.js';
 import { failsGate, VERDICTS } from '../stats/index.js';
-import { expandSpecs } from '../specs.js';
+import { expandSpecs, isReference } from '../specs.js';
 import { loadBuiltInVariant } from '../variants.js';
 import { profileBenchmark } from '../profile/index.js';
 import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
@@ -73,9 +73,6 @@ async function sideVariants(sides, config) {
   for (const [key, side] of Object.entries(sides)) loaded[key] = await loadSideVariants(side, names, config.commands);
   return loaded;
 }
-
-const isReference = (config, spec) =>
-  !config.variants.includes(spec.variant) && Boolean(config.reference?.variants.includes(spec.variant));
 
 // A benchmark's own verdict bands and gate, where a project's thresholds give them.
 const settingsOf = (settings, spec) => ({ ...settings, ...settings.benchmarks?.[spec.id] });

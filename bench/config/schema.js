@@ -3,6 +3,7 @@
 // what exists (the built-in variants plus the config's own commands), so a typo is caught
 // here with the list of valid names.
 import Ajv from 'ajv';
+import { nearestName } from './nearest-name.js';
 import { ENGINE_NAMES } from '../engines/index.js';
 import { serverSettingsSchema } from './server-settings.js';
 import { SCENARIO_OPTIONS } from '../../servers/options.js';
@@ -155,6 +156,12 @@ function serverProblems(servers = {}, field) {
     );
 }
 
+// A typo's likely meaning, as a clause of the message.
+const meant = (given, known) => {
+  const nearest = typeof given === 'string' ? nearestName(given, known.map(String)) : undefined;
+  return nearest ? ` (did you mean "${nearest}"?)` : '';
+};
+
 // Ajv's errors as "field: what is wrong (allowed: ...)" lines.
 function problemLines(validationErrors) {
   const problems = validationErrors
@@ -163,9 +170,11 @@ function problemLines(validationErrors) {
     .map((error) => {
       const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(top level)';
       if (error.keyword === 'enum')
-        return `${field}: "${error.data}" is not allowed (allowed: ${error.params.allowedValues.join(', ')})`;
-      if (error.keyword === 'additionalProperties')
-        return `${field}: unknown field "${error.params.additionalProperty}"`;
+        return `${field}: "${error.data}" is not allowed${meant(error.data, error.params.allowedValues)} (allowed: ${error.params.allowedValues.join(', ')})`;
+      if (error.keyword === 'additionalProperties') {
+        const fields = Object.keys(error.parentSchema.properties ?? {});
+        return `${field}: unknown field "${error.params.additionalProperty}"${meant(error.params.additionalProperty, fields)}`;
+      }
       return `${field}: ${error.message}`;
     });
   return [...new Set(problems)];

@@ -14,15 +14,14 @@ import { createHistogram, encodeHistogram } from '../latency-histogram.js';
 import { spawnGroup, stopGroup } from '../process/children.js';
 import { CLOCK_TICKS, parsePidStat } from '../sampling/proc.js';
 import { boundedWait } from './bounded.js';
+import { installHint } from '../cli/invocation.js';
 
 const SCRIPT = fileURLToPath(new URL('./wrk-report.lua', import.meta.url));
 // wrk, then this shell's own /proc line, whose children fields now hold wrk's CPU time.
 const WRAPPER = 'wrk "$@"; code=$?; echo "PERFGATE_STAT $(cat /proc/$$/stat)"; exit $code';
 
 export function wrkUnavailable() {
-  return spawnSync('wrk', ['-v']).error
-    ? 'wrk is not installed (Debian package wrk; `npm run setup` installs it)'
-    : null;
+  return spawnSync('wrk', ['-v']).error ? `wrk is not installed (Debian package wrk: ${installHint('wrk')})` : null;
 }
 
 // wrk takes whole seconds only: a shorter load runs 1 s (the sample says how long it ran).

@@ -4,7 +4,7 @@
 import { verdictCells } from '../compare/report.js';
 import { percent } from '../format.js';
 import { profileTables } from '../profile/report.js';
-import { codeSpan as code } from '../text.js';
+import { codeSpan as code, oneLine } from '../text.js';
 
 export const MARKER = '<!-- perfgate-bench -->';
 const BOT_LOGIN = 'github-actions[bot]';
@@ -14,7 +14,7 @@ const MAX_BODY = 60_000;
 
 function rows(benchmark) {
   if (benchmark.status !== 'ok')
-    return [`| ${code(benchmark.id)} | | | | | | ${benchmark.status}: ${code(benchmark.reason.split('\n')[0])} |`];
+    return [`| ${code(benchmark.id)} | | | | | | ${benchmark.status}: ${code(oneLine(benchmark.reason))} |`];
   return verdictCells(benchmark).map((cells) => `| ${code(benchmark.id)} | ${cells} |`);
 }
 

@@ -6,7 +6,7 @@ import { appendRun } from './append.js';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { emptyBenchmarkData, parseBenchmarkData, serializeBenchmarkData } from './format.js';
 import { commitFromGit } from './git-commit.js';
-import { SUITE_NAMES, TOOLS } from '../results/benchmark-action.js';
+import { suiteNames, TOOLS } from '../results/benchmark-action.js';
 
 export const DEFAULT_HISTORY_FILE = '.perfgate/history/data.js';
 
@@ -36,11 +36,13 @@ export function appendRunToFile(path, run, { label, ...options } = {}) {
 }
 
 // Appends a run's github-action-benchmark inputs (bench/results/write.js) to the local
-// history, one entry per suite, named by the commit measured in commitDir.
-export function appendToHistory({ bigger, smaller }, historyFile, { commitDir, date = Date.now() }) {
+// history, one entry per suite (named after `project`, see suiteNames), named by the commit
+// measured in commitDir.
+export function appendToHistory({ bigger, smaller }, historyFile, { commitDir, project, date = Date.now() }) {
+  const names = suiteNames(project);
   const suites = [
-    { suite: SUITE_NAMES.bigger, tool: TOOLS.bigger, benches: bigger },
-    { suite: SUITE_NAMES.smaller, tool: TOOLS.smaller, benches: smaller },
+    { suite: names.bigger, tool: TOOLS.bigger, benches: bigger },
+    { suite: names.smaller, tool: TOOLS.smaller, benches: smaller },
   ];
   return appendRunToFile(historyFile, { commit: commitFromGit(commitDir, { date }), date, suites });
 }

@@ -3,21 +3,32 @@
 // sideCommand is the one place a side's process's argv and environment are composed.
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from '../errors.js';
 import { pinnedCommand } from '../pinning.js';
 import { onRuntime } from '../runtime/index.js';
 import { giveScratch, sandboxEnv, wrap } from '../sandbox/index.js';
 import { spawnGroup, stopGroup } from './children.js';
+import { logExcerpt } from './log-excerpt.js';
 import { freePort, LOOPBACK, portIsFree } from './ports.js';
 
 const POLL_MS = 25;
 
-function lastLogLine(logFile) {
-  const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n') : [];
-  return lines.at(-1) ?? '';
-}
+const logOf = (logFile) => logExcerpt(existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
+
+// A command is not run through a shell, so `$PORT` and `$HOST` (or `${PORT}`, `${HOST}`) in its
+// arguments are replaced here, as a shell would have (a server that takes only --port).
+const LISTEN_VARIABLES = /\$(?:\{(PORT|HOST)\}|(PORT|HOST)\b)/g;
+export const withListenAddress = (command, address) =>
+  command.map((arg) => arg.replace(LISTEN_VARIABLES, (_, braced, bare) => address[braced ?? bare]));
+
+// Other `$NAME`s in a command's arguments reach the server as they are, unless a shell runs it.
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh']);
+export const unexpandedVariables = (command) =>
+  SHELLS.has(basename(command[0]))
+    ? []
+    : command.flatMap((arg) => arg.replace(LISTEN_VARIABLES, '').match(/\$\{?[A-Za-z_]\w*\}?/g) ?? []);
 
 async function answersHttp(port, path) {
   try {
@@ -88,7 +99,8 @@ export async function startServer(
   const readyFile = join(workDir, 'ready.json');
   const listenPort = port ?? (launch.readiness === 'http' ? await freePort() : 0);
   const log = openSync(logFile, 'a');
-  const composed = sideCommand(launch.command, launch, {
+  const command = withListenAddress(launch.command, { PORT: String(listenPort), HOST: LOOPBACK });
+  const composed = sideCommand(command, launch, {
     plan,
     cpus,
     scratch: workDir,
@@ -116,8 +128,7 @@ export async function startServer(
   while (Date.now() < deadline) {
     if (exit) {
       await stop();
-      const detail = exit.error ? exit.error.message : lastLogLine(logFile);
-      throw errors.serverExited(variant.name, exit.code, exit.signal, `${logFile}${detail ? ` (${detail})` : ''}`);
+      throw errors.serverExited(variant.name, exit.code, exit.signal, logFile, exit.error?.message ?? logOf(logFile));
     }
     const readyPort =
       launch.readiness === 'http'
@@ -129,5 +140,5 @@ export async function startServer(
     await sleep(POLL_MS);
   }
   await stop();
-  throw errors.serverNotReady(variant.name, readyTimeout, logFile);
+  throw errors.serverNotReady(variant.name, readyTimeout, logFile, logOf(logFile));
 }

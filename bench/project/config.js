@@ -3,15 +3,16 @@
 // command variants rooted at the repository, its scenarios are served by each of them, and
 // its reference variants (built-in) run beside them on built-in scenarios.
 import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, join, resolve } from 'node:path';
 import { SCENARIO_NAMES } from '../../servers/scenarios.js';
 import { validateWith } from '../config/schema.js';
 import { expandSpecs } from '../specs.js';
+import { INSTALLED } from '../cli/invocation.js';
 import { errors } from '../errors.js';
 import { readInputJson } from '../read-file.js';
 import { gitOutput } from '../git.js';
 import { bandsFrom } from '../metrics.js';
+import { unexpandedVariables } from '../process/server.js';
 import { builtInVariantNames } from '../variants.js';
 import { projectSchema } from './schema.js';
 
@@ -47,12 +48,15 @@ const packageName = (root) =>
     ?.replace(/^@[^/]+\//, '')
     .replace(/[^A-Za-z0-9._-]/g, '-');
 
+// What a project's results and its trend on the site are named.
+const nameOf = (config, root) => config.name ?? packageName(root) ?? 'project';
+
 // The suite config of a validated project config.
 function projectSuite(project, root) {
   const { servers, scenarios, reference, install, thresholds, ...settings } = project;
   return {
     ...settings,
-    name: project.name ?? packageName(root) ?? 'project',
+    name: nameOf(project, root),
     connections: settings.connections ?? PROJECT_DEFAULTS.connections,
     variants: Object.keys(servers),
     scenarios: Object.keys(scenarios),
@@ -64,6 +68,16 @@ function projectSuite(project, root) {
     ),
     ...(reference ? { reference } : {}),
   };
+}
+
+/**
+ * The name of the project at the repository holding `cwd`, read without checking the rest of its
+ * config (publishing needs only this), or null when it has no perfgate.config.
+ */
+export function projectName(cwd = process.cwd()) {
+  const root = repositoryRoot(cwd);
+  const configFile = findConfigFile(root);
+  return configFile ? nameOf(readProjectConfig(configFile), root) : null;
 }
 
 // Which benchmarks a thresholds key names: a full id, "server scenario", or a scenario.
@@ -113,6 +127,11 @@ function serverFileProblems(servers, root) {
         `servers.${name}.command: "${server.command[0]}" is neither a program on PATH nor a file in ${cwd}: install it, or fix the command`,
       ];
     }
+    const unexpanded = server.command ? unexpandedVariables(server.command) : [];
+    if (unexpanded.length)
+      return [
+        `servers.${name}.command: ${unexpanded.map((word) => `"${word}"`).join(', ')} would reach the server as written: a command is not run through a shell, and only $PORT and $HOST are replaced; put other variables in "env", or run the command with ["sh", "-c", "..."]`,
+      ];
     if (server.module && !existsSync(resolve(cwd, server.module)))
       return [`servers.${name}.module: no file "${server.module}" in ${cwd}`];
     return [];
@@ -137,11 +156,6 @@ export async function loadProject(cwd = process.cwd()) {
   if (problems.length) throw errors.badConfig(configFile, problems);
   return { root, configFile, config, suite, install: config.install ?? PROJECT_DEFAULTS.install };
 }
-
-// perfgate installed as a package, rather than run from a checkout of its own repository.
-const INSTALLED = fileURLToPath(new URL('../..', import.meta.url))
-  .split(sep)
-  .includes('node_modules');
 
 /**
  * What a command runs when its command line names no suite and no config file: the project's

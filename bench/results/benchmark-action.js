@@ -7,7 +7,13 @@ import { METRIC_REGISTRY } from '../metrics.js';
 import { describePinning } from '../pinning.js';
 import { SYSTEM } from '../runtime/spec.js';
 
-export const SUITE_NAMES = { bigger: 'perfgate throughput', smaller: 'perfgate latency' };
+// The two chart groups of a history, named after the project (its config's `name`), so that the
+// site shows a project's trend under its own name; perfgate's own runs go by "perfgate".
+export const suiteNames = (project = 'perfgate') => ({
+  bigger: `${project} throughput`,
+  smaller: `${project} latency`,
+});
+export const SUITE_NAMES = suiteNames();
 export const TOOLS = { bigger: 'customBiggerIsBetter', smaller: 'customSmallerIsBetter' };
 
 // The server's runtime as asked for (the site's runtime filter) and as installed; none in a

@@ -3,6 +3,7 @@ import { integer, microseconds, milliseconds as ms, percentValue as pct } from '
 import { METRIC_REGISTRY } from '../metrics.js';
 import { describePinning } from '../pinning.js';
 import { SYSTEM } from '../runtime/spec.js';
+import { oneLine } from '../text.js';
 
 // The run's table with the proxy-baseline study's columns, plus the failures and warnings
 // that a reader must see next to the numbers. A metric with a `table` entry in the registry
@@ -84,9 +85,7 @@ export function markdownTable(result) {
     ...result.benchmarks.map((benchmark) => `| ${cells(benchmark).map(cell).join(' | ')} |`),
   ];
   const notes = result.benchmarks.flatMap((benchmark) => [
-    ...(benchmark.reason
-      ? [`**${cell(benchmark.id)}** ${benchmark.status}: ${cell(benchmark.reason.split('\n')[0])}`]
-      : []),
+    ...(benchmark.reason ? [`**${cell(benchmark.id)}** ${benchmark.status}: ${cell(oneLine(benchmark.reason))}`] : []),
     ...(benchmark.summary?.warnings ?? []).map((warning) => `**${cell(benchmark.id)}**: ${cell(warning)}`),
   ]);
   if (notes.length) lines.push('', ...notes.map((note) => `- ${note}`));

@@ -20,7 +20,7 @@ export const nginxBinary = () =>
   (spawnSync('nginx', ['-v'], { stdio: 'ignore' }).status === 0 ? 'nginx' : null);
 
 export async function nginxUnavailable() {
-  return nginxBinary() ? null : 'nginx missing (Debian package nginx: run npm run setup)';
+  return nginxBinary() ? null : 'nginx missing (Debian package nginx)';
 }
 
 const serverCpus = () => (process.env.PERFGATE_SERVER_CPUS || '').split(',').filter(Boolean).map(Number);

@@ -9,7 +9,7 @@ const BINARY = fileURLToPath(new URL('../../.perfgate/build/go-nethttp', import.
 export async function unavailable() {
   if (existsSync(BINARY)) return null;
   return spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0
-    ? 'not built: run npm run setup'
+    ? 'not built (npm run setup builds it in a checkout of perfgate; the npm package has no build)'
     : 'go toolchain missing';
 }
 

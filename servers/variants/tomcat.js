@@ -14,7 +14,9 @@ export const scenarios = SCENARIO_NAMES;
 export async function unavailable() {
   if (spawnSync('java', ['-version'], { stdio: 'ignore' }).status !== 0)
     return 'java missing (Debian package openjdk-17-jre-headless)';
-  return existsSync(JAR) ? null : 'not built: run npm run setup (needs Maven)';
+  return existsSync(JAR)
+    ? null
+    : 'not built (npm run setup builds it in a checkout of perfgate, with Maven; the npm package has no build)';
 }
 
 // The static scenario's directory, from the servers/ of the checkout being run.
