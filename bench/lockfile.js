@@ -129,6 +129,14 @@ function resolvedOverrides(overrides, manifest) {
   return resolve(overrides ?? {});
 }
 
+// Every [key path, spec] of an overrides object, nested ones included (".": the key's own spec).
+const overrideSpecs = (overrides, path = []) =>
+  Object.entries(overrides).flatMap(([key, value]) =>
+    typeof value === 'object' && value !== null
+      ? overrideSpecs(value, [...path, key])
+      : [[[...path, key].join(' > '), String(value)]],
+  );
+
 const overriddenNames = (overrides) =>
   Object.entries(overrides).flatMap(([key, value]) => [
     key.replace(/(.)@.*$/, '$1'),
@@ -144,6 +152,14 @@ const overriddenNames = (overrides) =>
 export function lockedSide({ lock, manifest = {}, name, what, registry = NPM_REGISTRY }) {
   const closure = packageClosure(lock, name, what, registry);
   const overrides = resolvedOverrides(manifest.overrides, manifest);
+  // An override that names git, a URL or a path would make npm fetch it while checking the lockfile.
+  for (const [key, spec] of overrideSpecs(overrides))
+    if (NON_REGISTRY_SPEC.test(spec))
+      throw githubErrors.untrustedLockEntry(
+        `${what}'s package.json`,
+        `overrides ${key}`,
+        `${spec}, which npm would fetch`,
+      );
   const overridden = new Set(overriddenNames(overrides));
   for (const [key, entry] of Object.entries(closure.lockfile.packages)) {
     const needs = { ...entry.peerDependencies, ...entry.optionalDependencies, ...entry.dependencies };

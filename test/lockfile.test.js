@@ -155,6 +155,25 @@ describe('lockedSide', () => {
     });
   });
 
+  test('refuses an override npm would fetch from git, a URL or a path, nested ones too', () => {
+    for (const overrides of [
+      { 'uWebSockets.js': 'github:evil/uws' },
+      { express: { qs: 'https://evil.example/qs.tgz' } },
+      { 'uWebSockets.js': '$uWebSockets.js' },
+    ]) {
+      assert.throws(
+        () =>
+          lockedSide({
+            lock,
+            manifest: { dependencies: { 'uWebSockets.js': 'file:../uws' }, overrides },
+            name: 'hyper-express',
+            what: 'the lock',
+          }),
+        /the lock's package\.json locks overrides (uWebSockets\.js|express > qs) as .*, which npm would fetch/,
+      );
+    }
+  });
+
   test('what npm installed is checked against the lockfile: nothing added, nothing changed', () => {
     const { lockfile } = lockedSide({ lock: lockOf({ 'node_modules/ms': entry('2.1.3') }), name: 'ms', what: 'x' });
     assert.deepEqual(installedDifferences({ packages: { 'node_modules/ms': entry('2.1.3') } }, lockfile), []);
