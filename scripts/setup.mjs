@@ -75,7 +75,7 @@ function installDebianPackages(packages) {
   if (install?.status !== 0) say(`apt-get could not install ${missing.join(', ')}; the parts that use them will skip`);
 }
 
-// The workflow linters of the tests (test/github-workflows-lint.test.js), pinned, into .perfgate/tools/.
+// The workflow linters of the tests (test/github-workflows-lint.e2e.test.js), pinned, into .perfgate/tools/.
 function installWorkflowLinters() {
   for (const linter of workflowLinters(root)) {
     if (isInstalled(linter)) continue;

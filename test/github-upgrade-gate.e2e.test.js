@@ -392,7 +392,7 @@ describe("scripts/upgrade-request.mjs: the self-hosted gate runs only for the up
     assert.match(unchanged.stdout, /no measured framework changed version; the self-hosted gate does not run/);
     assert.equal(unchanged.outputs, 'dispatched=false\n');
     // A lockfile-only pull request by a person, or by another bot: only a maintainer's
-    // /perfgate-upgrade runs the gate (test/github-trusted-trigger.test.js).
+    // /perfgate-upgrade runs the gate (test/github-trusted-trigger.e2e.test.js).
     headLock = lock({ ...BASE, fastify: '5.3.0' });
     for (const author of ['someone', 'renovate-lookalike[bot]']) {
       const human = await request(author);
