@@ -1,12 +1,12 @@
 // Change points as markdown, for the terminal, the job summary and commit comments. Names come
 // from the data file, so they are shown as code spans.
+import { signedPercent } from '../format.js';
 import { codeSpan as code } from '../text.js';
 
 const KIND_LABELS = { regression: '🔴 regression', improvement: '🟢 improvement', change: '🔵 change' };
 
 const number = (value) => (Math.abs(value) >= 100 ? value.toFixed(0) : Number(value.toPrecision(3)).toString());
-export const formatChange = (change) =>
-  change === null ? 'from 0' : `${change > 0 ? '+' : ''}${(100 * change).toFixed(1)} %`;
+export const formatChange = (change) => (change === null ? 'from 0' : signedPercent(change));
 const formatPValue = (p) => (p === 0 ? '< 1e-300' : p < 0.001 ? p.toExponential(1) : p.toFixed(4));
 
 function commitCell({ commit, previousCommit }) {
