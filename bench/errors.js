@@ -132,6 +132,11 @@ export const errors = {
     (text, why) =>
       `runtime "${text}" is not valid: ${why}; give "system", node@<major|version|range> or bun@<version|range>, e.g. node@24, node@22.11.0, bun@1.3`,
   ),
+  sameRuntimes: define(
+    'PG_SAME_RUNTIMES',
+    (base, head, both) =>
+      `--runtime ${base} and --vs-runtime ${head} are the same runtime (${both}): give two different runtimes, or --base/--head to compare code`,
+  ),
   runtimeNotPublished: define('PG_RUNTIME_NOT_PUBLISHED', (text, pkg, newest) =>
     newest
       ? `no published version of ${pkg} matches runtime "${text}" (the newest is ${newest}): pick a version the registry has (npm view ${pkg} versions)`

@@ -2,13 +2,14 @@
 // `npm run compare`: base vs head, interleaved, with a verdict per benchmark and metric.
 //   npm run compare -- --base main --head HEAD              two commits of this repository
 //   npm run compare -- --dep express@4.21.2 --vs express@5.1.0   two versions of a package
+//   npm run compare -- --runtime node@22 --vs-runtime node@24     the same code on two runtimes
 // Writes comparison.json and comparison.md, prints the report, appends it to
 // $GITHUB_STEP_SUMMARY, and exits 1 only on a regression beyond --fail-threshold.
 import { fileURLToPath } from 'node:url';
 import { COMPARE_COMMAND, parseCompareArgs } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
 import { EXIT } from '../bench/errors.js';
-import { prepareSides, resolveComparedSuite } from '../bench/compare/plan.js';
+import { prepareSides, resolveComparedSuite, resolveSideRuntimes } from '../bench/compare/plan.js';
 import { runComparison } from '../bench/compare/run-comparison.js';
 import { createWorkRoot } from '../bench/compare/sides.js';
 import { writeComparison } from '../bench/compare/write.js';
@@ -27,9 +28,10 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
     ...request.settings,
     benchmarks: benchmarkSettings(request.project?.config.thresholds, expandSpecs(config), request.settings),
   };
+  const runtimes = await resolveSideRuntimes(request);
   const work = createWorkRoot();
   try {
-    const sides = prepareSides(request, work, perfgateRoot);
+    const sides = prepareSides(request, work, perfgateRoot, runtimes);
     const outDir = request.outDir ?? defaultResultsDir('compare');
     const comparison = await runComparison({
       config,

@@ -4,6 +4,7 @@ import { MODES } from '../compare/run-comparison.js';
 import { percentNumber as percent } from '../format.js';
 import { bandSettings, bandsFrom, defaultBands } from '../metrics.js';
 import { COMPARE_DEFAULTS, INTERVAL_KINDS } from '../stats/index.js';
+import { SYSTEM } from '../runtime/spec.js';
 import { SUITE_OPTIONS, suiteRequest } from './suite-options.js';
 
 // What a band flag sets, in its help: the metrics it applies to and the part of their band.
@@ -95,7 +96,7 @@ const profileMode = (flag) => ({ true: 'always', false: 'never' })[flag] ?? 'aut
 export const COMPARE_COMMAND = {
   name: 'compare',
   invocation: 'npm run compare --',
-  synopsis: '(--base REF --head REF | --dep PKG@V1 --vs PKG@V2) [options]',
+  synopsis: '(--base REF --head REF | --dep PKG@V1 --vs PKG@V2 | --runtime A --vs-runtime B) [options]',
   summary:
     'Base vs head, in duet (or sequential) rounds, with a verdict per benchmark and metric. Writes comparison.json and comparison.md,\nappends the report to $GITHUB_STEP_SUMMARY, and exits 1 only on a regression beyond --fail-threshold.',
   options: {
@@ -120,13 +121,29 @@ export const COMPARE_COMMAND = {
       defaultText: 'npm resolves --dep now',
     },
     'vs-lock': { type: 'string', value: 'DIR', help: 'the same for --vs', defaultText: 'npm resolves --vs now' },
+    runtime: {
+      type: 'string',
+      value: 'RUNTIME',
+      help: "the servers' runtime, of both sides unless --vs-runtime: system, node@24, node@22.11.0, bun@1.3, ... (README: Runtimes)",
+      defaultText: 'system',
+    },
+    'vs-runtime': {
+      type: 'string',
+      value: 'RUNTIME',
+      help: "head's runtime; alone (without --base/--head or --dep/--vs): the same code on --runtime vs --vs-runtime",
+      defaultText: '--runtime',
+    },
     ...COMPARISON_OPTIONS,
   },
   check: (values) => {
     const byRefs = values.base !== undefined || values.head !== undefined;
     const byDeps = values.dep !== undefined || values.vs !== undefined;
     const whole = byRefs ? values.base && values.head : values.dep && values.vs;
-    if (byRefs === byDeps || !whole) return ['give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2'];
+    if (!byRefs && !byDeps && values['vs-runtime'] !== undefined) return [];
+    if (byRefs === byDeps || !whole)
+      return [
+        'give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2, or --vs-runtime RUNTIME (the same code on two runtimes)',
+      ];
     return (values['dep-lock'] || values['vs-lock']) && !byDeps
       ? ['--dep-lock and --vs-lock go with --dep and --vs']
       : [];
@@ -138,7 +155,8 @@ export function comparisonRequest(values) {
   const request = suiteRequest(values);
   return {
     ...request,
-    overrides: { ...request.overrides, repetitions: 1 },
+    // A side's runtime is the side's (--runtime, --vs-runtime), not a list the benchmarks multiply by.
+    overrides: { ...request.overrides, repetitions: 1, runtimes: [SYSTEM] },
     outDir: values.out,
     settings: {
       // The judged metrics and their default bands: bench/metrics.js; the band options set them.
@@ -163,6 +181,8 @@ export function parseCompareArgs(values) {
     vs: values.vs,
     depLock: values['dep-lock'],
     vsLock: values['vs-lock'],
+    runtime: values.runtime,
+    vsRuntime: values['vs-runtime'],
     repo: values.repo ?? process.cwd(),
   };
 }

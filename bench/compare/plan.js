@@ -3,11 +3,47 @@
 import { resolveSuite } from '../config/resolve.js';
 import { errors } from '../errors.js';
 import { builtInVariantNames, loadVariants } from '../variants.js';
-import { checkGitSides, parsePackageSpec, prepareDependencySide, prepareGitSide } from './sides.js';
+import { describeRuntime, resolveRuntimes, SYSTEM, SYSTEM_RUNTIME } from '../runtime/index.js';
+import { checkGitSides, parsePackageSpec, prepareDependencySide, prepareGitSide, sideOf } from './sides.js';
+
+/**
+ * Each side's runtime (--runtime for both, --vs-runtime for head), resolved, installed and
+ * checked before any side is made or any server starts.
+ * @returns {Promise<{base: object, head: object}>}
+ */
+export async function resolveSideRuntimes(request) {
+  const base = request.runtime ?? SYSTEM;
+  const head = request.vsRuntime ?? base;
+  const [baseRuntime, headRuntime] = await resolveRuntimes([base, head]);
+  const runtimes = { base: baseRuntime, head: headRuntime ?? baseRuntime };
+  if (!request.base && !request.dep && runtimes.base.binary === runtimes.head.binary)
+    throw errors.sameRuntimes(base, head, describeRuntime(runtimes.base));
+  return runtimes;
+}
+
+// Each side on its runtime, named by it when it is not the default.
+function onRuntimes(sides, runtimes) {
+  const named = (side, runtime) => ({
+    ...side,
+    runtime,
+    description: runtime.system ? side.description : `${side.description} on ${describeRuntime(runtime)}`,
+  });
+  return { base: named(sides.base, runtimes.base), head: named(sides.head, runtimes.head) };
+}
 
 // In a user's repository (a perfgate.config), the sides are made from it and installed its way.
-export function prepareSides(request, work, perfgateRoot) {
+// runtimes: resolveSideRuntimes's.
+export function prepareSides(request, work, perfgateRoot, runtimes = { base: SYSTEM_RUNTIME, head: SYSTEM_RUNTIME }) {
+  return onRuntimes(prepareCode(request, work, perfgateRoot), runtimes);
+}
+
+function prepareCode(request, work, perfgateRoot) {
   const projectRoot = request.project?.root ?? perfgateRoot;
+  // The same code on two runtimes: the project as it is, on both sides.
+  if (!request.base && !request.dep) {
+    const tree = sideOf('tree', projectRoot, 'the working tree', projectRoot);
+    return { base: { ...tree, label: 'base' }, head: { ...tree, label: 'head' } };
+  }
   if (request.dep) {
     if (parsePackageSpec(request.dep).name !== parsePackageSpec(request.vs).name)
       throw errors.badDependencyPair(request.dep, request.vs);

@@ -13,7 +13,8 @@ import { fileSafe, measureOnce, measureTogether } from '../measure.js';
 import { JUDGED_METRICS } from '../metrics.js';
 import { failsGate, VERDICTS } from '../stats/index.js';
 import { expandSpecs, isReference } from '../specs.js';
-import { loadBuiltInVariant } from '../variants.js';
+import { loadBuiltInVariant, skipReason } from '../variants.js';
+import { runtimeRecord } from '../runtime/index.js';
 import { profileBenchmark } from '../profile/index.js';
 import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
@@ -74,6 +75,20 @@ async function sideVariants(sides, config) {
   return loaded;
 }
 
+// Why a benchmark is not measured: a side cannot run its variant (on two runtimes, either may
+// not: a native addon of another ABI), or a side's variant does not serve its proxyClient.
+function skippedBecause(variants, spec) {
+  for (const key of ['head', 'base']) {
+    const variant = variants[key][spec.variant];
+    const reason = variant.unavailable ?? skipReason(variant, spec);
+    if (reason)
+      return variant.runtime && variants.base[spec.variant].runtime !== variants.head[spec.variant].runtime
+        ? `${key} (${variant.runtime}): ${reason}`
+        : reason;
+  }
+  return null;
+}
+
 // A benchmark's own verdict bands and gate, where a project's thresholds give them.
 const settingsOf = (settings, spec) => ({ ...settings, ...settings.benchmarks?.[spec.id] });
 
@@ -106,7 +121,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       tags: spec.tags,
       ...(isReference(config, spec) ? { reference: true } : {}),
     };
-    const reason = variants.head[spec.variant].unavailable;
+    const reason = skippedBecause(variants, spec);
     if (reason) {
       benchmarks.push({ ...entry, status: 'skipped', reason });
       continue;
@@ -183,7 +198,13 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     sides: Object.fromEntries(
       Object.entries(sides).map(([key, side]) => [
         key,
-        { description: side.description, ref: side.ref, sha: side.sha, spec: side.spec },
+        {
+          description: side.description,
+          ref: side.ref,
+          sha: side.sha,
+          spec: side.spec,
+          ...(side.runtime ? { runtime: runtimeRecord(side.runtime) } : {}),
+        },
       ]),
     ),
     settings: {

@@ -84,7 +84,19 @@ const benchmark = {
   then: { required: ['verdicts', 'samples', 'rounds'] },
   else: { required: ['reason'] },
 };
-const side = { type: 'object', required: ['description'], properties: { description: text(200) } };
+const side = {
+  type: 'object',
+  required: ['description'],
+  properties: {
+    description: text(200),
+    // The servers' runtime as asked for and as installed (bench/runtime/).
+    runtime: {
+      type: 'object',
+      required: ['spec', 'name', 'version'],
+      properties: { spec: text(100), name: { enum: ['node', 'bun'] }, version: text(50) },
+    },
+  },
+};
 export const comparisonSchema = {
   type: 'object',
   required: ['format', 'version', 'sides', 'benchmarks', 'gate'],

@@ -26,6 +26,7 @@ import { errors } from '../errors.js';
 import { git, gitResult } from '../git.js';
 import { installedDifferences, lockedSide } from '../lockfile.js';
 import { registerCleanup } from '../process/children.js';
+import { variantOnRuntime } from '../runtime/variant.js';
 import { commandVariant, loadBuiltInVariants } from '../variants.js';
 
 // How perfgate's own sides install: the same lockfile, no install scripts (none is needed).
@@ -70,6 +71,7 @@ const HARNESS_SERVERS = fileURLToPath(new URL('../../servers/', import.meta.url)
 // may read besides the system's), with the environment the side carries (calibration injects a
 // slowdown this way).
 const sideLaunch = (side) => ({
+  ...(side.runtime ? { runtime: side.runtime } : {}),
   ...(side.sandbox ? { sandbox: { ...side.sandbox, readOnly: [...side.sandbox.readOnly, HARNESS_SERVERS] } } : {}),
   ...(side.env ? { env: side.env } : {}),
 });
@@ -93,17 +95,23 @@ export async function loadSideVariants(side, names, commands = {}) {
     serversDir: side.serversDir,
     launch: sideLaunch(side),
   });
-  const harness = await loadBuiltInVariants(builtIns.filter((name) => !ownBuiltIn(name)));
-  const found = [
-    ...own,
-    ...harness.map((variant) => (side.env ? withSideLaunch(variant, { env: side.env }) : variant)),
-  ];
+  // The harness's own code on the side's runtime: trusted, so never sandboxed.
+  const trusted = { runtime: side.runtime, env: side.env };
+  const harness = await loadBuiltInVariants(
+    builtIns.filter((name) => !ownBuiltIn(name)),
+    { launch: sideLaunch({ runtime: side.runtime }) },
+  );
+  const found = [...own, ...harness.map((variant) => (side.env ? withSideLaunch(variant, trusted) : variant))];
+  // What the side's runtime cannot run is a reason to skip (bench/runtime/variant.js).
+  const onRuntime = (variant) => (side.runtime ? variantOnRuntime(variant, side.runtime) : variant);
   return Object.fromEntries(
     names.map((name) => [
       name,
-      commands[name]
-        ? withSideLaunch(commandVariant(name, rerooted(commands[name], side)), side)
-        : found.find((variant) => variant.name === name),
+      onRuntime(
+        commands[name]
+          ? withSideLaunch(commandVariant(name, rerooted(commands[name], side)), side)
+          : found.find((variant) => variant.name === name),
+      ),
     ]),
   );
 }
