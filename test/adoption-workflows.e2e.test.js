@@ -178,6 +178,30 @@ describe("the templates carry every guard of perfgate's own workflows", () => {
   });
 });
 
+test('every finding the linters are told to ignore says why, on its line or in the comment above it', () => {
+  const files = {
+    ...sources,
+    ...Object.fromEntries(
+      readdirSync(join(PROJECT_ROOT, '.github/workflows')).map((name) => [
+        `.github/workflows/${name}`,
+        read(`.github/workflows/${name}`),
+      ]),
+    ),
+  };
+  let ignores = 0;
+  for (const [where, source] of Object.entries(files)) {
+    const lines = source.split('\n');
+    lines.forEach((line, index) => {
+      const match = /# zizmor: ignore\[[\w-]+\](.*)$/.exec(line);
+      if (!match) return;
+      ignores += 1;
+      const reasonAbove = /^\s*# \S/.test(lines[index - 1] ?? '');
+      assert.ok(match[1].trim().length > 10 || reasonAbove, `${where}:${index + 1} ignores a finding without a reason`);
+    });
+  }
+  assert.ok(ignores >= 10);
+});
+
 describe('actions/fetch-commit.sh: the ref and commit checks of scripts/approved-commit.mjs', () => {
   function fetchCommit(env) {
     const dir = tempDir('perfgate-fetch-commit-');
