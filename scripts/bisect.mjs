@@ -69,7 +69,12 @@ await runCommand(BISECT_COMMAND, async ({ values }) => {
   try {
     const outDir = request.outDir ?? defaultResultsDir('bisect');
     const project = request.project
-      ? { repo: request.project.root, projectRoot: request.project.root, install: request.project.install }
+      ? {
+          repo: request.project.root,
+          projectRoot: request.project.root,
+          install: request.project.install,
+          copy: request.project.copy,
+        }
       : { projectRoot };
     const bisect = await runBisect({
       ...request,

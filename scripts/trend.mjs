@@ -41,6 +41,7 @@ await runCommand(TREND_COMMAND, async ({ values }) => {
     repo,
     projectRoot: request.project?.root ?? perfgateRoot,
     install: request.project?.install,
+    copy: request.project?.copy,
     config,
     settings: trendSettings(parsed.settings),
     baselinesFile,

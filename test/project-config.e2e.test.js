@@ -98,6 +98,15 @@ test('mistakes name the field', async () => {
     { 'perfgate.config.json': { ...CONFIG, thresholds: { 'web user': { threshold: 8 } } } },
     /thresholds\.web user: names no benchmark .*benchmarks: api user c=4/,
   );
+  // "copy": paths inside the repository that are there now.
+  await rejects(
+    { 'perfgate.config.json': { ...CONFIG, copy: ['data/users.json'] } },
+    /copy: no file or folder "data\/users\.json" in /,
+  );
+  await rejects(
+    { 'perfgate.config.json': { ...CONFIG, copy: ['../secrets'] } },
+    /copy: "\.\.\/secrets" is not a path inside the repository/,
+  );
   // A typo is named with the field it was probably meant to be.
   await rejects(
     { 'perfgate.config.json': { ...CONFIG, servers: { api: { module: 'app.js', readyPth: '/health' } } } },

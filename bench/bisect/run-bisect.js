@@ -65,7 +65,8 @@ const subjectOf = (repo, sha) => git(repo, 'log', '-1', '--format=%s', sha);
 /**
  * @param {{repo: string, good: string, bad: string, benchmark?: string, config: object, settings: object,
  *   outDir: string, projectRoot: string, install?: string[], work: object, onProgress?: Function}} request
- *   install: how a side installs its dependencies (a project's perfgate.config "install")
+ *   install, copy: how a side installs its dependencies and which untracked files it gets (a project's
+ *   perfgate.config "install" and "copy")
  */
 export async function runBisect({
   repo,
@@ -77,6 +78,7 @@ export async function runBisect({
   outDir,
   projectRoot,
   install,
+  copy,
   work,
   onProgress = () => {},
 }) {
@@ -88,7 +90,7 @@ export async function runBisect({
     if (!sides.has(sha))
       sides.set(
         sha,
-        prepareGitSide({ repo, sha, ref: sha.slice(0, 12), label: sha.slice(0, 12), work, projectRoot, install }),
+        prepareGitSide({ repo, sha, ref: sha.slice(0, 12), label: sha.slice(0, 12), work, projectRoot, install, copy }),
       );
     return sides.get(sha);
   };

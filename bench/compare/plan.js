@@ -44,21 +44,19 @@ function prepareCode(request, work, perfgateRoot) {
     const tree = sideOf('tree', projectRoot, 'the working tree', projectRoot);
     return { base: { ...tree, label: 'base' }, head: { ...tree, label: 'head' } };
   }
+  const copy = request.project?.copy;
   if (request.dep) {
     if (parsePackageSpec(request.dep).name !== parsePackageSpec(request.vs).name)
       throw errors.badDependencyPair(request.dep, request.vs);
-    return {
-      base: prepareDependencySide({ spec: request.dep, label: 'base', work, projectRoot, lockedFrom: request.depLock }),
-      head: prepareDependencySide({ spec: request.vs, label: 'head', work, projectRoot, lockedFrom: request.vsLock }),
-    };
+    const side = (label, spec, lockedFrom) =>
+      prepareDependencySide({ spec, label, work, projectRoot, lockedFrom, copy });
+    return { base: side('base', request.dep, request.depLock), head: side('head', request.vs, request.vsLock) };
   }
   const repo = request.project?.root ?? request.repo;
   const shas = checkGitSides(repo, request.base, request.head);
   const install = request.project?.install;
-  return {
-    base: prepareGitSide({ repo, sha: shas.base, ref: request.base, label: 'base', work, projectRoot, install }),
-    head: prepareGitSide({ repo, sha: shas.head, ref: request.head, label: 'head', work, projectRoot, install }),
-  };
+  const side = (label, ref) => prepareGitSide({ repo, sha: shas[label], ref, label, work, projectRoot, install, copy });
+  return { base: side('base', request.base), head: side('head', request.head) };
 }
 
 // A package comparison measures only the variants that use the package, unless told otherwise.

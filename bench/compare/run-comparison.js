@@ -18,7 +18,7 @@ import { runtimeRecord } from '../runtime/index.js';
 import { profileBenchmark } from '../profile/index.js';
 import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
-import { loadSideVariants } from './sides.js';
+import { loadSideVariants, missingFileHint } from './sides.js';
 
 export const MODES = ['duet', 'sequential'];
 
@@ -170,7 +170,13 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       });
     } catch (error) {
       if (!(error instanceof PerfgateError)) throw error;
-      benchmarks.push({ ...entry, status: 'failed', code: error.code, reason: error.message });
+      const hint = missingFileHint(error.message, Object.values(sides));
+      benchmarks.push({
+        ...entry,
+        status: 'failed',
+        code: error.code,
+        reason: [error.message, hint].filter(Boolean).join('\n'),
+      });
     }
   }
   // A reference variant (a project's built-in beside its servers) is the same code on both sides:

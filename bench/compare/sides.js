@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { errors } from '../errors.js';
 import { git, gitResult } from '../git.js';
@@ -28,6 +28,7 @@ import { installedDifferences, lockedSide } from '../lockfile.js';
 import { registerCleanup } from '../process/children.js';
 import { variantOnRuntime } from '../runtime/variant.js';
 import { commandVariant, loadBuiltInVariants } from '../variants.js';
+import { installFailure } from './install-output.js';
 
 // How perfgate's own sides install: the same lockfile, no install scripts (none is needed).
 const OWN_INSTALL = ['npm', 'ci', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
@@ -151,25 +152,63 @@ function installDependencies(sideRoot, projectRoot, install) {
   }
   const installed = run(install[0], install.slice(1), sideRoot);
   if (installed.error || installed.status !== 0) {
+    const failure = installFailure(`${installed.stdout}\n${installed.stderr}`);
     throw errors.installFailed(
       `the dependencies of ${sideRoot} with \`${install.join(' ')}\``,
-      installed.error?.message ?? lastLines(`${installed.stdout}\n${installed.stderr}`),
+      installed.error?.message ??
+        [
+          failure.lines,
+          failure.log && `npm's log: ${failure.log}`,
+          failure.scriptFailed &&
+            `an install script of the project (prepare, postinstall, ...) failed: if the servers do not need it, set perfgate.config's "install" to ["npm", "ci", "--ignore-scripts"]`,
+        ]
+          .filter(Boolean)
+          .join('; '),
     );
   }
 }
 
+// Files the servers need that git does not hold (a data file, a .env, a build), copied from the
+// project's working tree into a side: perfgate.config's "copy".
+function copyNamedFiles(projectRoot, dir, copy) {
+  for (const path of copy) cpSync(join(projectRoot, path), join(dir, path), { recursive: true });
+}
+
 /**
- * @param {{repo: string, sha: string, ref: string, label: string, work: object, projectRoot: string, install?: string[]}} side
- *   projectRoot: the checkout whose node_modules a side with the same lockfile reuses;
- *   install: the command that installs a side's dependencies otherwise (a project's "install")
+ * Why a server of a side may not have started, when its error names a file the side lacks and
+ * the project's working tree has: git does not hold it, so the side's copy does not either.
+ * @returns {string|undefined} the sentence to add to the error
  */
-export function prepareGitSide({ repo, sha, ref, label, work, projectRoot, install = OWN_INSTALL }) {
+export function missingFileHint(message, sides) {
+  const quoted = [...message.matchAll(/'([^'\s]+)'|"([^"\s]+)"/g)].map((match) => match[1] ?? match[2]);
+  for (const side of sides) {
+    if (!side.projectRoot) continue;
+    for (const path of quoted) {
+      const inSide = isAbsolute(path) ? relative(side.root, path) : path;
+      if (!inSide || inSide.startsWith('..') || isAbsolute(inSide)) continue;
+      const file = inSide.replace(/^\.\//, '');
+      if (existsSync(join(side.projectRoot, file)) && !existsSync(join(side.root, file)))
+        return `${file} is in your working tree but git does not hold it, so a side's copy lacks it: list it in perfgate.config's "copy"`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * @param {{repo: string, sha: string, ref: string, label: string, work: object, projectRoot: string, install?: string[],
+ *   copy?: string[]}} side
+ *   projectRoot: the checkout whose node_modules a side with the same lockfile reuses;
+ *   install: the command that installs a side's dependencies otherwise (a project's "install");
+ *   copy: files of projectRoot's working tree put into the side first (a project's "copy")
+ */
+export function prepareGitSide({ repo, sha, ref, label, work, projectRoot, install = OWN_INSTALL, copy = [] }) {
   const dir = join(work.root, label);
   git(repo, 'worktree', 'add', '--detach', '--quiet', dir, sha);
   work.onRemove(() => {
     gitResult(['worktree', 'remove', '--force', dir], { cwd: repo });
     gitResult(['worktree', 'prune'], { cwd: repo });
   });
+  copyNamedFiles(projectRoot, dir, copy);
   installDependencies(dir, projectRoot, install);
   return { ...sideOf(label, dir, `${ref} (${sha.slice(0, 12)})`, repo), ref, sha };
 }
@@ -227,7 +266,7 @@ function installLocked(isolated, spec, lockedFrom) {
   writeFileSync(join(isolated, 'package.json'), JSON.stringify(side.manifest, null, 2));
   writeFileSync(join(isolated, 'package-lock.json'), JSON.stringify(side.lockfile, null, 2));
   const install = run('npm', ['ci', '--prefer-offline', ...NPM_QUIET], isolated);
-  if (install.status !== 0) throw errors.installFailed(spec, lastLines(install.stderr));
+  if (install.status !== 0) throw errors.installFailed(spec, installFailure(install.stderr).lines);
   const installed = join(isolated, 'node_modules', '.package-lock.json');
   const problems = installedDifferences(existsSync(installed) ? readJson(installed, spec) : {}, side.lockfile);
   if (problems.length) throw errors.installFailed(spec, `npm did not install it as locked: ${problems.join('; ')}`);
@@ -238,7 +277,7 @@ function installLocked(isolated, spec, lockedFrom) {
  * side's package-lock.json (and package.json), from which it is installed exactly as locked;
  * without it, npm resolves `spec` now (a comparison asked for by hand).
  */
-export function prepareDependencySide({ spec, label, work, projectRoot, lockedFrom }) {
+export function prepareDependencySide({ spec, label, work, projectRoot, lockedFrom, copy = [] }) {
   const { name } = parsePackageSpec(spec);
   const dir = join(work.root, label);
   const isolated = join(dir, '.perfgate-isolated');
@@ -251,11 +290,12 @@ export function prepareDependencySide({ spec, label, work, projectRoot, lockedFr
       ['install', '--no-save', '--no-package-lock', ...NPM_QUIET, '--prefix', isolated, spec],
       dir,
     );
-    if (install.status !== 0) throw errors.installFailed(spec, lastLines(install.stderr));
+    if (install.status !== 0) throw errors.installFailed(spec, installFailure(install.stderr).lines);
   }
   linkProjectPackages(join(projectRoot, 'node_modules'), join(dir, 'node_modules'), name);
   symlinkSync(join(isolated, 'node_modules', name), join(dir, 'node_modules', name));
   copyTrackedFiles(projectRoot, dir);
+  copyNamedFiles(projectRoot, dir, copy);
   const version = JSON.parse(readFileSync(join(isolated, 'node_modules', name, 'package.json'), 'utf8')).version;
   return { ...sideOf(label, dir, `${name}@${version}`, projectRoot), spec, version };
 }

@@ -3,9 +3,10 @@
 // anything: the first lines that look like an error do (`Error: Cannot find module ...`).
 
 // An error's headline as runtimes print it: "TypeError: ...", "Error [ERR_X]: ...",
-// "Uncaught ...", Python's "ModuleNotFoundError: ...", Java's "Exception in thread ...".
+// "Uncaught ...", Python's "ModuleNotFoundError: ...", Java's "Exception in thread ...", and
+// the "error ..." lines of yarn and other tools.
 const HEADLINE =
-  /^(?:Uncaught\b|(?:\w+\.)*\w*(?:Error|Exception)\b(?: \[[\w-]+\])?:|Exception in thread\b|panic:|fatal:|FATAL\b)/;
+  /^(?:Uncaught\b|error\b|ERROR\b|(?:\w+\.)*\w*(?:Error|Exception)\b(?: \[[\w-]+\])?:|Exception in thread\b|panic:|fatal:|FATAL\b)/;
 // Otherwise any line that mentions a failure, other than a stack frame or a source excerpt.
 const MENTION =
   /\b(?:\w*Error|ERR_[A-Z_]+|E(?:ADDRINUSE|ACCES|NOENT|ADDRNOTAVAIL|CONNREFUSED)|[Cc]annot|[Ff]ailed|[Ff]atal|[Ee]xception)\b/;

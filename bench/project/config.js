@@ -3,7 +3,7 @@
 // command variants rooted at the repository, its scenarios are served by each of them, and
 // its reference variants (built-in) run beside them on built-in scenarios.
 import { existsSync, readFileSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
 import { SCENARIO_NAMES } from '../../servers/scenarios.js';
 import { validateWith } from '../config/schema.js';
 import { expandSpecs } from '../specs.js';
@@ -53,7 +53,7 @@ const nameOf = (config, root) => config.name ?? packageName(root) ?? 'project';
 
 // The suite config of a validated project config.
 function projectSuite(project, root) {
-  const { servers, scenarios, reference, install, thresholds, ...settings } = project;
+  const { servers, scenarios, reference, install, copy, thresholds, ...settings } = project;
   return {
     ...settings,
     name: nameOf(project, root),
@@ -79,6 +79,15 @@ export function projectName(cwd = process.cwd()) {
   const configFile = findConfigFile(root);
   return configFile ? nameOf(readProjectConfig(configFile), root) : null;
 }
+
+// "copy" names paths inside the repository that are there now (a side gets them from here).
+const copyProblems = (copy = [], root) =>
+  copy.flatMap((path) => {
+    const inside = relative(root, resolve(root, path));
+    if (isAbsolute(path) || inside.startsWith('..') || !inside)
+      return [`copy: "${path}" is not a path inside the repository: give it relative to ${root}`];
+    return existsSync(join(root, inside)) ? [] : [`copy: no file or folder "${path}" in ${root}`];
+  });
 
 // Which benchmarks a thresholds key names: a full id, "server scenario", or a scenario.
 export const keyMatches = (key, spec) =>
@@ -140,7 +149,8 @@ function serverFileProblems(servers, root) {
 
 /**
  * The project at the repository holding `cwd`, or null when it has no perfgate.config.
- * @returns {Promise<null | {root: string, configFile: string, config: object, suite: object, install: string[]}>}
+ * @returns {Promise<null | {root: string, configFile: string, config: object, suite: object, install: string[],
+ *   copy: string[]}>}
  */
 export async function loadProject(cwd = process.cwd()) {
   const root = repositoryRoot(cwd);
@@ -151,10 +161,23 @@ export async function loadProject(cwd = process.cwd()) {
   const problems = validateWith(projectSchema(names), config, 'servers');
   const suite = problems.length ? null : projectSuite(config, root);
   problems.push(
-    ...(suite ? [...serverFileProblems(config.servers, root), ...thresholdProblems(config.thresholds, suite)] : []),
+    ...(suite
+      ? [
+          ...serverFileProblems(config.servers, root),
+          ...thresholdProblems(config.thresholds, suite),
+          ...copyProblems(config.copy, root),
+        ]
+      : []),
   );
   if (problems.length) throw errors.badConfig(configFile, problems);
-  return { root, configFile, config, suite, install: config.install ?? PROJECT_DEFAULTS.install };
+  return {
+    root,
+    configFile,
+    config,
+    suite,
+    install: config.install ?? PROJECT_DEFAULTS.install,
+    copy: config.copy ?? [],
+  };
 }
 
 /**

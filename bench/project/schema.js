@@ -49,6 +49,8 @@ export function projectSchema({ builtInNames, builtInScenarios }) {
       reference: referenceSchema({ builtInNames, builtInScenarios }),
       // How each side of `perfgate compare --base --head` installs its dependencies.
       install: { type: 'array', items: { type: 'string' }, minItems: 1 },
+      // Files and folders of the working tree that git does not hold, copied into each side.
+      copy: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
       thresholds: { type: 'object', additionalProperties: thresholdsSchema },
       ...Object.fromEntries(Object.entries(settings).filter(([field]) => !OWN_FIELDS.includes(field))),
     },

@@ -54,11 +54,11 @@ export function configuredBaseline(repo, config, override) {
   return selectBaseline(repo, override ? { commit: override } : (config.trend?.baseline ?? DEFAULT_BASELINE));
 }
 
-async function measure({ repo, projectRoot, install, config, settings, base, head, outDir, select, onProgress }) {
+async function measure({ repo, projectRoot, install, copy, config, settings, base, head, outDir, select, onProgress }) {
   checkGitSides(repo, base.sha, head.sha);
   const work = createWorkRoot();
   try {
-    const side = (label, { ref, sha }) => prepareGitSide({ repo, sha, ref, label, work, projectRoot, install });
+    const side = (label, { ref, sha }) => prepareGitSide({ repo, sha, ref, label, work, projectRoot, install, copy });
     const sides = { base: side('base', base), head: side('head', head) };
     return await runComparison({ config, sides, settings, outDir, onProgress, select });
   } finally {
@@ -82,7 +82,7 @@ function identityRatios(config, select) {
 }
 
 /**
- * @param {{repo: string, projectRoot: string, install?: string[], config: object, settings: object,
+ * @param {{repo: string, projectRoot: string, install?: string[], copy?: string[], config: object, settings: object,
  *   baselinesFile: string, baseline?: string, reanchor?: boolean, outDir: string, onProgress?: Function,
  *   now?: () => number, compare?: Function, skipWithoutBaseline?: boolean}} request  baseline: a ref that
  *   replaces the configured selection; skipWithoutBaseline: no release tag and nothing pinned is a skip, not an error

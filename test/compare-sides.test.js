@@ -1,0 +1,103 @@
+// Making a side of a user's repository: the files git does not hold ("copy", and the error that
+// names one a server missed), and an install that fails (npm's first error lines and its log,
+// and what to do when one of the project's install scripts failed). No server is started.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { createWorkRoot, missingFileHint, prepareGitSide } from '../bench/compare/sides.js';
+import { installFailure } from '../bench/compare/install-output.js';
+import { GIT_ENV } from './helpers/servers-repo.js';
+import { tempDir } from './helpers/harness.js';
+
+const QUIET_NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+const git = (cwd, ...args) =>
+  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+
+// A repository whose server reads data/users.json, which .gitignore keeps out of git.
+function repository(manifest = { name: 'shop', version: '1.0.0', private: true }) {
+  const repo = tempDir('perfgate-sides-');
+  writeFileSync(join(repo, 'package.json'), JSON.stringify(manifest));
+  execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', ...QUIET_NPM], { cwd: repo });
+  writeFileSync(join(repo, 'app.js'), "import users from './data/users.json' with { type: 'json' };\n");
+  writeFileSync(join(repo, '.gitignore'), 'data/\nnode_modules/\n');
+  mkdirSync(join(repo, 'data'));
+  writeFileSync(join(repo, 'data/users.json'), '[{"id":42}]');
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-qm', 'shop');
+  return { repo, sha: git(repo, 'rev-parse', 'HEAD') };
+}
+
+describe("a side of a user's repository", () => {
+  const work = createWorkRoot();
+  after(() => work.remove());
+  const side = (label, { repo, sha }, options) =>
+    prepareGitSide({ repo, sha, ref: 'main', label, work, projectRoot: repo, ...options });
+
+  test('holds what git holds, plus the files "copy" names from the working tree', () => {
+    const shop = repository();
+    const bare = side('bare', shop, { install: ['true'] });
+    const copied = side('copied', shop, { install: ['true'], copy: ['data/users.json'] });
+    assert.equal(readFileSync(join(copied.root, 'data/users.json'), 'utf8'), '[{"id":42}]');
+    // A server of the bare side crashes on the missing file: the error says why, and what to do.
+    const message = `server "api" exited (code 1) before the run finished: Error: ENOENT: no such file or directory, open '${join(bare.root, 'data/users.json')}'`;
+    assert.equal(
+      missingFileHint(message, [bare]),
+      `data/users.json is in your working tree but git does not hold it, so a side's copy lacks it: list it in perfgate.config's "copy"`,
+    );
+    assert.equal(missingFileHint(message.replace(bare.root, copied.root), [copied]), undefined);
+    assert.equal(missingFileHint("Cannot find module 'lowdb'", [bare]), undefined);
+  });
+
+  test("an install that fails shows npm's first error lines and its log, not its usage text", () => {
+    const shop = repository();
+    // The commit's package.json asks for a package its lockfile does not lock.
+    const manifest = JSON.parse(readFileSync(join(shop.repo, 'package.json'), 'utf8'));
+    writeFileSync(
+      join(shop.repo, 'package.json'),
+      JSON.stringify({ ...manifest, dependencies: { 'left-pad': '1.3.0' } }),
+    );
+    git(shop.repo, 'commit', '-qam', 'left-pad');
+    assert.throws(
+      () =>
+        side(
+          'unsynced',
+          { ...shop, sha: git(shop.repo, 'rev-parse', 'HEAD') },
+          { install: ['npm', 'ci', ...QUIET_NPM] },
+        ),
+      (error) => {
+        assert.equal(error.code, 'PG_INSTALL_FAILED');
+        assert.match(
+          error.message,
+          /`npm ci` can only install packages when your package\.json and package-lock\.json/,
+        );
+        assert.match(error.message, /npm's log: \S+\.log/);
+        assert.doesNotMatch(error.message, /Clean install a project|Usage:/);
+        return true;
+      },
+    );
+  });
+
+  test("an install script of the project that fails: the side's install says how to skip them", () => {
+    const shop = repository({ name: 'shop', version: '1.0.0', scripts: { prepare: 'node -e "process.exit(3)"' } });
+    assert.throws(
+      () => side('scripted', shop, { install: ['npm', 'ci', '--no-audit', '--no-fund'] }),
+      /command failed.*an install script of the project \(prepare, postinstall, \.\.\.\) failed: if the servers do not need it, set perfgate\.config's "install" to \["npm", "ci", "--ignore-scripts"\]/,
+    );
+    const skipped = side('unscripted', shop, { install: ['npm', 'ci', '--no-audit', '--no-fund', '--ignore-scripts'] });
+    assert.ok(skipped.root);
+  });
+});
+
+test("an installer's output other than npm's: its first error-looking lines", () => {
+  const yarn = installFailure(
+    'yarn install v1.22\n[1/4] Resolving packages...\nerror Couldn\'t find package "x" on the "npm" registry.\ninfo Visit https://yarnpkg.com\n',
+  );
+  assert.deepEqual(yarn, {
+    lines: 'error Couldn\'t find package "x" on the "npm" registry.',
+    log: undefined,
+    scriptFailed: false,
+  });
+});
