@@ -181,6 +181,7 @@ test('the run table has its column where the entry says, and the history files i
   assert.match(table, /\| 0 \| 1,234 \| 0\.00 % \|/);
   const files = toBenchmarkAction(result);
   assert.ok(files.smaller.some((bench) => bench.name === 'api user c=10 - fake widgets' && bench.value === 1234.4));
+  assert.equal(files.bigger.find((bench) => bench.name === 'api user c=10 - req/s').range, '± 1.0%');
 });
 
 test('the trend site orders it as the registry does and shows it by default', () => {

@@ -26,6 +26,7 @@ import { errors } from '../errors.js';
 import { git, gitResult } from '../git.js';
 import { installedDifferences, lockedSide } from '../lockfile.js';
 import { registerCleanup } from '../process/children.js';
+import { readInputJson } from '../read-file.js';
 import { variantOnRuntime } from '../runtime/variant.js';
 import { commandVariant, loadBuiltInVariants } from '../variants.js';
 import { installFailure } from './install-output.js';
@@ -243,13 +244,7 @@ function copyTrackedFiles(projectRoot, dir) {
 
 const NPM_QUIET = ['--no-audit', '--no-fund', '--ignore-scripts'];
 
-function readJson(file, what) {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw errors.installFailed(what, `${file} cannot be read as JSON (${error.code ?? error.message})`);
-  }
-}
+const readJson = (file, what) => readInputJson(file, (problem) => errors.installFailed(what, `${file} ${problem}`));
 
 // `spec` and everything it needs, installed exactly as the package-lock.json (and package.json
 // overrides) in `lockedFrom` lock them: their closure, by npm ci, checked against it afterwards.

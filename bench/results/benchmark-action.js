@@ -49,9 +49,6 @@ function extraText(benchmark, result) {
   ].join('\n');
 }
 
-const spread = (summary) =>
-  summary.requests.mean > 0 ? `± ${((100 * summary.requests.stddev) / summary.requests.mean).toFixed(1)}%` : undefined;
-
 // Every metric of the registry (bench/metrics.js) goes to the file of its direction.
 export function toBenchmarkAction(result) {
   const measured = result.benchmarks.filter((benchmark) => benchmark.status === 'ok');
@@ -66,7 +63,7 @@ export function toBenchmarkAction(result) {
         name: `${id} - ${metric.name}`,
         unit: metric.unit,
         value,
-        ...(metric.name === 'req/s' ? { range: spread(summary) } : {}),
+        ...(metric.rangeFromSummary ? { range: metric.rangeFromSummary(summary) } : {}),
         extra,
       });
     }

@@ -3,10 +3,10 @@
 // line, with its interval). It lives beside the history (baselines.json next to data.js; on
 // gh-pages dev/bench/baselines.json) and only `perfgate trend` writes it: the first run pins a
 // baseline, `--reanchor` adds one with its link.
-import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { errors } from '../errors.js';
+import { readInputJson } from '../read-file.js';
 
 export const BASELINES_FORMAT = { format: 'perfgate-baselines', version: 1 };
 export const BASELINES_FILE = 'baselines.json';
@@ -53,19 +53,8 @@ const validate = new Ajv({ allErrors: true }).compile(schema);
 
 // null when the file does not exist yet (no baseline pinned).
 export function readBaselines(file) {
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if (error.code === 'ENOENT') return null;
-    throw errors.badBaselines(file, `cannot be read (${error.message})`);
-  }
-  let state;
-  try {
-    state = JSON.parse(text);
-  } catch (error) {
-    throw errors.badBaselines(file, `is not JSON (${error.message})`);
-  }
+  const state = readInputJson(file, (problem) => errors.badBaselines(file, problem), { missing: null });
+  if (state === null) return null;
   if (!validate(state))
     throw errors.badBaselines(
       file,

@@ -3,6 +3,7 @@
 //   label, unit, direction ('bigger' or 'smaller' is better)
 //   fromRun, fromSummary   how it is read from a run record (bench/results/record.js) and from a
 //               benchmark's summary
+//   rangeFromSummary  the `range` text of its github-action-benchmark entry (the runs' spread)
 //   table       its column in a run's markdown table (bench/results/markdown.js): title, format
 //               (a formatter of bench/format.js) and the column it follows; none: not in the table
 //   siteDefault shown before any metric is chosen on the trend site
@@ -33,6 +34,10 @@ export const METRIC_REGISTRY = [
     direction: 'bigger',
     fromRun: (run) => run.requests.mean,
     fromSummary: (summary) => summary.requests.mean,
+    rangeFromSummary: (summary) =>
+      summary.requests.mean > 0
+        ? `± ${((100 * summary.requests.stddev) / summary.requests.mean).toFixed(1)}%`
+        : undefined,
     table: { title: 'Requests/sec', format: 'integer', after: 'Connections' },
     siteDefault: true,
     sampleKey: 'requestsPerSecond',
