@@ -7,14 +7,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { validateSuite } from '../bench/config/schema.js';
+import { syntheticData, syntheticSeries } from '../bench/detect/synthetic.js';
 import { appendRun, emptyBenchmarkData, validateBenches } from '../bench/history/index.js';
 import { JUDGED_METRICS } from '../bench/metrics.js';
 import { addAnchor, chainOf, mergeBaselines, pinFirst, readBaselines, writeBaselines } from '../bench/trend/anchors.js';
 import { selectBaseline } from '../bench/trend/baseline.js';
+import { analyseHistory, evidenceMarkdown } from '../bench/trend/evidence.js';
 import {
   chainRatios,
   directRatios,
   parseRange,
+  rangeText,
   relativeMetric,
   relativeName,
   TREND_SUITES,
@@ -352,5 +355,54 @@ describe('runTrend: pin, measure, re-anchor, chain', () => {
     );
     assert.notDeepEqual(validateSuite({ ...suite, trend: { baseline: { tag: 'v*', commit: 'abc' } } }, names), []);
     assert.notDeepEqual(validateSuite({ ...suite, trend: { base: 'v1' } }, names), []);
+  });
+});
+
+describe('the evidence analysis of scripts/measure-trend.mjs', () => {
+  test('steps found within a commit, points elsewhere counted as false, spread against interval width', () => {
+    const id = 'node-http json c=10';
+    const series = (seed, mean, cv) =>
+      syntheticSeries({ length: 40, mean, cv, steps: [{ at: 14, factor: 1.1 }], seed });
+    const data = syntheticData({
+      'perfgate throughput': { tool: 'customBiggerIsBetter', benches: { [`${id} - req/s`]: series(1, 1000, 0.005) } },
+      'perfgate latency': {
+        tool: 'customSmallerIsBetter',
+        benches: { [`${id} - CPU µs/request`]: series(2, 50, 0.005) },
+      },
+      [TREND_SUITES.bigger]: {
+        tool: 'customBiggerIsBetter',
+        benches: { [relativeName(id, 'req/s')]: series(3, 100, 0.002) },
+      },
+      [TREND_SUITES.smaller]: {
+        tool: 'customSmallerIsBetter',
+        benches: { [relativeName(id, 'CPU µs/request')]: series(4, 100, 0.002) },
+      },
+    });
+    for (const suite of Object.values(TREND_SUITES))
+      for (const run of data.entries[suite])
+        run.benches[0].range = rangeText([(run.benches[0].value - 1) / 100, (run.benches[0].value + 1) / 100]);
+    const rows = analyseHistory(data, { id, steps: [15], hogFrom: null });
+    assert.deepEqual(
+      rows.map((row) => [row.line, row.steps.map((step) => step.replace(/\d+\.\d %/, 'X')), row.falsePoints]),
+      [
+        [`${id} - CPU µs/request`, ['15: X'], []],
+        [`${id} - CPU µs/request vs baseline`, ['15: X'], []],
+        [`${id} - req/s`, ['15: X'], []],
+        [`${id} - req/s vs baseline`, ['15: X'], []],
+      ],
+    );
+    const [absolute, relative] = rows;
+    assert.ok(absolute.spread > 0.01 && absolute.spread < 0.03, `2 x 1.96 x 0.5 %: ${absolute.spread}`);
+    assert.ok(relative.width > 0.017 && relative.width < 0.021, `a 2-point wide range around 100-110: ${relative.width}`);
+    assert.match(
+      evidenceMarkdown(rows, {
+        commits: 40,
+        steps: [{ at: 15, slowdown: 0.1 }],
+        hogFrom: null,
+        loopsAt: {},
+        conditions: 'c',
+      }),
+      /\| node-http json c=10 - CPU µs\/request \| \d+\.\d\d % \| [12]\.\d\d % \| \d+\.\d\d \|/,
+    );
   });
 });
