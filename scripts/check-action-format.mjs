@@ -26,6 +26,8 @@ import {
 } from '../bench/history/index.js';
 import { githubUsername } from '../bench/history/git-commit.js';
 import { SUITE_NAMES, TOOLS } from '../bench/results/benchmark-action.js';
+import { addAnchor, pinFirst } from '../bench/trend/anchors.js';
+import { relativeName, TREND_SUITES, trendBenches } from '../bench/trend/ratios.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REPO_URL = 'https://github.com/perf/gate';
@@ -120,12 +122,29 @@ await runCommand(COMMAND, ({ values }) => {
       ],
       [TOOLS.smaller]: [{ name: 'express json c=100 - p99 latency', unit: 'ms', value: 12.5, extra: 'samples: 10' }],
     };
+    // The relative trend's lines as `perfgate trend` writes them (bench/trend/ratios.js), chained over one re-anchor.
+    const cpuLine = relativeName('express json c=100', 'CPU µs/request');
+    const state = addAnchor(
+      pinFirst({ ref: 'v1.0.0', sha: 'a'.repeat(40) }, new Date(NOW)),
+      { ref: 'v1.1.0', sha: 'b'.repeat(40) },
+      { [cpuLine]: { ratio: 1.012, ci: [1.004, 1.02] } },
+      new Date(NOW),
+    );
+    const relative = trendBenches(
+      {
+        [cpuLine]: { direction: 'smaller', ratio: 0.987, ci: [0.979, 0.995] },
+        [relativeName('express json c=100', 'req/s')]: { direction: 'bigger', ratio: 1.011, ci: [1.002, 1.019] },
+      },
+      state,
+    );
     const runs = [
-      [SUITE_NAMES.bigger, TOOLS.bigger],
-      [SUITE_NAMES.smaller, TOOLS.smaller],
-    ].map(([name, tool]) => {
-      const file = join(work, `${tool}.json`);
-      writeFileSync(file, JSON.stringify(inputs[tool]));
+      [SUITE_NAMES.bigger, TOOLS.bigger, inputs[TOOLS.bigger]],
+      [SUITE_NAMES.smaller, TOOLS.smaller, inputs[TOOLS.smaller]],
+      [TREND_SUITES.bigger, TOOLS.bigger, relative.bigger],
+      [TREND_SUITES.smaller, TOOLS.smaller, relative.smaller],
+    ].map(([name, tool, benches], index) => {
+      const file = join(work, `${index}-${tool}.json`);
+      writeFileSync(file, JSON.stringify(benches));
       return { name, tool, file };
     });
 

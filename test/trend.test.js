@@ -393,7 +393,10 @@ describe('the evidence analysis of scripts/measure-trend.mjs', () => {
     );
     const [absolute, relative] = rows;
     assert.ok(absolute.spread > 0.01 && absolute.spread < 0.03, `2 x 1.96 x 0.5 %: ${absolute.spread}`);
-    assert.ok(relative.width > 0.017 && relative.width < 0.021, `a 2-point wide range around 100-110: ${relative.width}`);
+    assert.ok(
+      relative.width > 0.017 && relative.width < 0.021,
+      `a 2-point wide range around 100-110: ${relative.width}`,
+    );
     assert.match(
       evidenceMarkdown(rows, {
         commits: 40,
