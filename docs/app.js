@@ -538,7 +538,7 @@ function showProgress({ path, loaded, total, reading }) {
 function open(data, choices, paths) {
   performance.mark('perfgate:data');
   if (data.samples.length === 0)
-    return showStatus(`No data yet: ${paths.join(', ')} has no runs (npm run bench adds one).`, 'empty');
+    return showStatus(`No data yet: ${paths.join(', ')} has no runs (perfgate bench adds one).`, 'empty');
   page.data = data;
   page.series = seriesByKey(data.samples);
   page.choices = choices;
@@ -593,7 +593,7 @@ function start() {
     missing: ({ message }) =>
       showStatus(
         paths.length === 1 && paths[0] === DEFAULT_DATA_PATH
-          ? `No data yet: ${message.replace(/\.$/, '')} (npm run bench writes it locally; on gh-pages the benchmark workflow does, or give ?data=path/to/data.js).`
+          ? `No data yet: ${message.replace(/\.$/, '')} (perfgate bench writes it locally; on gh-pages the benchmark workflow does, or give ?data=path/to/data.js).`
           : message,
         'empty',
       ),

@@ -204,7 +204,7 @@ test('malformed, empty and missing data each give a clear message, never a blank
     malformed: /dev\/bench\/data\.js is malformed and cannot be read: SyntaxError/,
     empty: /No data yet: dev\/bench\/data\.js has no runs/,
     missing:
-      /No data yet: dev\/bench\/data\.js was not found \(npm run bench writes it locally; on gh-pages the benchmark workflow does, or give \?data=/,
+      /No data yet: dev\/bench\/data\.js was not found \(perfgate bench writes it locally; on gh-pages the benchmark workflow does, or give \?data=/,
   };
   for (const [name, message] of Object.entries(expected)) {
     const page = await open(t, sites[name].url, { expected404: name === 'missing' ? /data\.js$/ : undefined });
