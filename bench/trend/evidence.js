@@ -225,7 +225,7 @@ export function evidenceMarkdown(rows, { commits, steps, hogFrom, loopsAt, condi
       row,
     ]);
   return [
-    `Synthetic main: ${commits} commits; slowdowns ${steps.map(({ at, slowdown }) => `${pct(slowdown)} at commit ${at}`).join(', ')} (injected loops ${JSON.stringify(loopsAt)})${hogFrom === null ? '' : `; a CPU hog on the server cores from commit ${hogFrom} on (a change of "hardware")`}.`,
+    `Synthetic main: ${commits} commits; slowdowns ${steps.map(({ at, slowdown }) => `${pct(slowdown)} at commit ${at}`).join(', ') || 'none'} (injected loops ${JSON.stringify(loopsAt)})${hogFrom === null ? '' : `; a CPU hog on the server cores from commit ${hogFrom} on (a change of "hardware")`}.`,
     '',
     '| line | steps found (commit: change) | false points (commits) |',
     '| --- | --- | --- |',
