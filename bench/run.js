@@ -20,6 +20,13 @@ import { loadBuiltInVariant, skipReason } from './variants.js';
 const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
 const STARTUP_ALLOWANCE_SECONDS = 1;
 
+// A variant of its own runtime (express-bun) runs there on the default runtime: recorded so,
+// under its unchanged name.
+function ownRuntime(variants, spec) {
+  const own = !spec.runtime && variants.find((variant) => variant.name === spec.variant)?.ownRuntime;
+  return own ? { runtime: own } : {};
+}
+
 function newResult({ config, variants, runtimes, plan }) {
   // A variant on several runtimes is one variant per runtime: its packages once.
   const packages = [...enginePackages(config.engine), ...variants.flatMap((variant) => variant.packages)].filter(
@@ -38,7 +45,12 @@ function newResult({ config, variants, runtimes, plan }) {
     // The servers' runtimes, each as asked for and as installed (the harness's own is machine.node).
     runtimes,
     config,
-    benchmarks: expandSpecs(config).map((spec) => ({ ...spec, status: 'pending', runs: [] })),
+    benchmarks: expandSpecs(config).map((spec) => ({
+      ...spec,
+      ...ownRuntime(variants, spec),
+      status: 'pending',
+      runs: [],
+    })),
   };
 }
 

@@ -27,6 +27,8 @@ export function builtInVariantNames() {
 //   scenarios      the scenarios it serves, when not all the common ones (opt-in ones must be listed)
 //   role           'backend' for the mock backend
 //   unavailable()  a one-line reason why it cannot run on this machine, or null
+//   runtime        the runtime it always runs on, when not the suite's (express-bun: 'bun', the
+//                  express app on Bun; bench/runtime/variant.js places it there)
 //   command()      the argv that starts it, when not `node servers/launch.js <name>`
 //                  (another runtime, a compiled binary)
 //   proxyClients   the proxyClient values it runs, when not all (a server in another language
@@ -48,6 +50,7 @@ export async function loadBuiltInVariants(names, { serversDir = SERVERS_DIR, lau
     proxyClients: variant.proxyClients ?? PROXY_CLIENTS,
     proxyClientNote: variant.proxyClientNote,
     unavailable: variant.unavailable,
+    ...(variant.runtime ? { ownRuntime: variant.runtime } : {}),
     launch: {
       ...launch,
       command: variant.command ?? [process.execPath, launchScript, variant.name],

@@ -39,6 +39,7 @@ async function describe(name) {
     ...(module.proxyClients ? { proxyClients: module.proxyClients } : {}),
     ...(module.proxyClientNote ? { proxyClientNote: module.proxyClientNote } : {}),
     unavailable: module.unavailable ? ((await module.unavailable()) ?? null) : null,
+    ...(module.runtime ? { runtime: module.runtime } : {}),
     ...(module.command ? { command: module.command({ launchScript, name }) } : {}),
   };
 }

@@ -27,7 +27,8 @@ import { git, gitResult } from '../git.js';
 import { installedDifferences, lockedSide } from '../lockfile.js';
 import { registerCleanup } from '../process/children.js';
 import { readInputJson } from '../read-file.js';
-import { variantOnRuntime } from '../runtime/variant.js';
+import { SYSTEM_RUNTIME } from '../runtime/index.js';
+import { placeOnRuntime } from '../runtime/variant.js';
 import { commandVariant, loadBuiltInVariants } from '../variants.js';
 import { installFailure } from './install-output.js';
 
@@ -91,6 +92,14 @@ function withSideLaunch(variant, side) {
  * @returns {Promise<object>} the variants by name
  */
 export async function loadSideVariants(side, names, commands = {}) {
+  const runtime = side.runtime ?? SYSTEM_RUNTIME;
+  const describeOn = (some, on) => describeSideVariants({ ...side, runtime: on }, some, commands);
+  const placed = await placeOnRuntime(await describeOn(names, runtime), runtime, describeOn);
+  return Object.fromEntries(placed.map((variant) => [variant.name, variant]));
+}
+
+// The variants `names` as `side` describes them on its runtime, in that order.
+async function describeSideVariants(side, names, commands) {
   const ownBuiltIn = (name) => side.serversDir && existsSync(new URL(`variants/${name}.js`, side.serversDir));
   const builtIns = names.filter((name) => !commands[name]);
   const own = await loadBuiltInVariants(builtIns.filter(ownBuiltIn), {
@@ -104,17 +113,10 @@ export async function loadSideVariants(side, names, commands = {}) {
     { launch: sideLaunch({ runtime: side.runtime }) },
   );
   const found = [...own, ...harness.map((variant) => (side.env ? withSideLaunch(variant, trusted) : variant))];
-  // What the side's runtime cannot run is a reason to skip (bench/runtime/variant.js).
-  const onRuntime = (variant) => (side.runtime ? variantOnRuntime(variant, side.runtime) : variant);
-  return Object.fromEntries(
-    names.map((name) => [
-      name,
-      onRuntime(
-        commands[name]
-          ? withSideLaunch(commandVariant(name, rerooted(commands[name], side)), side)
-          : found.find((variant) => variant.name === name),
-      ),
-    ]),
+  return names.map((name) =>
+    commands[name]
+      ? withSideLaunch(commandVariant(name, rerooted(commands[name], side)), side)
+      : found.find((variant) => variant.name === name),
   );
 }
 

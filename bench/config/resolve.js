@@ -5,7 +5,7 @@ import { engineFor } from '../engines/index.js';
 import { errors } from '../errors.js';
 import { readInputJson } from '../read-file.js';
 import { parseRuntimeList, resolveRuntimes } from '../runtime/index.js';
-import { variantOnRuntime } from '../runtime/variant.js';
+import { placeOnRuntime } from '../runtime/variant.js';
 import { builtInVariantNames, loadVariants } from '../variants.js';
 import { validateSuite } from './schema.js';
 import { SERVER_DEFAULTS, settingsInEnvironment } from './server-settings.js';
@@ -78,13 +78,20 @@ export async function resolveSuite({ suite, configFile, fromProject, overrides =
   const all = [...variants, ...references.filter((variant) => !known.has(variant.name))];
   const runtimes = await resolveRuntimes(merged.runtimes);
   // One variant per runtime, described on it: each benchmark (bench/specs.js) runs the one of its runtime.
+  const describeOn = (names, runtime) => loadVariants(names, merged.commands, { runtime });
   const names = all.map((variant) => variant.name);
-  const onRuntimes = await Promise.all(
-    runtimes.map(async (runtime) =>
-      (runtime.system ? all : await loadVariants(names, merged.commands, { runtime })).map((variant) =>
-        variantOnRuntime(variant, runtime),
+  const placed = (
+    await Promise.all(
+      runtimes.map(async (runtime) =>
+        placeOnRuntime(runtime.system ? all : await describeOn(names, runtime), runtime, describeOn),
       ),
-    ),
-  );
-  return { config: merged, runtimes, variants: onRuntimes.flat() };
+    )
+  ).flat();
+  // A variant of its own runtime (express-bun) adds that runtime to the run's.
+  const used = placed.map((variant) => variant.launch.runtime);
+  return {
+    config: merged,
+    runtimes: used.filter((runtime, index) => used.findIndex((other) => other.spec === runtime.spec) === index),
+    variants: placed,
+  };
 }

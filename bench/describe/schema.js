@@ -37,6 +37,8 @@ export const describeSchema = {
           proxyClientNote: line,
           // A one-line reason why it cannot run here, or null.
           unavailable: { anyOf: [line, { type: 'null' }] },
+          // The runtime it always runs on (express-bun: the express app on Bun), as a runtime spec.
+          runtime: { type: 'string', pattern: '^(node|bun)(@[ -~]{1,100})?$' },
           // The argv that starts it, when not `node servers/launch.js <name>`.
           command: {
             type: 'array',

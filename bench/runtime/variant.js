@@ -2,6 +2,7 @@
 // composed, bench/process/server.js), and what the runtime cannot run is said as a reason the
 // benchmark is skipped with: a built-in variant that starts a program of its own (Go, Java,
 // nginx's own binary) has no JavaScript to put on another runtime, and Bun's undici is a stub.
+import { resolveRuntime } from './index.js';
 import { RUNTIME_KINDS } from './kinds.js';
 
 function runtimeProblem(variant, runtime) {
@@ -29,4 +30,29 @@ export function variantOnRuntime(variant, runtime) {
       ? { proxyClients: narrowed, proxyClientNote: kind.proxyClientNote }
       : {}),
   };
+}
+
+/**
+ * The variants as a benchmark on `runtime` runs them. A variant that names a runtime of its own
+ * (express-bun) runs there instead of on the default runtime, and on no other.
+ * @param {object[]} variants  described on `runtime`
+ * @param {object} runtime  from resolveRuntime
+ * @param {(names: string[], runtime: object) => Promise<object[]>} describeOn  the variants
+ *   `names` described on a runtime (the describe step runs on it)
+ * @returns {Promise<object[]>} in the order given
+ */
+export async function placeOnRuntime(variants, runtime, describeOn) {
+  return Promise.all(
+    variants.map(async (variant) => {
+      if (!variant.ownRuntime) return variantOnRuntime(variant, runtime);
+      if (!runtime.system)
+        return {
+          ...variantOnRuntime(variant, runtime),
+          unavailable: `it runs on ${variant.ownRuntime} only; another runtime is --runtime on the variant it is made of`,
+        };
+      const own = await resolveRuntime(variant.ownRuntime);
+      const [onOwn] = await describeOn([variant.name], own);
+      return variantOnRuntime(onOwn, own);
+    }),
+  );
 }

@@ -1,31 +1,8 @@
-// Express 5 on the Bun runtime: the express variant's own app, started by Bun instead of Node.
-// The Bun binary comes from the npm package `bun` (its per-platform optional dependency).
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { commandProblem } from '../probe.js';
-
+// Express on Bun: the express variant's own app on the runtime `bun` (the newest Bun release,
+// installed from the npm registry into the runtime cache: bench/runtime/). A name of its own, so
+// the frameworks study keeps its row; `--variant express --runtime bun@1.3` is the same server.
+// On Bun, the proxy forwards with Bun's node:http or its own fetch (its undici is a stub).
 export { start } from './express.js';
 
-export const packages = ['express', 'bun'];
-// On Bun, http is Bun's node:http and fetch Bun's own fetch.
-export const proxyClients = ['http', 'fetch'];
-export const proxyClientNote = 'Bun replaces the undici package with a built-in stub whose Pool cannot send requests';
-
-const require = createRequire(import.meta.url);
-
-function bunBinary() {
-  try {
-    const manifest = require.resolve('bun/package.json');
-    return join(dirname(manifest), require(manifest).bin.bun);
-  } catch {
-    return 'bun'; // not installed from npm: a bun on PATH, if any; unavailable() tells
-  }
-}
-
-export function command({ launchScript, name }) {
-  return [bunBinary(), launchScript, name];
-}
-
-export async function unavailable() {
-  return commandProblem([bunBinary(), '--version'], 'bun');
-}
+export const packages = ['express'];
+export const runtime = 'bun';
