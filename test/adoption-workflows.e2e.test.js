@@ -3,10 +3,14 @@
 // actionlint + zizmor run over them laid out as in a user's repository (the templates in
 // .github/workflows/, the actions in node_modules/perfgate/actions/).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
 import { YAML } from 'zx';
 import {
   adopterLayout,
@@ -200,6 +204,112 @@ test('every finding the linters are told to ignore says why, on its line or in t
     });
   }
   assert.ok(ignores >= 10);
+});
+
+describe("the request job installs nothing but perfgate, the tarball the user's lockfile locks", () => {
+  const VERSION = '9.8.7';
+  let registry;
+  let tarball;
+  const integrityOf = (bytes) => `sha512-${createHash('sha512').update(bytes).digest('base64')}`;
+  before(async () => {
+    const dir = tempDir('perfgate-pack-');
+    mkdirSync(join(dir, 'package/scripts'), { recursive: true });
+    writeFileSync(join(dir, 'package/package.json'), JSON.stringify({ name: 'perfgate', version: VERSION }));
+    writeFileSync(join(dir, 'package/scripts/bench-request.mjs'), '');
+    spawnSync('tar', ['-czf', join(dir, 'perfgate.tgz'), '-C', dir, 'package']);
+    tarball = readFileSync(join(dir, 'perfgate.tgz'));
+    // A registry on loopback that serves perfgate@VERSION and nothing else.
+    const server = createServer((request, response) => {
+      const url = `http://127.0.0.1:${server.address().port}`;
+      if (request.url === '/perfgate')
+        return response.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            name: 'perfgate',
+            'dist-tags': { latest: VERSION },
+            versions: {
+              [VERSION]: {
+                name: 'perfgate',
+                version: VERSION,
+                dist: {
+                  tarball: `${url}/perfgate/-/perfgate-${VERSION}.tgz`,
+                  integrity: integrityOf(tarball),
+                  shasum: createHash('sha1').update(tarball).digest('hex'),
+                },
+              },
+            },
+          }),
+        );
+      if (request.url === `/perfgate/-/perfgate-${VERSION}.tgz`) return response.writeHead(200).end(tarball);
+      return response.writeHead(404).end('{}');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    registry = { url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() };
+  });
+  after(() => registry.close());
+
+  // The install step of templates/perfgate-request.yml, run as GitHub runs a bash step.
+  async function installStep(lockedEntry) {
+    const step = workflows['perfgate-request.yml'].jobs.request.steps.find((each) =>
+      /^Install perfgate/.test(each.name),
+    );
+    const repo = tempDir('perfgate-user-');
+    const lock = {
+      lockfileVersion: 3,
+      packages: { '': {}, ...(lockedEntry ? { 'node_modules/perfgate': lockedEntry } : {}) },
+    };
+    writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock));
+    const run = await promisify(execFile)('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], {
+      cwd: repo,
+      env: {
+        PATH: process.env.PATH,
+        HOME: repo,
+        npm_config_registry: registry.url,
+        npm_config_cache: join(repo, '.npm'),
+        npm_config_update_notifier: 'false',
+      },
+    }).then(
+      (done) => ({ ...done, code: 0 }),
+      (error) => error,
+    );
+    return { ...run, repo };
+  }
+
+  test('the locked tarball is unpacked as node_modules/perfgate, and nothing else is installed', async () => {
+    const run = await installStep({ version: VERSION, integrity: integrityOf(tarball) });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(readdirSync(join(run.repo, 'node_modules')), ['perfgate']);
+    assert.equal(
+      JSON.parse(readFileSync(join(run.repo, 'node_modules/perfgate/package.json'), 'utf8')).version,
+      VERSION,
+    );
+    assert.ok(existsSync(join(run.repo, 'node_modules/perfgate/scripts/bench-request.mjs')));
+  });
+
+  test('a tarball other than the locked one, or no locked perfgate, is refused', async () => {
+    const other = await installStep({ version: VERSION, integrity: integrityOf(Buffer.from('another tarball')) });
+    assert.equal(other.code, 2);
+    assert.match(other.stdout, /::error::the registry's perfgate 9\.8\.7 is not the tarball package-lock\.json locks/);
+    assert.ok(!existsSync(join(other.repo, 'node_modules')));
+    for (const entry of [
+      undefined,
+      { version: 'github:someone/perfgate', integrity: integrityOf(tarball) },
+      { version: VERSION },
+    ]) {
+      const refused = await installStep(entry);
+      assert.equal(refused.code, 2, JSON.stringify(entry));
+      assert.match(
+        refused.stdout,
+        /::error::package-lock\.json locks no perfgate version from the registry with an integrity/,
+      );
+    }
+  });
+
+  test("like bench-request.yml's, the template's request job runs no npm ci or npm install", () => {
+    for (const job of [workflows['perfgate-request.yml'].jobs.request, own('bench-request.yml').jobs.request])
+      for (const step of job.steps.filter((each) => each.run))
+        assert.doesNotMatch(step.run, /^\s*npm (ci|install|i)\b/m, step.name);
+  });
 });
 
 describe('actions/fetch-commit.sh: the ref and commit checks of scripts/approved-commit.mjs', () => {
