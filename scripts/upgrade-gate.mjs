@@ -14,14 +14,14 @@
 // Exit 0 no regression (or no framework changed), 1 a regression beyond compare's
 // --fail-threshold, 2 bad input or a comparison that could not run.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandLine, runCommand } from '../bench/cli/run.js';
-import { EXIT, githubErrors } from '../bench/errors.js';
-import { gitResult } from '../bench/git.js';
+import { EXIT } from '../bench/errors.js';
 import { appendSummary } from '../bench/github/context.js';
 import { changedFrameworks, comparisonRuns } from '../bench/github/packages.js';
+import { sideAt, writeSide } from '../bench/github/upgrade-sides.js';
 import { loadProject } from '../bench/project/config.js';
 
 const UPGRADE_GATE_COMMAND = {
@@ -45,67 +45,19 @@ const UPGRADE_GATE_COMMAND = {
 const COMPARE = fileURLToPath(new URL('compare.mjs', import.meta.url));
 const OUTCOMES = { [EXIT.ok]: 'no regression', [EXIT.failed]: 'REGRESSION' };
 
-function lockfile(read, what) {
-  let text;
-  try {
-    text = read();
-  } catch (error) {
-    throw githubErrors.badLockfile(
-      what,
-      `cannot be read (${
-        String(error.stderr || error.message)
-          .trim()
-          .split('\n')[0]
-      })`,
-    );
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw githubErrors.badLockfile(what, 'is not JSON');
-  }
-}
-
-// `--end-of-options`: a ref starting with a dash is never an option of git.
-function fileOfRef(ref, file) {
-  const shown = gitResult(['show', '--end-of-options', `${ref}:${file}`]);
-  if (!shown.ok) throw new Error(shown.stderr || `git show exited with ${shown.exitCode}`);
-  return shown.stdout;
-}
-
-// A side's package.json (its overrides shape what the lockfile installs), or {} without one.
-function manifestOf(ref) {
-  try {
-    return JSON.parse(ref === undefined ? readFileSync('package.json', 'utf8') : fileOfRef(ref, 'package.json'));
-  } catch {
-    return {};
-  }
-}
-
-// Each side's package.json and package-lock.json in a directory of its own, for compare --dep-lock/--vs-lock.
-function writeSide(dir, lock, manifest) {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(lock));
-  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest));
-  return dir;
-}
-
 await runCommand(UPGRADE_GATE_COMMAND, async ({ values: { base, head, out: outArg }, rest: compareArgs }) => {
   const out = resolve(outArg);
-  const baseLock = lockfile(() => fileOfRef(base, 'package-lock.json'), `package-lock.json at ${base}`);
-  const headLock =
-    head === undefined
-      ? lockfile(() => readFileSync('package-lock.json', 'utf8'), 'package-lock.json of the working tree')
-      : lockfile(() => fileOfRef(head, 'package-lock.json'), `package-lock.json at ${head}`);
+  const baseSide = sideAt(base);
+  const headSide = sideAt(head);
   const project = await loadProject();
   const watched = project
     ? Object.keys(JSON.parse(readFileSync(join(project.root, 'package.json'), 'utf8')).dependencies ?? {})
     : undefined;
-  const changes = changedFrameworks(baseLock, headLock, watched);
+  const changes = changedFrameworks(baseSide.lock, headSide.lock, watched);
   const sides = changes.length
     ? {
-        base: writeSide(join(out, 'runs', 'lockfiles', 'base'), baseLock, manifestOf(base)),
-        head: writeSide(join(out, 'runs', 'lockfiles', 'head'), headLock, manifestOf(head)),
+        base: writeSide(join(out, 'runs', 'lockfiles', 'base'), baseSide),
+        head: writeSide(join(out, 'runs', 'lockfiles', 'head'), headSide),
       }
     : {};
   const runs = comparisonRuns(changes, join(out, 'runs'), compareArgs, sides);
