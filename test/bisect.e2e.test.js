@@ -31,6 +31,14 @@ describe('the search', () => {
     );
   });
 
+  test('a small but certain slowdown is a bad step too: it is bisected, and a step holding it is not taken for good', async () => {
+    const small = async (good, candidate) => ({
+      verdict: commits.indexOf(candidate) >= 5 && commits.indexOf(good) < 5 ? 'small regression' : 'no change',
+    });
+    const found = await bisectCommits({ commits, judge: small });
+    assert.deepEqual([found.outcome, found.good, found.bad], ['found', 'c4', 'c5']);
+  });
+
   test('no step between the ends', async () => {
     const found = await bisectCommits({ commits, judge: judgeFor(99) });
     assert.deepEqual([found.outcome, found.bad, found.steps.length], ['no step', null, 1]);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { comparisonMarkdown } from '../bench/compare/report.js';
 import { escapeMarkdown as escapeCell } from '../bench/text.js';
-import { compareInterleaved, sequentialRound } from '../bench/compare/rounds.js';
+import { compareInterleaved, overallVerdict, sequentialRound } from '../bench/compare/rounds.js';
 import { benchmarkMode } from '../bench/compare/run-comparison.js';
 import { seededRandom } from '../bench/stats/index.js';
 
@@ -145,7 +145,7 @@ test('with paired rounds the report shows the paired change and names the method
 test('the verdict names the metric that called it; CPU µs/request calls it first', async () => {
   const { measureRound } = fakeMeasure({ base: 10000, head: 8000 }, 0.02);
   const result = await compareInterleaved({ measureRound, thresholds, budgetMs: 1e9, minRounds: 5, maxRounds: 60 });
-  assert.deepEqual(result.verdict, { verdict: 'regression', calledBy: 'CPU µs/request', notes: [] });
+  assert.deepEqual(result.verdict, { verdict: 'regression', calledBy: 'CPU µs/request', resolved: true, notes: [] });
   assert.equal(result.verdicts['CPU µs/request'].verdict, 'regression');
 });
 
@@ -196,4 +196,97 @@ test('a reference that moved (the same code on both sides) warns that the machin
     /⚠️ The reference node-http hello c=1 moved although its code is the same on both sides/,
   );
   assert.doesNotMatch(report([]), /⚠️/);
+});
+
+// Rounds from a script of head/base ratios of CPU µs/request; req/s moves the other way by the same ratio.
+function scriptedRounds(ratios) {
+  let clock = 0;
+  const measureRound = async (round) => {
+    clock += 1000;
+    const ratio = ratios[round - 1];
+    const sample = (cpu) => ({
+      requestsPerSecond: 1e6 / cpu,
+      p99LatencyMs: cpu / 100,
+      cpuMicrosPerRequest: cpu,
+      errors: 0,
+      timeouts: 0,
+      clientSaturated: false,
+    });
+    return { base: sample(100), head: sample(100 * ratio) };
+  };
+  return { measureRound, now: () => clock };
+}
+
+test('the sampling goes on while a change is likely, and stops once it is certain: a small regression', async () => {
+  // After 6 rounds the interval spans zero but lies inside ±5 % with an estimate of about +3 %: the old
+  // rule stopped there on "no change"; the 7th round's interval excludes zero.
+  const { measureRound, now } = scriptedRounds([1.035, 1.04, 0.995, 1.03, 1.038, 1.029, 1.032, 1.03]);
+  const result = await compareInterleaved({
+    measureRound,
+    now,
+    thresholds,
+    interval: 'paired',
+    budgetMs: 1e9,
+    minRounds: 5,
+    maxRounds: 60,
+  });
+  assert.equal(result.rounds, 7);
+  assert.equal(result.stoppedBy, 'resolved');
+  assert.equal(result.verdict.verdict, 'small regression');
+  assert.equal(result.verdict.calledBy, 'CPU µs/request');
+  const [low, high] = result.verdicts['CPU µs/request'].ci;
+  assert.ok(low > 0 && high < 0.05, `${low} … ${high}`);
+});
+
+test('a likely change that the budget cuts short stays inconclusive, never "no change"', async () => {
+  const { measureRound, now } = scriptedRounds([1.035, 1.04, 0.995, 1.03, 1.038, 1.029, 0.99, 1.04]);
+  const result = await compareInterleaved({
+    measureRound,
+    now,
+    thresholds,
+    interval: 'paired',
+    budgetMs: 7000,
+    minRounds: 5,
+    maxRounds: 60,
+  });
+  assert.equal(result.stoppedBy, 'budget');
+  assert.equal(result.verdict.verdict, 'inconclusive');
+});
+
+// The benchmark's verdict from constructed metric verdicts (deciding: CPU µs/request, then req/s).
+const deciding = { names: ['CPU µs/request', 'req/s'], clientBound: false };
+const judged = (cpu, requests) => ({ 'CPU µs/request': { verdict: cpu }, 'req/s': { verdict: requests } });
+
+test('the deciding order: a full change calls at once, a small one only once every deciding metric is resolved', () => {
+  const verdictOf = (cpu, requests) => overallVerdict(judged(cpu, requests), deciding);
+  assert.deepEqual(verdictOf('regression', 'inconclusive'), {
+    verdict: 'regression',
+    calledBy: 'CPU µs/request',
+    resolved: true,
+    notes: [],
+  });
+  assert.equal(verdictOf('small regression', 'regression').verdict, 'regression', 'a full change beats a small one');
+  assert.equal(verdictOf('small regression', 'regression').calledBy, 'req/s');
+  const open = verdictOf('small regression', 'inconclusive');
+  assert.deepEqual(
+    [open.verdict, open.calledBy, open.resolved],
+    ['small regression', 'CPU µs/request', false],
+    'req/s may still find a larger change: sample on, and if the budget ends here, say what is certain',
+  );
+  assert.match(open.notes.join(), /req\/s not resolved/);
+  assert.deepEqual(
+    [verdictOf('small regression', 'no change').verdict, verdictOf('small regression', 'no change').resolved],
+    ['small regression', true],
+  );
+  assert.equal(verdictOf('no change', 'small improvement').verdict, 'small improvement');
+  assert.equal(verdictOf('no change', 'small improvement').calledBy, 'req/s');
+  const split = verdictOf('small regression', 'small improvement');
+  assert.equal(split.verdict, 'small regression');
+  assert.match(split.notes.join(), /req\/s moved the other way \(small improvement\)/);
+  assert.deepEqual(
+    [verdictOf('no change', 'no change').verdict, verdictOf('no change', 'no change').calledBy],
+    ['no change', 'CPU µs/request + req/s'],
+  );
+  assert.equal(verdictOf('no change', 'inconclusive').verdict, 'inconclusive');
+  assert.equal(verdictOf('no change', 'inconclusive').resolved, false);
 });

@@ -54,3 +54,14 @@ test("defaults: compare's, minRounds 5 and maxRounds 60", () => {
   assert.equal(stopReason({ ...rest, result: resolved, rounds: 4 }), null);
   assert.equal(stopReason({ ...rest, result: resolved, rounds: 5 }), 'resolved');
 });
+
+test('a verdict that says it is not resolved does not stop the sampling (a small change while a metric is open)', () => {
+  assert.equal(isResolved({ verdict: 'small regression', resolved: false }), false);
+  assert.equal(stopReason(state({ result: { verdict: 'small regression', resolved: false } })), null);
+  assert.equal(stopReason(state({ result: { verdict: 'small regression', resolved: true } })), 'resolved');
+  assert.equal(stopReason(state({ result: { verdict: 'small regression' } })), 'resolved');
+  assert.equal(
+    stopReason(state({ result: { verdict: 'small regression', resolved: false }, rounds: 30 })),
+    'max-rounds',
+  );
+});

@@ -64,8 +64,8 @@ test('latency: smaller is better, so a rise is a regression and a drop an improv
   assert.equal(compareSamples(slower, latencyBase, { direction: 'smaller' }).verdict, 'improvement');
 });
 
-test('the threshold sets the band: a 3 % drop is no change at ±5 % and a regression at ±1 %', () => {
-  assert.equal(compareSamples(base, headAt(-0.03)).verdict, 'no change');
+test('the threshold sets the band: a certain 3 % drop is a small regression at ±5 % and a regression at ±1 %', () => {
+  assert.equal(compareSamples(base, headAt(-0.03)).verdict, 'small regression');
   assert.equal(compareSamples(base, headAt(-0.03), { threshold: 0.01 }).verdict, 'regression');
 });
 
@@ -129,4 +129,69 @@ test('classifyInterval: a minimum effect below the band calls changes the band a
   assert.equal(classifyInterval([-0.03, 0.01], horizons), 'no change');
   assert.equal(classifyInterval([-0.08, -0.01], horizons), 'inconclusive');
   assert.equal(classifyInterval([0.025, 0.04], horizons), 'improvement');
+});
+
+// The rule's edges (METHOD.md, section 3), band ±5 %, minimum effect 2 %, fail threshold 10 %.
+const horizons = { direction: 'bigger', threshold: 0.05, minimumEffect: 0.02 };
+
+test('an interval that excludes zero is never "no change": inside the band it is a small regression or improvement', () => {
+  assert.equal(classifyInterval([-0.045, -0.019], horizons), 'small regression', 'the issue’s +3.3 % [+1.9, +4.5]');
+  assert.equal(classifyInterval([-0.03, -0.0001], horizons), 'small regression');
+  assert.equal(classifyInterval([0.0001, 0.03], horizons), 'small improvement');
+  assert.equal(classifyInterval([-0.019, -0.001], horizons), 'small regression', 'wholly inside ±min-effect');
+  assert.equal(classifyInterval([0.001, 0.019], horizons), 'small improvement', 'wholly inside ±min-effect');
+  assert.equal(classifyInterval([-0.04, -0.02], horizons), 'small regression', 'touching -min-effect is not beyond it');
+  assert.equal(classifyInterval([-0.04, -0.0201], horizons), 'regression');
+});
+
+test('an interval touching zero has not excluded it: no change if its estimate is inside ±min-effect', () => {
+  assert.equal(classifyInterval([-0.03, 0], { ...horizons, change: -0.01 }), 'no change');
+  assert.equal(classifyInterval([0, 0.03], { ...horizons, change: 0.01 }), 'no change');
+  assert.equal(classifyInterval([-0.015, 0.015], { ...horizons, change: 0 }), 'no change', 'inside ±min-effect');
+});
+
+test('an estimate beyond the minimum effect makes a change likely: inconclusive, so the sampling goes on', () => {
+  assert.equal(classifyInterval([-0.045, 0.004], { ...horizons, change: -0.025 }), 'inconclusive');
+  assert.equal(classifyInterval([-0.045, 0.004], { ...horizons, change: -0.02 }), 'inconclusive', 'on the edge');
+  assert.equal(classifyInterval([-0.045, 0.004], { ...horizons, change: -0.01 }), 'no change');
+  assert.equal(classifyInterval([-0.045, 0.004], horizons), 'inconclusive', 'the midpoint, -2.05 %, by default');
+});
+
+test('a certain direction whose size straddles the band is inconclusive; touching the band has not cleared it', () => {
+  assert.equal(classifyInterval([-0.07, -0.01], horizons), 'inconclusive');
+  assert.equal(classifyInterval([0.01, 0.07], horizons), 'inconclusive');
+  assert.equal(classifyInterval([-0.05, -0.01], horizons), 'inconclusive');
+  assert.equal(classifyInterval([-0.0499, -0.01], horizons), 'small regression');
+  assert.equal(classifyInterval([-0.07, -0.025], horizons), 'regression', 'beyond -min-effect, across the band');
+});
+
+test('latency: a certain small rise is a small regression', () => {
+  const latency = { ...horizons, direction: 'smaller' };
+  assert.equal(classifyInterval([0.01, 0.03], latency), 'small regression');
+  assert.equal(classifyInterval([-0.03, -0.01], latency), 'small improvement');
+});
+
+test('the gate: a small regression passes it, unless a band wider than the gate puts it beyond', () => {
+  assert.equal(failsGate({ verdict: 'small regression', ci: [-0.045, -0.019], direction: 'bigger' }), false);
+  const straddlingGate = { verdict: 'regression', ci: [-0.12, -0.08], direction: 'bigger' };
+  assert.equal(failsGate(straddlingGate), false, 'straddling the gate');
+  assert.equal(failsGate({ ...straddlingGate, ci: [-0.12, -0.1] }), false, 'touching the gate');
+  assert.equal(failsGate({ ...straddlingGate, ci: [-0.12, -0.101] }), true);
+  const wide = { direction: 'bigger', threshold: 0.2, minimumEffect: 0.2 };
+  assert.equal(classifyInterval([-0.15, -0.11], wide), 'small regression');
+  assert.equal(failsGate({ verdict: 'small regression', ci: [-0.15, -0.11], direction: 'bigger' }), true);
+  assert.equal(failsGate({ verdict: 'small improvement', ci: [0.11, 0.15], direction: 'smaller' }), false);
+});
+
+test('compareSamples judges with the estimate it computed (the paired Hodges–Lehmann one)', () => {
+  // Ratios head/base: +3.5, +4, -0.5, +3, +3.8, +2.9 %: every one of 6 pairs but one slower; the exact
+  // 95 % interval of 6 pairs spans them all, so it contains zero, but the estimate is a likely change.
+  const ratios = [1.035, 1.04, 0.995, 1.03, 1.038, 1.029];
+  const result = compareSamples(
+    ratios.map(() => 100),
+    ratios.map((ratio) => 100 * ratio),
+    { direction: 'smaller', threshold: 0.05, minimumEffect: 0.02, interval: 'paired' },
+  );
+  assert.ok(result.ci[0] < 0 && result.ci[1] < 0.05 && result.change > 0.02);
+  assert.equal(result.verdict, 'inconclusive');
 });

@@ -3,11 +3,13 @@
 // first-parent history. Each step compares a candidate with the latest commit known to be
 // good. An inconclusive step is measured once more with a larger budget (Pinpoint's UNKNOWN
 // adds attempts); if it stays inconclusive, the search stops at the smallest range it can
-// defend instead of guessing.
+// defend instead of guessing. A step is bad when the candidate is certainly slower than the good
+// commit: a regression, or a small regression (smaller than the band, but certain), so that a
+// small but certain slowdown is bisected too, and a step that holds part of a larger one is not
+// taken for good (METHOD.md, section 4b).
 
-import { VERDICTS } from '../stats/verdict.js';
+import { isSlower, VERDICTS } from '../stats/verdict.js';
 
-const BAD = VERDICTS.regression;
 const INCONCLUSIVE = VERDICTS.inconclusive;
 
 /**
@@ -33,13 +35,13 @@ export async function bisectCommits({ commits, judge, onStep = () => {} }) {
   let high = commits.length - 1;
   const endpoints = await measure(commits[low], commits[high]);
   if (endpoints === INCONCLUSIVE) return { outcome: 'unresolved', good: commits[low], bad: commits[high], steps };
-  if (endpoints !== BAD) return { outcome: 'no step', good: commits[low], bad: null, steps };
+  if (!isSlower(endpoints)) return { outcome: 'no step', good: commits[low], bad: null, steps };
   while (high - low > 1) {
     const middle = Math.floor((low + high) / 2);
     const verdict = await measure(commits[low], commits[middle]);
     if (verdict === INCONCLUSIVE) return { outcome: 'unresolved', good: commits[low], bad: commits[high], steps };
-    if (verdict === BAD) high = middle;
-    else low = middle; // no change or an improvement: not the slowdown we look for
+    if (isSlower(verdict)) high = middle;
+    else low = middle; // no change or an improvement, small or not: not the slowdown we look for
   }
   return { outcome: 'found', good: commits[low], bad: commits[high], steps };
 }

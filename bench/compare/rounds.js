@@ -5,7 +5,16 @@
 // every deciding metric is resolved or the time budget is spent (Node core's compare.js,
 // tachometer's automatic mode, duet benchmarking of Bulej et al.).
 import { DECIDING_METRICS, JUDGED_METRICS, sampleValue } from '../metrics.js';
-import { compareSamples, DEFAULTS, stopReason, VERDICTS } from '../stats/index.js';
+import {
+  compareSamples,
+  DEFAULTS,
+  isFullChange,
+  isResolved,
+  isSlower,
+  isSmallChange,
+  stopReason,
+  VERDICTS,
+} from '../stats/index.js';
 
 // What is kept of each measured round (a run record of bench/results/record.js): every
 // judged metric under its sampleKey, enough to recompute the verdicts and to audit them.
@@ -49,16 +58,39 @@ function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULTS.inter
   );
 }
 
-// The benchmark's verdict: the first deciding metric that found a change calls it; else
-// "no change" when all of them say so; else inconclusive.
-function overallVerdict(verdicts, deciding) {
-  const caller = deciding.names.find((name) => ['regression', 'improvement'].includes(verdicts[name].verdict));
+// The benchmark's verdict from its deciding metrics, in their order (METHOD.md, section 1b):
+// - the first that found a change of at least the minimum effect calls it, and it is resolved;
+// - else the first that found a small but certain change calls it; resolved only once every deciding
+//   metric is, since another may still find a larger change (and "no change" in one does not contradict
+//   a small change in another);
+// - else "no change" when all of them say so; else inconclusive.
+export function overallVerdict(verdicts, deciding) {
   const notes = deciding.clientBound
     ? ['client-bound: req/s is a lower bound, the verdict rests on CPU µs/request']
     : [];
-  if (caller) return { verdict: verdicts[caller].verdict, calledBy: caller, notes };
-  const allSame = deciding.names.every((name) => verdicts[name].verdict === 'no change');
-  return { verdict: allSame ? 'no change' : 'inconclusive', calledBy: deciding.names.join(' + '), notes };
+  const said = (name) => verdicts[name].verdict;
+  const full = deciding.names.find((name) => isFullChange(said(name)));
+  if (full) return { verdict: said(full), calledBy: full, resolved: true, notes };
+  const open = deciding.names.filter((name) => !isResolved(verdicts[name]));
+  const small = deciding.names.find((name) => isSmallChange(said(name)));
+  if (small) {
+    const disagree = deciding.names.filter(
+      (name) => isSmallChange(said(name)) && isSlower(said(name)) !== isSlower(said(small)),
+    );
+    return {
+      verdict: said(small),
+      calledBy: small,
+      resolved: open.length === 0,
+      notes: [
+        ...notes,
+        ...(open.length ? [`${open.join(', ')} not resolved: a larger change there is not ruled out`] : []),
+        ...disagree.map((name) => `${name} moved the other way (${said(name)})`),
+      ],
+    };
+  }
+  const calledBy = deciding.names.join(' + ');
+  if (open.length === 0) return { verdict: VERDICTS.noChange, calledBy, resolved: true, notes };
+  return { verdict: VERDICTS.inconclusive, calledBy, resolved: false, notes };
 }
 
 /**
@@ -87,7 +119,7 @@ export async function compareInterleaved({
     const verdicts = verdictsOf(samples, { thresholds, minSamples: Math.max(2, minRounds), interval });
     const deciding = decidingMetrics(samples);
     const verdict = overallVerdict(verdicts, deciding);
-    // Resolved when a deciding metric found a change, or all of them found none.
+    // Resolved when a deciding metric found a change of at least the minimum effect, or all of them are resolved.
     const stoppedBy = stopReason({
       result: verdict,
       elapsedMs: now() - startedAt,

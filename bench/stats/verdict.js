@@ -20,27 +20,50 @@ const ESTIMATORS = {
 export const INTERVAL_KINDS = Object.keys(ESTIMATORS);
 
 // The verdicts of a comparison, named once: what classifyInterval answers, what comparison.json
-// may hold, what reports show.
+// may hold, what reports show. A small regression (improvement) is a change whose interval lies
+// wholly on one side of zero but not wholly beyond the minimum effect: certain, and smaller than
+// the band (METHOD.md, section 3).
 export const VERDICTS = Object.freeze({
   regression: 'regression',
+  smallRegression: 'small regression',
   improvement: 'improvement',
+  smallImprovement: 'small improvement',
   noChange: 'no change',
   inconclusive: 'inconclusive',
 });
 export const VERDICT_NAMES = Object.values(VERDICTS);
 
+// Verdicts whose interval excludes zero: certain changes, of a size beyond the minimum effect or not.
+export const SLOWER = Object.freeze([VERDICTS.regression, VERDICTS.smallRegression]);
+export const FASTER = Object.freeze([VERDICTS.improvement, VERDICTS.smallImprovement]);
+export const isSlower = (verdict) => SLOWER.includes(verdict);
+export const isFaster = (verdict) => FASTER.includes(verdict);
+// A change at least the minimum effect (regression, improvement), as against a small one.
+export const isFullChange = (verdict) => verdict === VERDICTS.regression || verdict === VERDICTS.improvement;
+export const isSmallChange = (verdict) => verdict === VERDICTS.smallRegression || verdict === VERDICTS.smallImprovement;
+
 // An interval of relative change turned so that positive means better: latency intervals are negated.
 export const towardsBetter = ([low, high], direction) => (direction === 'bigger' ? [low, high] : [-high, -low]);
 
-// Tachometer-style horizons, two pairs of them: a change is called when the whole interval lies beyond
-// ±minimumEffect; "no change" when it lies inside the band ±threshold. With a single pair (minimumEffect =
-// threshold) a true change of exactly the threshold sits on the edge and is never called (METHOD.md, section 3).
-export function classifyInterval(interval, { direction, threshold, minimumEffect = threshold }) {
+// Tachometer-style horizons, read in this order (METHOD.md, section 3), with strict comparisons (an interval
+// that touches an edge has not cleared it):
+// - wholly beyond ±minimumEffect: a regression or improvement;
+// - wholly on one side of zero and wholly inside the band ±threshold: a small regression or improvement;
+// - on one side of zero but reaching past the band: inconclusive (the direction is certain, the size is not);
+// - containing zero, inside the band, with the estimate `change` inside ±minimumEffect: no change. An estimate
+//   beyond the minimum effect makes a change likely, so the sampling goes on (inconclusive until then);
+// - anything else: inconclusive.
+// With a single pair of horizons (minimumEffect = threshold) a true change of exactly the threshold sits on the
+// edge and is never called. `change` defaults to the interval's midpoint.
+export function classifyInterval(interval, { direction, threshold, minimumEffect = threshold, change }) {
   const [low, high] = towardsBetter(interval, direction);
   if (low > minimumEffect) return VERDICTS.improvement;
   if (high < -minimumEffect) return VERDICTS.regression;
-  if (low > -threshold && high < threshold) return VERDICTS.noChange;
-  return VERDICTS.inconclusive;
+  if (low > 0) return high < threshold ? VERDICTS.smallImprovement : VERDICTS.inconclusive;
+  if (high < 0) return low > -threshold ? VERDICTS.smallRegression : VERDICTS.inconclusive;
+  const estimate = change === undefined || change === null ? (interval[0] + interval[1]) / 2 : change;
+  const likelyChange = Math.abs(estimate) >= minimumEffect;
+  return low > -threshold && high < threshold && !likelyChange ? VERDICTS.noChange : VERDICTS.inconclusive;
 }
 
 function checkSample(name, values) {
@@ -90,11 +113,14 @@ export function compareSamples(base, head, options = {}) {
   return {
     ...summary,
     ...estimated,
-    verdict: estimated.ci ? classifyInterval(estimated.ci, settings) : VERDICTS.inconclusive,
+    verdict: estimated.ci
+      ? classifyInterval(estimated.ci, { ...settings, change: estimated.change ?? summary.change })
+      : VERDICTS.inconclusive,
   };
 }
 
-// The CI gate: fails only on a regression whose whole interval lies beyond failThreshold in the bad direction.
+// The CI gate: fails only on a slowdown (a regression, or a small one where the band is wider than the gate)
+// whose whole interval lies beyond failThreshold in the bad direction.
 export function failsGate(result, failThreshold = DEFAULTS.failThreshold) {
-  return result.verdict === VERDICTS.regression && towardsBetter(result.ci, result.direction)[1] < -failThreshold;
+  return isSlower(result.verdict) && towardsBetter(result.ci, result.direction)[1] < -failThreshold;
 }
