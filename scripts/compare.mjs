@@ -42,7 +42,11 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
     });
     const markdown = writeComparison(comparison, outDir);
     appendSummary(markdown);
-    setOutputs({ regression: comparison.gate.failed, 'report-dir': outDir });
+    setOutputs({
+      regression: comparison.gate.failed,
+      'small-regressions': comparison.gate.smallRegressions.length,
+      'report-dir': outDir,
+    });
     console.log(markdown);
     console.log(`results: ${outDir}`);
     return comparison.gate.failed ? EXIT.failed : EXIT.ok;

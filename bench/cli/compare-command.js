@@ -63,6 +63,12 @@ export const COMPARISON_OPTIONS = {
     help: 'exit 1 when a regression in the metric that called the verdict lies wholly beyond this',
     default: percent(COMPARE_DEFAULTS.failThreshold),
   },
+  confirm: {
+    type: 'boolean',
+    negatable: true,
+    help: 'measure a benchmark called slower (a regression or a small one) once more; that second run decides (--no-confirm: the first does), so that a suite rarely calls a false slowdown',
+    default: true,
+  },
   budget: {
     type: 'positive',
     value: 'S',
@@ -164,6 +170,7 @@ export function comparisonRequest(values) {
       mode: values.mode,
       interval: values.interval,
       failThreshold: values['fail-threshold'] / 100,
+      confirm: values.confirm,
       budgetSeconds: values.budget,
       minRounds: values['min-rounds'],
       maxRounds: values['max-rounds'],

@@ -3,18 +3,22 @@
 // summary and the sticky PR comment, so every text from outside is escaped.
 import { DEFAULT_ENGINE } from '../engines/index.js';
 import { intervalText, measured as number, percent, signedPercent } from '../format.js';
-import { JUDGED_METRICS, sampleValue } from '../metrics.js';
+import { DECIDING_METRICS, JUDGED_METRICS, metricByName, sampleValue } from '../metrics.js';
 import { describePinning } from '../pinning.js';
 import { profileMarkdown } from '../profile/report.js';
-import { VERDICTS } from '../stats/index.js';
+import { isSmallChange, VERDICTS } from '../stats/index.js';
 import { escapeMarkdown as escapeCell, oneLine } from '../text.js';
 
-const VERDICT_SYMBOLS = {
+export const VERDICT_SYMBOLS = {
   [VERDICTS.regression]: '🔴',
+  [VERDICTS.smallRegression]: '🟠',
   [VERDICTS.improvement]: '🟢',
+  [VERDICTS.smallImprovement]: '🔵',
   [VERDICTS.noChange]: '⚪',
   [VERDICTS.inconclusive]: '🟡',
 };
+// What a small change is, said wherever one is shown apart from "no change".
+export const SMALL_CHANGE_NOTE = 'smaller than the gate, but certain';
 
 const meanOf = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
@@ -37,14 +41,25 @@ function bandSentence(thresholds) {
     const { threshold, minimumEffect } = thresholds[name];
     const band =
       threshold === minimumEffect
-        ? `±${percent(threshold)}`
-        : `no change within ±${percent(threshold)}, a change beyond ±${percent(minimumEffect)}`;
+        ? `band and minimum effect ±${percent(threshold)}`
+        : `band ±${percent(threshold)}, minimum effect ±${percent(minimumEffect)}`;
     groups.set(band, [...(groups.get(band) ?? []), name]);
   }
   const bands = [...groups].map(([band, names]) => `${names.join(' and ')}: ${band}`).join('; ');
+  // Inconclusive means "the budget ran out" only for a metric that decides; another one is
+  // judged on the rounds the deciding metrics took (issue 29: p99 latency).
+  const listed = (metrics) => metrics.filter((metric) => thresholds[metric.name]).map((metric) => metric.name);
+  const deciding = listed(DECIDING_METRICS);
+  const others = listed(JUDGED_METRICS.filter((metric) => !metric.decides));
   return (
-    'Verdicts from that interval: no change when it lies wholly inside the band, regression or improvement ' +
-    `when wholly beyond the minimum effect, inconclusive when the time budget ran out first (${bands}).`
+    'Verdicts from that interval: regression or improvement when it lies wholly beyond the minimum effect; ' +
+    `small regression or small improvement when it lies wholly on one side of zero, inside the band (${SMALL_CHANGE_NOTE}); ` +
+    'no change when it contains zero and lies wholly inside the band, with the estimate inside the minimum effect; ' +
+    `inconclusive otherwise: for ${deciding.join(' and ')}, which decide, the time budget ran out first` +
+    (others.length
+      ? `; for ${others.join(' and ')}, which ${others.length > 1 ? 'do' : 'does'} not decide, its interval was still open when the deciding metrics stopped the sampling`
+      : '') +
+    ` (${bands}).`
   );
 }
 
@@ -73,17 +88,26 @@ function verdictRows(benchmark) {
 
 const cellOf = (value) => (typeof value === 'number' ? number(value) : 'n/a');
 
+// One run's rounds; a confirmed benchmark shows the run that decides, then the first run.
 function samplesTable(benchmark) {
-  const metrics = judgedIn(benchmark);
-  const rows = benchmark.samples.base.map((base, index) => {
-    const head = benchmark.samples.head[index];
+  const first = benchmark.confirmation?.first;
+  return [
+    ...runTable(benchmark, `**${escapeCell(benchmark.id)}**${first ? ' (the second run, which decides)' : ''}`),
+    ...(first ? runTable({ ...first, mode: benchmark.mode }, `**${escapeCell(benchmark.id)}** (the first run)`) : []),
+  ];
+}
+
+function runTable(run, title) {
+  const metrics = judgedIn(run);
+  const rows = run.samples.base.map((base, index) => {
+    const head = run.samples.head[index];
     const cells = metrics.map((metric) =>
       [base, head].map((sample) => cellOf(sampleValue(metric, sample))).join(' | '),
     );
     return `| ${index + 1} | ${cells.join(' | ')} |`;
   });
   return [
-    `**${escapeCell(benchmark.id)}** — ${benchmark.rounds} rounds (${benchmark.mode ?? 'sequential'}) in ${Math.round(benchmark.elapsedMs / 1000)} s, stopped: ${benchmark.stoppedBy}`,
+    `${title} — ${run.rounds} rounds (${run.mode ?? 'sequential'}) in ${Math.round(run.elapsedMs / 1000)} s, stopped: ${run.stoppedBy}`,
     '',
     `| round | ${metrics.map(({ name, unit }) => `base ${name} (${unit}) | head ${name} (${unit})`).join(' | ')} |`,
     `| ---: | ${metrics.map(() => '---: | ---:').join(' | ')} |`,
@@ -92,12 +116,73 @@ function samplesTable(benchmark) {
   ];
 }
 
+// The benchmark's verdict and the change of the metric that called it, e.g. "🟠 small regression,
+// called by CPU µs/request: +3.3 % (+1.9 % … +4.5 %), smaller than the gate, but certain".
+export function verdictSummary(benchmark) {
+  const { verdict, calledBy } = benchmark.verdict;
+  const called = calledChange(benchmark);
+  const change = called ? `: ${signedPercent(called.change)} (${intervalText(called.ci)})` : '';
+  return `${VERDICT_SYMBOLS[verdict]} ${verdict}, called by ${calledBy}${change}${isSmallChange(verdict) ? `, ${SMALL_CHANGE_NOTE}` : ''}`;
+}
+
+// The verdict of the metric that called the benchmark's verdict, when it has an interval.
+function calledChange({ verdict, verdicts }) {
+  const called = verdicts && Object.hasOwn(verdicts, verdict.calledBy) ? verdicts[verdict.calledBy] : undefined;
+  return called?.ci && Number.isFinite(called.change) ? called : undefined;
+}
+
+// The benchmarks whose verdict is a small but certain slowdown: they pass the gate, and are listed so
+// that a trend of them is seen (ten PRs of +3 % each are a third).
+export const smallRegressions = (comparison) =>
+  comparison.benchmarks.filter(
+    (benchmark) => benchmark.status === 'ok' && benchmark.verdict?.verdict === VERDICTS.smallRegression,
+  );
+
+// The line under the gate that counts them, with each one's called change; none when there are none.
+// quote: how names from the comparison are shown (escaped here, code spans in the PR comment).
+export function smallRegressionLine(comparison, quote) {
+  const small = smallRegressions(comparison);
+  if (!small.length) return [];
+  const each = small.map((benchmark) => {
+    const called = calledChange(benchmark);
+    const change = called ? ` ${signedPercent(called.change)}, ${intervalText(called.ci)}` : '';
+    // A metric's name is ours, shown as is; anything else from the file is quoted.
+    const { calledBy } = benchmark.verdict;
+    return `${quote(benchmark.id)} (${metricByName(calledBy) ? calledBy : quote(calledBy)}${change})`;
+  });
+  return [
+    `🟠 ${small.length} small regression${small.length > 1 ? 's' : ''}, ${SMALL_CHANGE_NOTE}: ${each.join('; ')}.`,
+    '',
+  ];
+}
+
+// What a confirmation did (bench/compare/confirm.js), in a benchmark's notes.
+function confirmationNote({ confirmation }) {
+  if (!confirmation) return [];
+  const { verdict, rounds } = confirmation.first;
+  return [
+    `a first run called ${verdict.verdict} after ${rounds} rounds; this second run ${confirmation.repeated ? 'confirmed a slowdown' : 'did not repeat it'} and decides`,
+  ];
+}
+
 // The benchmark's own verdict line: which metric called it, and why (bench/compare/rounds.js).
 function verdictLine(benchmark) {
   if (!benchmark.verdict) return [];
-  const { verdict, calledBy, notes } = benchmark.verdict;
+  const notes = [...benchmark.verdict.notes, ...confirmationNote(benchmark)];
   return [
-    `- **${escapeCell(benchmark.id)}**: ${VERDICT_SYMBOLS[verdict]} ${verdict}, called by ${escapeCell(calledBy)}${notes.length ? ` (${notes.map(escapeCell).join('; ')})` : ''}`,
+    `- **${escapeCell(benchmark.id)}**: ${escapeCell(verdictSummary(benchmark))}${notes.length ? ` (${notes.map(escapeCell).join('; ')})` : ''}`,
+  ];
+}
+
+// How many slowdowns a first run called were measured again, and how many the second run confirmed.
+export function confirmationLine(comparison) {
+  const confirmed = comparison.benchmarks.filter((benchmark) => benchmark.status === 'ok' && benchmark.confirmation);
+  if (!confirmed.length) return [];
+  const repeated = confirmed.filter((benchmark) => benchmark.confirmation.repeated).length;
+  return [
+    `${confirmed.length} benchmark${confirmed.length > 1 ? 's' : ''} called slower by a first run ${confirmed.length > 1 ? 'were' : 'was'} measured again, and the second run decides: ` +
+      `${repeated} confirmed, ${confirmed.length - repeated} not repeated.`,
+    '',
   ];
 }
 
@@ -134,6 +219,8 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     '',
     `${gate}${noise}`,
     '',
+    ...smallRegressionLine(comparison, escapeCell),
+    ...confirmationLine(comparison),
     '| benchmark | metric | base | head | change | 95 % CI | verdict |',
     '| --- | --- | ---: | ---: | ---: | --- | --- |',
     ...comparison.benchmarks.flatMap(verdictRows),

@@ -11,11 +11,12 @@ import { gitInfo, machineInfo } from '../machine.js';
 import { currentPinning, pinSelf } from '../pinning.js';
 import { fileSafe, measureOnce, measureTogether } from '../measure.js';
 import { JUDGED_METRICS } from '../metrics.js';
-import { failsGate, VERDICTS } from '../stats/index.js';
+import { failsGate, isFullChange, isSlower, VERDICTS } from '../stats/index.js';
 import { expandSpecs, isReference } from '../specs.js';
 import { loadBuiltInVariant, skipReason } from '../variants.js';
 import { runtimeRecord } from '../runtime/index.js';
 import { profileBenchmark } from '../profile/index.js';
+import { measureConfirmed } from './confirm.js';
 import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariants, missingFileHint } from './sides.js';
@@ -39,7 +40,8 @@ export function benchmarkMode(asked, spec, variants) {
 }
 
 // The round of one benchmark: both sides together (duet), or one after the other.
-function roundMeasurer({ mode, spec, variants, backend, config, plan, logDir }) {
+function roundMeasurer({ mode, spec, variants, backend, config, plan, logDir, attempt = 1 }) {
+  const prefix = attempt > 1 ? 'confirm-' : '';
   if (mode === 'duet') {
     return async (round, order) => {
       const records = await measureTogether({
@@ -48,7 +50,7 @@ function roundMeasurer({ mode, spec, variants, backend, config, plan, logDir }) 
         config,
         plan,
         logDir,
-        label: `round${round}`,
+        label: `${prefix}round${round}`,
       });
       return Object.fromEntries(order.map((key, index) => [key, roundSample(records[index])]));
     };
@@ -62,7 +64,7 @@ function roundMeasurer({ mode, spec, variants, backend, config, plan, logDir }) 
         config,
         plan,
         logDir,
-        repetition: `${side}${round}`,
+        repetition: `${prefix}${side}${round}`,
       }),
     ),
   );
@@ -92,10 +94,12 @@ function skippedBecause(variants, spec) {
 // A benchmark's own verdict bands and gate, where a project's thresholds give them.
 const settingsOf = (settings, spec) => ({ ...settings, ...settings.benchmarks?.[spec.id] });
 
-// 'auto' profiles a benchmark only when some metric regressed; 'always' and 'never' as they say.
-const wantsProfile = (mode = 'auto', verdicts) =>
+// 'auto' profiles a benchmark only when it is slower (a regression, or a small one: what grew is what a
+// reviewer wants to see) or some metric regressed; 'always' and 'never' as they say.
+const wantsProfile = (mode = 'auto', { verdict, verdicts }) =>
   mode === 'always' ||
-  (mode === 'auto' && Object.values(verdicts).some((each) => each.verdict === VERDICTS.regression));
+  (mode === 'auto' &&
+    (isSlower(verdict.verdict) || Object.values(verdicts).some((each) => each.verdict === VERDICTS.regression)));
 
 /**
  * @param {{config: object, sides: {base: object, head: object}, settings: object, outDir: string, onProgress?: Function, select?: Function}} comparison
@@ -131,13 +135,21 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       head: variants.head[spec.variant],
     });
     try {
-      const measured = await compareInterleaved({
-        ...settingsOf(settings, spec),
-        budgetMs: settings.budgetSeconds * 1000,
-        measureRound: roundMeasurer({ mode, spec, variants, backend, config, plan, logDir }),
-      });
+      const measured = await measureConfirmed(
+        (attempt) =>
+          compareInterleaved({
+            ...settingsOf(settings, spec),
+            budgetMs: settings.budgetSeconds * 1000,
+            // The confirming run's logs beside the first run's, not over them.
+            measureRound: roundMeasurer({ mode, spec, variants, backend, config, plan, logDir, attempt }),
+          }),
+        {
+          confirm: settings.confirm !== false,
+          onConfirm: (first) => onProgress(`  ${first.verdict.verdict}: measuring it again to confirm`),
+        },
+      );
       const saturated = [...measured.samples.base, ...measured.samples.head].some((sample) => sample.clientSaturated);
-      const profile = wantsProfile(settings.profile, measured.verdicts)
+      const profile = wantsProfile(settings.profile, measured)
         ? await profileBenchmark({
             spec,
             variants: { base: variants.base[spec.variant], head: variants.head[spec.variant] },
@@ -158,6 +170,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
         stoppedBy: measured.stoppedBy,
         verdicts: measured.verdicts,
         samples: measured.samples,
+        ...(measured.confirmation ? { confirmation: measured.confirmation } : {}),
         warnings: [
           ...(fallback ? [fallback] : []),
           ...(saturated
@@ -185,14 +198,13 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
   const judged = benchmarks.filter((benchmark) => benchmark.status === 'ok' && !benchmark.reference);
   const regressions = judged.filter(
     (benchmark) =>
-      benchmark.verdict.verdict === 'regression' &&
+      isSlower(benchmark.verdict.verdict) &&
       failsGate(benchmark.verdicts[benchmark.verdict.calledBy], settingsOf(settings, benchmark).failThreshold),
   );
+  // Small but certain slowdowns pass the gate; they are listed so that a trend of them is seen.
+  const smallRegressions = judged.filter((benchmark) => benchmark.verdict.verdict === VERDICTS.smallRegression);
   const moved = benchmarks.filter(
-    (benchmark) =>
-      benchmark.reference &&
-      benchmark.status === 'ok' &&
-      ['regression', 'improvement'].includes(benchmark.verdict.verdict),
+    (benchmark) => benchmark.reference && benchmark.status === 'ok' && isFullChange(benchmark.verdict.verdict),
   );
   return {
     ...COMPARISON_FORMAT,
@@ -227,6 +239,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       failThreshold: settings.failThreshold,
       failed: regressions.length > 0,
       regressions: regressions.map((benchmark) => benchmark.id),
+      smallRegressions: smallRegressions.map((benchmark) => benchmark.id),
       referencesMoved: moved.map((benchmark) => benchmark.id),
     },
   };

@@ -34,6 +34,18 @@ const verdict = {
     },
   },
 };
+// The benchmark's own verdict (bench/compare/rounds.js): the metric that called it names one of the judged
+// metrics, or several joined by " + " when none alone did.
+const benchmarkVerdict = {
+  type: 'object',
+  required: ['verdict', 'calledBy'],
+  properties: {
+    verdict: { enum: VERDICT_NAMES },
+    calledBy: text(200),
+    resolved: { type: 'boolean' },
+    notes: { type: 'array', maxItems: 20, items: text(500) },
+  },
+};
 // A differential profile (bench/profile): at most ten rows each way, or why none was taken.
 const micros = { type: 'number', minimum: -1e9, maximum: 1e9 };
 const profileRow = {
@@ -78,6 +90,24 @@ const benchmark = {
       properties: Object.fromEntries(JUDGED_METRICS.map((metric) => [metric.name, verdict])),
     },
     samples: { type: 'object', required: ['base', 'head'], properties: { base: samples, head: samples } },
+    verdict: benchmarkVerdict,
+    // A first run that called a slowdown, measured again (bench/compare/confirm.js).
+    confirmation: {
+      type: 'object',
+      required: ['repeated', 'first'],
+      properties: {
+        repeated: { type: 'boolean' },
+        first: {
+          type: 'object',
+          required: ['verdict', 'rounds'],
+          properties: {
+            verdict: benchmarkVerdict,
+            rounds: { type: 'integer', minimum: 0 },
+            samples: { type: 'object', required: ['base', 'head'], properties: { base: samples, head: samples } },
+          },
+        },
+      },
+    },
     profile,
   },
   if: { properties: { status: { const: 'ok' } } },
@@ -113,6 +143,7 @@ export const comparisonSchema = {
         failed: { type: 'boolean' },
         failThreshold: { type: 'number', minimum: 0, maximum: 100 },
         regressions: { type: 'array', maxItems: 1000, items: text(300) },
+        smallRegressions: { type: 'array', maxItems: 1000, items: text(300) },
       },
     },
   },

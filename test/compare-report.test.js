@@ -1,0 +1,114 @@
+// The report's wording for each verdict, on a constructed comparison: what a reader sees for a
+// small but certain change apart from "no change", the count of small regressions, and the legend.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { comparisonMarkdown } from '../bench/compare/report.js';
+import { renderComment } from '../bench/github/comment.js';
+import { defaultBands } from '../bench/metrics.js';
+
+const sample = { requestsPerSecond: 1000, p99LatencyMs: 2, cpuMicrosPerRequest: 100 };
+const benchmarkWith = (id, verdict, change, ci, notes = []) => ({
+  id,
+  status: 'ok',
+  rounds: 6,
+  elapsedMs: 30_000,
+  stoppedBy: 'resolved',
+  verdict: { verdict, calledBy: 'CPU µs/request', resolved: true, notes },
+  verdicts: {
+    'req/s': { verdict: 'no change', change: 0, ci: [-0.01, 0.01] },
+    'p99 latency': { verdict: 'inconclusive', change: 0.02, ci: [-0.12, 0.15] },
+    'CPU µs/request': { verdict, change, ci },
+  },
+  samples: { base: [sample], head: [sample] },
+});
+
+const comparison = {
+  sides: { base: { description: 'main' }, head: { description: 'branch' } },
+  settings: {
+    thresholds: defaultBands(),
+    interval: 'paired',
+    minRounds: 5,
+    maxRounds: 60,
+    budgetSeconds: 180,
+    roundSeconds: 3,
+    warmupSeconds: 1,
+  },
+  machine: { cpuModel: 'cpu', cores: 2, node: 'v22', kernel: 'k' },
+  pinning: { method: 'none', reason: 'test' },
+  benchmarks: [
+    benchmarkWith('a regression', 'regression', 0.12, [0.08, 0.15]),
+    benchmarkWith('a small regression', 'small regression', 0.033, [0.019, 0.045]),
+    benchmarkWith('another small one', 'small regression', 0.021, [0.004, 0.038]),
+    benchmarkWith('a small improvement', 'small improvement', -0.03, [-0.04, -0.01]),
+    benchmarkWith('an improvement', 'improvement', -0.1, [-0.12, -0.08]),
+    benchmarkWith('no change', 'no change', 0.002, [-0.01, 0.012]),
+    benchmarkWith('open', 'inconclusive', 0.01, [-0.06, 0.07]),
+  ],
+  gate: { failed: true, failThreshold: 0.1, regressions: ['a regression'], smallRegressions: [] },
+};
+
+test('each verdict has its own words; a small change says its interval and that it is certain', () => {
+  const markdown = comparisonMarkdown(comparison);
+  const lines = {
+    'a regression': '🔴 regression, called by CPU µs/request: +12.0 % (+8.0 % … +15.0 %)',
+    'a small regression':
+      '🟠 small regression, called by CPU µs/request: +3.3 % (+1.9 % … +4.5 %), smaller than the gate, but certain',
+    'a small improvement':
+      '🔵 small improvement, called by CPU µs/request: -3.0 % (-4.0 % … -1.0 %), smaller than the gate, but certain',
+    'an improvement': '🟢 improvement, called by CPU µs/request: -10.0 % (-12.0 % … -8.0 %)',
+    'no change': '⚪ no change, called by CPU µs/request: +0.2 % (-1.0 % … +1.2 %)',
+    open: '🟡 inconclusive, called by CPU µs/request: +1.0 % (-6.0 % … +7.0 %)',
+  };
+  for (const [id, line] of Object.entries(lines)) assert.ok(markdown.includes(`- **${id}**: ${line}\n`), id);
+  assert.match(
+    markdown,
+    /\| a small regression \| CPU µs\/request \| .* \| \+3\.3 % \| \+1\.9 % … \+4\.5 % \| 🟠 small regression \|/,
+  );
+  assert.doesNotMatch(markdown, /a small regression \|[^\n]*no change \|\n\| a small regression \| CPU/);
+});
+
+test('small regressions are counted and listed under the gate, in the report and the PR comment', () => {
+  const markdown = comparisonMarkdown(comparison);
+  assert.ok(
+    markdown.includes(
+      '🟠 2 small regressions, smaller than the gate, but certain: a small regression (CPU µs/request +3.3 %, +1.9 % … +4.5 %); ' +
+        'another small one (CPU µs/request +2.1 %, +0.4 % … +3.8 %).',
+    ),
+  );
+  const body = renderComment(
+    { pr: { headSha: 'a'.repeat(40) }, comparisons: [{ comparison }] },
+    { runUrl: 'https://github.example/run', workflow: 'bench-pr' },
+  );
+  assert.ok(
+    body.includes(
+      '🟠 2 small regressions, smaller than the gate, but certain: `a small regression` (CPU µs/request +3.3 %, +1.9 % … +4.5 %)',
+    ),
+  );
+  const none = {
+    ...comparison,
+    benchmarks: comparison.benchmarks.filter((each) => each.verdict.verdict !== 'small regression'),
+  };
+  assert.doesNotMatch(comparisonMarkdown(none), /small regressions?, smaller/);
+});
+
+test('the legend says what each verdict means, and what inconclusive means for p99, which does not decide', () => {
+  const markdown = comparisonMarkdown(comparison);
+  assert.match(markdown, /regression or improvement when it lies wholly beyond the minimum effect/);
+  assert.match(
+    markdown,
+    /small regression or small improvement when it lies wholly on one side of zero, inside the band \(smaller than the gate, but certain\)/,
+  );
+  assert.match(
+    markdown,
+    /no change when it contains zero and lies wholly inside the band, with the estimate inside the minimum effect/,
+  );
+  assert.match(markdown, /for CPU µs\/request and req\/s, which decide, the time budget ran out first/);
+  assert.match(
+    markdown,
+    /for p99 latency, which does not decide, its interval was still open when the deciding metrics stopped the sampling/,
+  );
+  assert.match(
+    markdown,
+    /req\/s and CPU µs\/request: band ±5 %, minimum effect ±2 %; p99 latency: band and minimum effect ±10 %/,
+  );
+});
