@@ -143,7 +143,7 @@ test('the report, its band sentence and the PR comment show it, in the registry 
   );
   const report = comparisonMarkdown(comparison());
   assert.match(report, /\| api user c=10 \| fake widgets \| 4\.00 w \| 4\.00 w \|/);
-  assert.match(report, /fake widgets: no change within ±7 %, a change beyond ±3 %/);
+  assert.match(report, /fake widgets: band ±7 %, minimum effect ±3 %/);
   assert.match(report, /base fake widgets \(w\) \| head fake widgets \(w\)/);
   const comment = renderComment(
     { pr: { headSha: 'a'.repeat(40) }, comparisons: [{ comparison: comparison() }] },
