@@ -29,6 +29,8 @@ export const trendSettings = ({ rounds = TREND_DEFAULTS.rounds, mode = 'duet', b
   minRounds: rounds,
   maxRounds: rounds,
   profile: 'never',
+  // A point is the interval of its fixed rounds, never re-measured: confirming a slowdown is for verdicts.
+  confirm: false,
 });
 
 // Which benchmarks of the suite get a relative line: `trend.benchmarks` (ids, "variant
