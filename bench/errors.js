@@ -205,6 +205,15 @@ export const errors = {
     (id, status, reason) => `calibration stopped: ${id} ${status}: ${reason}`,
     EXIT.failed,
   ),
+  neighbourUnavailable: define(
+    'PG_NEIGHBOUR_UNAVAILABLE',
+    (why) => `--neighbour needs a CPU hog, but ${why}: install it, or calibrate without --neighbour`,
+  ),
+  neighbourFailed: define(
+    'PG_NEIGHBOUR_FAILED',
+    (why) => `the --neighbour CPU hog (stress-ng) did not start: ${why}; check the percentage and the server cores`,
+    EXIT.failed,
+  ),
   noBaselineTag: define(
     'PG_NO_BASELINE_TAG',
     (pattern, repo) =>

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // `npm run calibrate`: how trustworthy are compare's verdicts on this machine?
 // For each benchmark (express json and fastify hello at c=100 by default) and each compare
-// mode (duet, sequential), runs K A/A comparisons (this checkout against itself) and K where
-// the head side's server does extra CPU work per request, sized from its measured CPU
-// µs/request (a known slowdown, whose achieved size is measured and printed), alternating
-// modes and kinds so that a slow phase of the machine hits all. Prints per benchmark and mode
-// the false-alarm rate, the detection rate, the time to a verdict and the pooled A/A change;
-// writes calibration.md and calibration.json, and keeps every trial's comparison.json.
+// mode (duet, sequential), runs K A/A comparisons (this checkout against itself) and, per
+// injected size (--slowdown 3,5), K where the head side's server does extra CPU work per
+// request, sized from its measured CPU µs/request (a known slowdown, whose achieved size is
+// measured and printed), alternating modes, kinds and sizes so that a slow phase of the machine
+// hits all; with --neighbour PCT, a CPU hog on the server cores during every comparison. Prints
+// per benchmark and mode the issue's targets as check lines (detection per size, A/A slowdowns,
+// the suite's derived rate, time to a verdict) and the pooled A/A change; writes calibration.md
+// and calibration.json, and keeps every trial's comparison.json.
 // A benchmark script: it asserts nothing.
 import { join } from 'node:path';
+import { neighbourUnavailable } from '../bench/calibration/neighbour.js';
 import { calibrateBenchmark } from '../bench/calibration/run-calibration.js';
+import { errors } from '../bench/errors.js';
 import { writeCalibration } from '../bench/calibration/write.js';
 import { resolveSuite } from '../bench/config/resolve.js';
 import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
@@ -35,10 +39,15 @@ const CALIBRATE_COMMAND = {
       default: 10,
     },
     slowdown: {
+      type: 'list',
+      value: 'PCT,PCT',
+      help: "the injected slowdowns, each sized from the server's CPU µs/request and calibrated apart",
+      default: ['3', '5'],
+    },
+    neighbour: {
       type: 'positive',
       value: 'PCT',
-      help: "the injected slowdown, sized from the server's CPU µs/request",
-      default: 5,
+      help: 'a CPU hog of this duty cycle (stress-ng) on the server cores during every comparison, started and stopped by calibrate',
     },
     sizings: {
       type: 'count',
@@ -64,12 +73,19 @@ const CALIBRATE_COMMAND = {
     ...values.benchmark
       .filter((each) => each.split(':').length !== 3)
       .map((each) => `--benchmark: "${each}" is not variant:scenario:connections`),
+    ...values.slowdown
+      .filter((each) => !(Number(each) > 0 && Number(each) < 100))
+      .map((each) => `--slowdown: "${each}" is not a percentage between 0 and 100`),
+    ...(values.neighbour > 100 ? [`--neighbour: ${values.neighbour} is more than 100 %`] : []),
   ],
 };
 
 await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
   const outDir = values.out ?? defaultResultsDir('calibrate');
-  const slowdown = values.slowdown / 100;
+  const slowdowns = [...new Set(values.slowdown.map(Number))].sort((a, b) => a - b).map((each) => each / 100);
+  // A missing hog is bad input, said before any server starts.
+  const unavailable = values.neighbour ? neighbourUnavailable() : null;
+  if (unavailable) throw errors.neighbourUnavailable(unavailable);
   const report = [];
   const sections = [];
   for (const chosen of values.benchmark) {
@@ -88,7 +104,8 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
       config,
       settings,
       outDir: benchOut,
-      slowdown,
+      slowdowns,
+      neighbour: values.neighbour,
       modes: values.modes,
       runs: values.runs,
       sizings: values.sizings,
@@ -97,7 +114,16 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
     report.push(...calibrated.report);
   }
   const markdown = sections.join('\n');
-  writeCalibration(outDir, { slowdown, settings: comparisonRequest(values).settings, calibrations: report }, markdown);
+  writeCalibration(
+    outDir,
+    {
+      slowdowns,
+      neighbour: values.neighbour ?? null,
+      settings: comparisonRequest(values).settings,
+      calibrations: report,
+    },
+    markdown,
+  );
   console.log(markdown);
   console.log(`results: ${outDir}`);
 });

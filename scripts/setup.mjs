@@ -17,9 +17,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // Debian packages by purpose; `bench` is what the benchmark job can use, `test` adds the test tools.
 // postgresql: the database the db scenario's servers query (bench/database.js).
 // shellcheck: actionlint runs it over the workflows' run: scripts (scripts/lint-workflows.mjs).
+// stress-ng: calibrate's --neighbour CPU hog (bench/calibration/neighbour.js).
 const DEBIAN_PACKAGES = {
-  bench: ['wrk', 'nginx', 'postgresql'],
-  test: ['wrk', 'nginx', 'postgresql', 'chromium', 'shellcheck'],
+  bench: ['wrk', 'nginx', 'postgresql', 'stress-ng'],
+  test: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'chromium', 'shellcheck'],
 };
 
 const SETUP_COMMAND = {
@@ -49,6 +50,7 @@ const INSTALLED = {
   postgresql: hasPostgres,
   chromium: () => has('chromium'),
   shellcheck: () => has('shellcheck'),
+  'stress-ng': () => has('stress-ng'),
 };
 
 function installNodeModules() {

@@ -64,63 +64,112 @@ test('the loop speed is a positive time per iteration', () => {
 });
 
 const PINNING = { method: 'taskset', load: [0], server: [1] };
-const benchmark = (verdict, change, status = 'ok') => ({
+// A benchmark entry of comparison.json; `first`: the verdict of a first run that the second decided.
+const benchmark = (verdict, change, { status = 'ok', first, seconds = 60 } = {}) => ({
   status,
   rounds: 6,
-  elapsedMs: 60000,
+  elapsedMs: seconds * 1000,
   reason: status === 'ok' ? undefined : 'crashed',
+  ...(status === 'ok' ? { verdict: { verdict, calledBy: 'req/s', notes: [] } } : {}),
   verdicts: status === 'ok' ? { 'req/s': { verdict, change, ci: [change - 0.02, change + 0.02] } } : undefined,
+  ...(first
+    ? { confirmation: { repeated: false, first: { verdict: { verdict: first }, rounds: 6, elapsedMs: 30_000 } } }
+    : {}),
 });
 
-test('false alarms are A/A changes either way; detections are injected regressions; failures count apart', () => {
+test('A/A false alarms are slowdowns after the confirmation; detection per size by its target; failures count apart', () => {
+  const injected = (slowdown, ...args) => trialOutcome('injected', benchmark(...args), PINNING, 'duet', slowdown);
   const trials = [
     trialOutcome('A/A', benchmark('no change', 0.001), PINNING),
+    trialOutcome('A/A', benchmark('no change', 0.001, { first: 'small regression' }), PINNING),
+    trialOutcome('A/A', benchmark('small regression', -0.02, { first: 'small regression' }), PINNING),
     trialOutcome('A/A', benchmark('improvement', 0.04), PINNING),
     trialOutcome('A/A', benchmark('inconclusive', -0.03), PINNING),
-    trialOutcome('A/A', benchmark(null, null, 'failed'), PINNING),
-    trialOutcome('injected', benchmark('regression', -0.05), PINNING),
-    trialOutcome('injected', benchmark('inconclusive', -0.04), {
-      method: 'none',
-      reason: 'only 1 core available: server and load generator share it',
-    }),
+    trialOutcome('A/A', benchmark(null, null, { status: 'failed' }), PINNING),
+    injected(0.05, 'regression', -0.05),
+    injected(0.05, 'small regression', -0.04),
+    injected(0.03, 'small regression', -0.03, { seconds: 150, first: 'regression' }),
+    injected(0.03, 'inconclusive', -0.04, { seconds: 180 }),
   ];
-  const summary = summarizeTrials(trials);
-  assert.deepEqual(summary.aa, { runs: 3, falseAlarms: 1, falseAlarmRate: 1 / 3, inconclusive: 1 });
-  assert.deepEqual(summary.injected, { runs: 2, detected: 1, detectionRate: 0.5, inconclusive: 1 });
+  assert.equal(trials[1].firstVerdict, 'small regression');
+  assert.equal(trials[8].seconds, 180, 'the time to a verdict counts the first run too');
+  const summary = summarizeTrials(trials, { band: 0.05, budgetSeconds: 180 });
+  assert.deepEqual(summary.aa, {
+    runs: 5,
+    slower: 1,
+    slowerRate: 0.2,
+    firstRunSlower: 2,
+    firstRunSlowerRate: 0.4,
+    faster: 1,
+    inconclusive: 1,
+  });
+  const [three, five] = summary.injected;
+  assert.deepEqual(
+    [three.slowdown, three.detected, three.runs, three.calledAs, three.target, three.resolvedWithinBudget],
+    [0.03, 1, 2, ['regression', 'small regression'], 0.8, 1],
+  );
+  assert.deepEqual(
+    [five.slowdown, five.detected, five.runs, five.regression, five.smallRegression, five.calledAs, five.target],
+    [0.05, 1, 2, 1, 1, ['regression'], 0.95],
+  );
+  assert.ok(Math.abs(summary.suite.cleanRate - 0.8 ** 12) < 1e-12);
   assert.equal(summary.failed, 1);
   assert.equal(summary.medianSecondsToVerdict, 60);
+  const sizing = (loops, cpuChange) => ({
+    loops,
+    rounds: 6,
+    cpuChange,
+    cpuCi: [0.04, 0.06],
+    change: -0.051,
+    ci: [-0.07, -0.03],
+  });
+  const injection = (loops) => ({
+    loops,
+    cpuMicrosPerRequest: 100,
+    requestsPerSecond: 10000,
+    loopSeconds: 1e-9,
+    sizings: [sizing(loops, 0.052)],
+    check: sizing(loops, 0.052),
+  });
   const markdown = calibrationMarkdown({
     benchmark: 'express json c=100',
     mode: 'duet',
-    slowdown: 0.05,
+    injections: [
+      { slowdown: 0.03, injection: injection(3093) },
+      { slowdown: 0.05, injection: injection(5263) },
+    ],
     summary,
     trials,
-    targets: { falseAlarmRate: 0.05, detectionRate: 0.9, seconds: 180 },
-    injection: {
-      loops: 5263,
-      cpuMicrosPerRequest: 100,
-      requestsPerSecond: 10000,
-      loopSeconds: 1e-9,
-      check: { rounds: 4, cpuChange: 0.052, cpuCi: [0.04, 0.06], change: -0.051, ci: [-0.07, -0.03] },
-    },
+    neighbour: { percent: 50, cores: [1], pinned: true, tool: 'stress-ng --cpu-load 50' },
     pooledAA: [{ metric: 'CPU µs/request', rounds: 12, change: 0.001, ci: [-0.004, 0.006] }],
   });
-  assert.match(markdown, /## perfgate calibration: express json c=100, duet mode/);
+  assert.match(markdown, /## perfgate calibration: express json c=100, duet mode, 50 % neighbour/);
+  assert.match(
+    markdown,
+    /Neighbour: a CPU hog at 50 % duty cycle \(stress-ng --cpu-load 50\) on core 1, the server cores/,
+  );
+  assert.match(markdown, /Injected 3 %: 3093 loop iterations per request/);
+  assert.match(markdown, /Injected 5 %: 5263 loop iterations per request/);
   assert.match(
     markdown,
     /Pooled A\/A change \(side bias; target within ±0\.5 %\): CPU µs\/request \+0\.1 % \[-0\.4 %, \+0\.6 %\] over 12 rounds/,
   );
-  assert.match(markdown, /false alarms 1 \(33 %\)/);
-  assert.match(markdown, /detected 1 \(50 %\)/);
+  // The issue's targets as check lines.
+  assert.match(markdown, /\| 3 % slowdown called regression or small regression \| 1 of 2 \(50 %\) \| ≥ 80 % \| ❌ \|/);
+  assert.match(markdown, /\| 5 % slowdown called regression \| 1 of 2 \(50 %\) \| ≥ 95 % \| ❌ \|/);
   assert.match(
     markdown,
-    /achieved in a fixed 4-round check: CPU µs\/request \+5\.2 % \[\+4\.0 %, \+6\.0 %\], req\/s -5\.1 % \[-7\.0 %, -3\.0 %\]/,
+    /\| A\/A called slower \(regression or small regression\) \| 1 of 5 \(20 %\); by a first run, before the confirmation: 2 \(40 %\) \| ≤ 5 % \| ❌ \|/,
   );
-  assert.match(markdown, /\| 4 \| A\/A \| failed \|/);
   assert.match(
     markdown,
-    /Pinning: server 1, load 0; none \(only 1 core available: server and load generator share it\)/,
+    /\| A\/A suite of 12 with no slower call \(derived: \(1 − rate\)\^12\) \| 7 % \(first runs alone: 0 %\) \| ≥ 90 % \| ❌ \|/,
   );
+  assert.match(markdown, /\| median time to a verdict, with a 50 % neighbour \| 60 s \(max 180 s\) \| ≤ 90 s \| ✅ \|/);
+  assert.match(markdown, /\| 3 % slowdown resolved within the 180 s budget \| 1 of 2, median 180 s \| ≥ 80 % \| ❌ \|/);
+  assert.match(markdown, /\| 2 \| A\/A \| no change \| small regression \|/);
+  assert.match(markdown, /\| 6 \| A\/A \| failed \|/);
+  assert.match(markdown, /Pinning: server 1, load 0/);
 });
 
 // The script end to end at its smallest: it sizes and checks the injection, runs one trial of
@@ -139,6 +188,8 @@ test('npm run calibrate runs A/A and injected trials and writes the report and e
       'node-http:hello:10',
       '--modes',
       'duet',
+      '--slowdown',
+      '5,3',
       '--duration',
       '0.5',
       '--warmup',
@@ -157,25 +208,52 @@ test('npm run calibrate runs A/A and injected trials and writes the report and e
     run.stderr,
     /node-http hello c=10: \d+ loop iterations per request achieve, duet: CPU µs\/request [-\d.]+ %, req\/s [-\d.]+ %/,
   );
-  assert.match(run.stderr, /duet \[1\/1\] A\/A: .*\n.*duet \[1\/1\] injected: /);
+  assert.match(
+    run.stderr,
+    /duet \[1\/1\] A\/A: .*\n.*duet \[1\/1\] injected 3\.0 %: .*\n.*duet \[1\/1\] injected 5\.0 %: /,
+  );
   const calibration = JSON.parse(readFileSync(join(out, 'calibration.json'), 'utf8'));
   const [only] = calibration.calibrations;
   assert.equal(only.benchmark, 'node-http hello c=10');
   assert.equal(only.mode, 'duet');
+  assert.deepEqual(calibration.slowdowns, [0.03, 0.05]);
+  assert.equal(calibration.neighbour, null);
+  // Per run: the A/A trial, then one per size, smallest first.
   assert.deepEqual(
-    only.trials.map((trial) => trial.kind),
-    ['A/A', 'injected'],
+    only.trials.map((trial) => [trial.kind, trial.slowdown]),
+    [
+      ['A/A', null],
+      ['injected', 0.03],
+      ['injected', 0.05],
+    ],
+  );
+  assert.deepEqual(
+    only.summary.injected.map((size) => size.slowdown),
+    [0.03, 0.05],
   );
   // Every trial is planned like the first one, not on the load core the first left the process on.
   assert.equal(new Set(only.trials.map((trial) => trial.pinning)).size, 1);
-  // One sizing (--sizings 1), which is also duet's check of the achieved change.
-  assert.equal(only.injection.sizings.length, 1);
-  assert.deepEqual(only.injection.check, only.injection.sizings[0]);
-  for (const label of ['probe', 'size-1', 'duet-aa-1', 'duet-injected-1']) {
+  // One sizing per size (--sizings 1), which is also duet's check of the achieved change.
+  for (const { injection } of only.injections) {
+    assert.equal(injection.sizings.length, 1);
+    assert.deepEqual(injection.check, injection.sizings[0]);
+  }
+  assert.ok(only.injections[0].injection.loops < only.injections[1].injection.loops);
+  for (const label of [
+    'probe',
+    'size-1-3pct',
+    'size-1-5pct',
+    'duet-aa-1',
+    'duet-injected-3pct-1',
+    'duet-injected-5pct-1',
+  ]) {
     const { samples } = JSON.parse(readFileSync(join(out, 'node-http-hello-10', label, 'comparison.json'), 'utf8'))
       .benchmarks[0];
     assert.ok(samples.head.length >= 1 && samples.head.length === samples.base.length, label);
   }
-  assert.match(readFileSync(join(out, 'calibration.md'), 'utf8'), /false alarm/i);
+  const markdown = readFileSync(join(out, 'calibration.md'), 'utf8');
+  assert.match(markdown, /\| 3 % slowdown called regression or small regression \|/);
+  assert.match(markdown, /\| 5 % slowdown called regression \|/);
+  assert.match(markdown, /\| A\/A suite of 12 with no slower call/);
   assert.deepEqual(leftoverServers(), []);
 });

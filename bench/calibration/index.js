@@ -7,7 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { divisionLoop } from '../../servers/scenarios.js';
 import { describePinning } from '../pinning.js';
 import { metricByName, sampleValue } from '../metrics.js';
-import { isFaster, isSlower, mean, median, standardDeviation, VERDICTS } from '../stats/index.js';
+import { secondsToVerdict } from '../compare/confirm.js';
+import { isFaster, isSlower, mean, median, SLOWER, standardDeviation, VERDICTS } from '../stats/index.js';
 
 // Seconds per iteration of the division loop the servers run, on this core: the median of
 // several timings after a warm-up, so that the JIT and a noisy neighbour count less.
@@ -73,55 +74,99 @@ export function pooledChange(comparisons, metric = 'CPU µs/request') {
 }
 
 // Outcome of one comparison trial, from its benchmark entry and the comparison's pinning
-// (bench/compare/run-comparison.js).
-// The verdict is the benchmark's own (the metric that called it: bench/compare/rounds.js);
-// the change shown is that metric's, or CPU µs/request's when none called it.
-export function trialOutcome(kind, benchmark, pinning, mode) {
+// (bench/compare/run-comparison.js). The verdict is the benchmark's own, after its confirmation
+// (bench/compare/confirm.js); the first run's is kept beside it. The change shown is the calling
+// metric's, or CPU µs/request's when none called it. slowdown: the injected size, null for A/A.
+export function trialOutcome(kind, benchmark, pinning, mode, slowdown = null) {
   const calledBy = benchmark.verdict?.calledBy;
   const judged =
     benchmark.verdicts?.[calledBy] ?? benchmark.verdicts?.['CPU µs/request'] ?? benchmark.verdicts?.['req/s'];
+  const verdict = benchmark.status !== 'ok' ? benchmark.status : (benchmark.verdict?.verdict ?? judged.verdict);
   return {
     kind,
+    slowdown,
     mode: benchmark.mode ?? mode,
     pinning: describePinning(pinning),
     status: benchmark.status,
-    verdict: benchmark.status !== 'ok' ? benchmark.status : (benchmark.verdict?.verdict ?? judged.verdict),
+    verdict,
+    firstVerdict: benchmark.confirmation?.first.verdict.verdict ?? verdict,
     calledBy: calledBy ?? null,
     change: judged?.change ?? null,
     ci: judged?.ci ?? null,
     rounds: benchmark.rounds ?? 0,
-    seconds: (benchmark.elapsedMs ?? 0) / 1000,
+    seconds: secondsToVerdict(benchmark),
     reason: benchmark.reason,
   };
 }
 
-const share = (count, total) => (total ? count / total : null);
+// The targets of a trustworthy verdict (issue 26; bench/stats/METHOD.md, section 6), printed as
+// check lines beside what this machine reaches. A slowdown at least as large as the band must be
+// called a regression; a smaller one a regression or a small regression.
+export const TARGETS = Object.freeze({
+  largeSlowdown: { verdicts: [VERDICTS.regression], rate: 0.95 },
+  smallSlowdown: { verdicts: SLOWER, rate: 0.8 },
+  aaSlower: 0.05,
+  suite: { benchmarks: 12, clean: 0.9 },
+  medianSeconds: { quiet: 45, neighbour: 90 },
+});
+export const detectionTarget = (slowdown, band) =>
+  slowdown >= band - 1e-9 ? TARGETS.largeSlowdown : TARGETS.smallSlowdown;
 
-// An A/A trial is a false alarm when it reports any change; an injected trial is a
-// detection when it reports a regression. Inconclusive is neither, and is counted apart.
-export function summarizeTrials(trials) {
-  const of = (kind) => trials.filter((trial) => trial.kind === kind && trial.status === 'ok');
-  const aa = of('A/A');
-  const injected = of('injected');
-  // Any certain change, small or not, is a false alarm on the same code.
-  const falseAlarms = aa.filter((trial) => isSlower(trial.verdict) || isFaster(trial.verdict)).length;
-  const detected = injected.filter((trial) => trial.verdict === VERDICTS.regression).length;
-  const ok = [...aa, ...injected];
+const share = (count, total) => (total ? count / total : null);
+const medianOf = (values) => (values.length ? median(values) : null);
+
+// A/A: a false alarm is a slowdown called after the confirmation (either size); the first runs'
+// calls are counted apart, as the rate the confirmation starts from. Faster calls on the same code
+// are counted too, but never fail a pull request. Injected: detection per size, by its target's
+// verdicts, and how many were resolved within the budget. The suite's rate is derived from the
+// per-benchmark one, for the default suite's 12 benchmarks: (1 - p)^12 clean.
+export function summarizeTrials(trials, { band = 0.05, budgetSeconds = 180 } = {}) {
+  const ok = trials.filter((trial) => trial.status === 'ok');
+  const aa = ok.filter((trial) => trial.kind === 'A/A');
+  const slower = aa.filter((trial) => isSlower(trial.verdict)).length;
+  const firstRunSlower = aa.filter((trial) => isSlower(trial.firstVerdict)).length;
+  const sizes = [...new Set(ok.filter((trial) => trial.kind === 'injected').map((trial) => trial.slowdown))];
+  const injected = sizes
+    .sort((a, b) => a - b)
+    .map((slowdown) => {
+      const ofSize = ok.filter((trial) => trial.kind === 'injected' && trial.slowdown === slowdown);
+      const target = detectionTarget(slowdown, band);
+      const detected = ofSize.filter((trial) => target.verdicts.includes(trial.verdict));
+      return {
+        slowdown,
+        runs: ofSize.length,
+        regression: ofSize.filter((trial) => trial.verdict === VERDICTS.regression).length,
+        smallRegression: ofSize.filter((trial) => trial.verdict === VERDICTS.smallRegression).length,
+        detected: detected.length,
+        detectionRate: share(detected.length, ofSize.length),
+        calledAs: target.verdicts,
+        target: target.rate,
+        inconclusive: ofSize.filter((trial) => trial.verdict === VERDICTS.inconclusive).length,
+        resolvedWithinBudget: detected.filter((trial) => trial.seconds <= budgetSeconds).length,
+        medianSeconds: medianOf(ofSize.map((trial) => trial.seconds)),
+      };
+    });
+  const slowerRate = share(slower, aa.length);
+  const firstRunSlowerRate = share(firstRunSlower, aa.length);
+  const clean = (rate) => (rate === null ? null : (1 - rate) ** TARGETS.suite.benchmarks);
   return {
     aa: {
       runs: aa.length,
-      falseAlarms,
-      falseAlarmRate: share(falseAlarms, aa.length),
+      slower,
+      slowerRate,
+      firstRunSlower,
+      firstRunSlowerRate,
+      faster: aa.filter((trial) => isFaster(trial.verdict)).length,
       inconclusive: aa.filter((trial) => trial.verdict === VERDICTS.inconclusive).length,
     },
-    injected: {
-      runs: injected.length,
-      detected,
-      detectionRate: share(detected, injected.length),
-      inconclusive: injected.filter((trial) => trial.verdict === VERDICTS.inconclusive).length,
+    injected,
+    suite: {
+      benchmarks: TARGETS.suite.benchmarks,
+      cleanRate: clean(slowerRate),
+      firstRunCleanRate: clean(firstRunSlowerRate),
     },
     failed: trials.length - ok.length,
-    medianSecondsToVerdict: ok.length ? median(ok.map((trial) => trial.seconds)) : null,
+    medianSecondsToVerdict: medianOf(ok.map((trial) => trial.seconds)),
     maxSecondsToVerdict: ok.length ? Math.max(...ok.map((trial) => trial.seconds)) : null,
   };
 }
@@ -129,14 +174,59 @@ export function summarizeTrials(trials) {
 const percent = (fraction) => (fraction === null ? 'n/a' : `${(fraction * 100).toFixed(0)} %`);
 const signed = (fraction) => (fraction === null ? '' : `${fraction > 0 ? '+' : ''}${(fraction * 100).toFixed(1)} %`);
 const interval = (ci) => (ci ? `[${signed(ci[0])}, ${signed(ci[1])}]` : '');
+const seconds = (value) => (value === null ? 'n/a' : `${value.toFixed(0)} s`);
+const mark = (met) => (met === null ? '—' : met ? '✅' : '❌');
+
+// The issue's targets as check lines: what was reached, the target, and whether it is met.
+export function calibrationChecks(summary, { neighbour = null, budgetSeconds = 180 } = {}) {
+  const lines = summary.injected.map((size) => ({
+    check: `${percent(size.slowdown)} slowdown called ${size.calledAs.join(' or ')}`,
+    result: `${size.detected} of ${size.runs} (${percent(size.detectionRate)})`,
+    target: `≥ ${percent(size.target)}`,
+    met: size.detectionRate === null ? null : size.detectionRate >= size.target,
+  }));
+  const { aa, suite } = summary;
+  const medianTarget = neighbour ? TARGETS.medianSeconds.neighbour : TARGETS.medianSeconds.quiet;
+  const smallest = summary.injected[0];
+  return [
+    ...lines,
+    {
+      check: 'A/A called slower (regression or small regression)',
+      result: `${aa.slower} of ${aa.runs} (${percent(aa.slowerRate)}); by a first run, before the confirmation: ${aa.firstRunSlower} (${percent(aa.firstRunSlowerRate)})`,
+      target: `≤ ${percent(TARGETS.aaSlower)}`,
+      met: aa.slowerRate === null ? null : aa.slowerRate <= TARGETS.aaSlower,
+    },
+    {
+      check: `A/A suite of ${suite.benchmarks} with no slower call (derived: (1 − rate)^${suite.benchmarks})`,
+      result: `${percent(suite.cleanRate)} (first runs alone: ${percent(suite.firstRunCleanRate)})`,
+      target: `≥ ${percent(TARGETS.suite.clean)}`,
+      met: suite.cleanRate === null ? null : suite.cleanRate >= TARGETS.suite.clean,
+    },
+    {
+      check: `median time to a verdict${neighbour ? `, with a ${neighbour.percent} % neighbour` : ''}`,
+      result: `${seconds(summary.medianSecondsToVerdict)} (max ${seconds(summary.maxSecondsToVerdict)})`,
+      target: `≤ ${medianTarget} s`,
+      met: summary.medianSecondsToVerdict === null ? null : summary.medianSecondsToVerdict <= medianTarget,
+    },
+    ...(smallest
+      ? [
+          {
+            check: `${percent(smallest.slowdown)} slowdown resolved within the ${budgetSeconds} s budget`,
+            result: `${smallest.resolvedWithinBudget} of ${smallest.runs}, median ${seconds(smallest.medianSeconds)}`,
+            target: `≥ ${percent(smallest.target)}`,
+            met: smallest.runs ? smallest.resolvedWithinBudget / smallest.runs >= smallest.target : null,
+          },
+        ]
+      : []),
+  ];
+}
 
 const pooled = (each) => (each ? `${signed(each.change)} ${interval(each.ci)} over ${each.rounds} rounds` : 'n/a');
 
-export function calibrationMarkdown({ benchmark, mode, slowdown, injection, summary, trials, targets, pooledAA = [] }) {
-  const lines = [
-    `## perfgate calibration: ${benchmark}, ${mode} mode`,
-    '',
-    `Injected slowdown: ${percent(slowdown)} target, ${injection.loops} loop iterations per request ` +
+// One injected size: its loop count, the server it was sized from, and what the fixed check achieved.
+function injectionLines({ slowdown, injection }) {
+  return [
+    `Injected ${percent(slowdown)}: ${injection.loops} loop iterations per request ` +
       `(base ${injection.cpuMicrosPerRequest.toFixed(1)} CPU µs/request, ${Math.round(injection.requestsPerSecond)} req/s, ${(injection.loopSeconds * 1e9).toFixed(2)} ns per iteration); ` +
       `achieved in a fixed ${injection.check.rounds}-round check: CPU µs/request ${signed(injection.check.cpuChange)} ${interval(injection.check.cpuCi)}, ` +
       `req/s ${signed(injection.check.change)} ${interval(injection.check.ci)}`,
@@ -144,24 +234,46 @@ export function calibrationMarkdown({ benchmark, mode, slowdown, injection, summ
     // The first sizing and its corrections, each from a duet check (correctedLoops).
     `Sizing (intended CPU µs/request ${signed(intendedCpuChange(slowdown))}): ${(injection.sizings ?? []).map((each) => `${each.loops} loops ${signed(each.cpuChange)}`).join(' → ') || 'n/a'}`,
     '',
+  ];
+}
+
+export function calibrationMarkdown({
+  benchmark,
+  mode,
+  injections,
+  summary,
+  trials,
+  pooledAA = [],
+  neighbour = null,
+  budgetSeconds = 180,
+}) {
+  const checks = calibrationChecks(summary, { neighbour, budgetSeconds });
+  const lines = [
+    `## perfgate calibration: ${benchmark}, ${mode} mode${neighbour ? `, ${neighbour.percent} % neighbour` : ''}`,
+    '',
+    neighbour
+      ? `Neighbour: a CPU hog at ${neighbour.percent} % duty cycle (${neighbour.tool}) on core ${neighbour.cores.join(',')}${neighbour.pinned ? ', the server cores' : ', unpinned'}, during every comparison.`
+      : 'Neighbour: none.',
+    '',
+    ...injections.flatMap(injectionLines),
     `Pooled A/A change (side bias; target within ±0.5 %): ${pooledAA.map((each) => `${each?.metric ?? ''} ${pooled(each)}`).join('; ') || 'n/a'}`,
     '',
     // Every trial's, so that a trial measured with other pinning than the rest stands out.
     `Pinning: ${[...new Set(trials.map((trial) => trial.pinning))].join('; ')}`,
     '',
-    '| | runs | result | inconclusive | target |',
-    '| --- | --- | --- | --- | --- |',
-    `| A/A (same code both sides) | ${summary.aa.runs} | false alarms ${summary.aa.falseAlarms} (${percent(summary.aa.falseAlarmRate)}) | ${summary.aa.inconclusive} | ≤ ${percent(targets.falseAlarmRate)} |`,
-    `| ${percent(slowdown)} slowdown injected | ${summary.injected.runs} | detected ${summary.injected.detected} (${percent(summary.injected.detectionRate)}) | ${summary.injected.inconclusive} | ≥ ${percent(targets.detectionRate)} |`,
-    `| time to a verdict | ${summary.aa.runs + summary.injected.runs} | median ${summary.medianSecondsToVerdict?.toFixed(0)} s, max ${summary.maxSecondsToVerdict?.toFixed(0)} s | | ≤ ${targets.seconds} s |`,
+    '| check | result | target | met |',
+    '| --- | --- | --- | --- |',
+    ...checks.map((line) => `| ${line.check} | ${line.result} | ${line.target} | ${mark(line.met)} |`),
+    '',
+    `A/A: ${summary.aa.faster} called faster, ${summary.aa.inconclusive} inconclusive; failed trials: ${summary.failed}.`,
     '',
     '<details><summary>every trial</summary>',
     '',
-    '| # | kind | verdict | called by | change | 95 % CI | rounds | seconds |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| # | kind | verdict | first run | called by | change | 95 % CI | rounds | seconds |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...trials.map(
       (trial, index) =>
-        `| ${index + 1} | ${trial.kind} | ${trial.verdict} | ${trial.calledBy ?? ''} | ${signed(trial.change)} | ${interval(trial.ci)} | ${trial.rounds} | ${trial.seconds.toFixed(0)} |`,
+        `| ${index + 1} | ${trial.kind === 'A/A' ? 'A/A' : `injected ${percent(trial.slowdown)}`} | ${trial.verdict} | ${trial.firstVerdict === trial.verdict ? '' : trial.firstVerdict} | ${trial.calledBy ?? ''} | ${signed(trial.change)} | ${interval(trial.ci)} | ${trial.rounds} | ${trial.seconds.toFixed(0)} |`,
     ),
     '',
     '</details>',

@@ -1,12 +1,14 @@
-// One calibration of compare's verdicts on one benchmark (npm run calibrate): the injected
+// One calibration of compare's verdicts on one benchmark (npm run calibrate): each injected
 // slowdown sized from the server's CPU cost and corrected by duet checks, then K A/A and K
-// injected comparisons per mode, alternating, each kept on disk with its rounds.
+// injected comparisons per size and mode, alternating, each kept on disk with its rounds; with
+// --neighbour, a CPU hog on the server cores during every comparison.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runComparison } from '../compare/run-comparison.js';
 import { sideOf } from '../compare/sides.js';
 import { writeComparison } from '../compare/write.js';
 import { errors } from '../errors.js';
+import { currentPinning } from '../pinning.js';
 import { mean } from '../stats/index.js';
 import {
   calibrationMarkdown,
@@ -17,9 +19,8 @@ import {
   summarizeTrials,
   trialOutcome,
 } from './index.js';
+import { describeNeighbour, withNeighbour } from './neighbour.js';
 
-// The targets of a trustworthy verdict, printed beside what this machine reaches.
-const TARGETS = { falseAlarmRate: 0.05, detectionRate: 0.9, seconds: 90 };
 // Fixed-length runs that size the slowdown and check its size; not part of the statistics.
 const PROBE_ROUNDS = 3;
 const CHECK_ROUNDS = 6;
@@ -34,12 +35,22 @@ const thisCheckout = (label, env) => ({
   env,
 });
 
-async function compareOnce({ config, settings, outDir, injectLoops, label }) {
+// The longest a comparison can take (two runs, each to its budget or its rounds, every round a
+// fresh pair of servers): the neighbour's own timeout, so that it stops by itself in any case.
+const comparisonBoundSeconds = (settings, config) =>
+  2 * Math.min(settings.budgetSeconds, settings.maxRounds * (config.duration + config.warmup + 30)) + 300;
+
+async function compareOnce({ config, settings, outDir, injectLoops, label, neighbour }) {
   const sides = {
     base: thisCheckout('base'),
     head: thisCheckout('head', injectLoops ? { PERFGATE_INJECT_LOOPS: String(injectLoops) } : undefined),
   };
-  const comparison = await runComparison({ config, sides, settings, outDir: join(outDir, label) });
+  const plan = currentPinning({ loadWorkers: config.workers });
+  const comparison = await withNeighbour(
+    plan,
+    { percent: neighbour, timeoutSeconds: comparisonBoundSeconds(settings, config) },
+    () => runComparison({ config, sides, settings, outDir: join(outDir, label) }),
+  );
   // Every trial's rounds and samples stay on disk, so a rate can be checked against its data.
   writeComparison(comparison, join(outDir, label));
   const [benchmark] = comparison.benchmarks;
@@ -47,39 +58,52 @@ async function compareOnce({ config, settings, outDir, injectLoops, label }) {
   return { comparison, benchmark };
 }
 
+// A sizing run: a fixed number of rounds, never confirmed (its change is what is wanted, not a verdict).
 const fixedRounds = (settings, rounds) => ({
   ...settings,
   minRounds: rounds,
   maxRounds: rounds,
   budgetSeconds: 24 * 3600,
+  confirm: false,
 });
 const pct = (fraction) => `${(fraction * 100).toFixed(1)} %`;
+const sizeLabel = (slowdown) => `${+(slowdown * 100).toFixed(2)}pct`;
 
-// Sizes the injection from the server's CPU cost (a duet probe), corrects it from what duet
-// checks achieve, then checks per mode what it achieves.
-async function sizeInjection({ config, settings, outDir, slowdown, modes, maxSizings }) {
+// The server's CPU cost from a duet probe, and this core's loop speed: what every size starts from.
+async function probeServer({ config, settings, outDir, neighbour }) {
   const probe = await compareOnce({
     config,
     settings: fixedRounds({ ...settings, mode: 'duet' }, PROBE_ROUNDS),
     outDir,
     label: 'probe',
+    neighbour,
   });
   const samples = [...probe.benchmark.samples.base, ...probe.benchmark.samples.head];
-  const cpuMicrosPerRequest = mean(samples.map((sample) => sample.cpuMicrosPerRequest));
-  const loopSeconds = measureLoopSeconds();
-  let loops = loopsForSlowdown({ cpuMicrosPerRequest, loopSeconds, slowdown });
+  return {
+    id: probe.benchmark.id,
+    cpuMicrosPerRequest: mean(samples.map((sample) => sample.cpuMicrosPerRequest)),
+    requestsPerSecond: mean(samples.map((sample) => sample.requestsPerSecond)),
+    loopSeconds: measureLoopSeconds(),
+  };
+}
+
+// Sizes one slowdown from the probe, corrects it from what duet checks achieve, then checks per
+// mode what it achieves.
+async function sizeInjection({ config, settings, outDir, server, slowdown, modes, maxSizings, neighbour }) {
+  let loops = loopsForSlowdown({ ...server, slowdown });
   const sizings = [];
   const check = async (mode, label) => {
     const { benchmark } = await compareOnce({
       config,
       settings: fixedRounds({ ...settings, mode }, CHECK_ROUNDS),
       outDir,
-      label,
+      label: `${label}-${sizeLabel(slowdown)}`,
       injectLoops: loops,
+      neighbour,
     });
     const [cpu, requests] = [benchmark.verdicts['CPU µs/request'], benchmark.verdicts['req/s']];
     console.error(
-      `${probe.benchmark.id}: ${loops} loop iterations per request achieve, ${mode}: CPU µs/request ${pct(cpu.change)}, req/s ${pct(requests.change)}`,
+      `${server.id}: ${loops} loop iterations per request achieve, ${mode}: CPU µs/request ${pct(cpu.change)}, req/s ${pct(requests.change)}`,
     );
     return {
       loops,
@@ -101,71 +125,83 @@ async function sizeInjection({ config, settings, outDir, slowdown, modes, maxSiz
   const checks = {};
   // The last duet sizing checked the final count in duet mode.
   for (const each of modes) checks[each] = each === 'duet' ? sizings.at(-1) : await check(each, `check-${each}`);
-  return {
-    probe,
-    injection: {
-      cpuMicrosPerRequest,
-      requestsPerSecond: mean(samples.map((sample) => sample.requestsPerSecond)),
-      loopSeconds,
-      loops,
-      sizings,
-    },
-    checks,
-  };
+  const { id, ...cost } = server;
+  return { slowdown, injection: { ...cost, loops, sizings }, checks };
 }
 
-// Calibrates one benchmark of `config` in each of `modes`: the report entries and markdown sections.
-export async function calibrateBenchmark({ config, settings, outDir, slowdown, modes, runs, sizings }) {
-  const sections = [];
-  const report = [];
-  const { probe, injection, checks } = await sizeInjection({
-    config,
-    settings,
-    outDir,
-    slowdown,
-    modes,
-    maxSizings: sizings,
-  });
+/**
+ * Calibrates one benchmark of `config` in each of `modes`, for each injected size: the report
+ * entries and markdown sections. neighbour: the CPU hog's duty cycle in percent, or undefined.
+ */
+export async function calibrateBenchmark({ config, settings, outDir, slowdowns, modes, runs, sizings, neighbour }) {
+  const server = await probeServer({ config, settings, outDir, neighbour });
+  const sized = [];
+  for (const slowdown of slowdowns)
+    sized.push(
+      await sizeInjection({ config, settings, outDir, server, slowdown, modes, maxSizings: sizings, neighbour }),
+    );
   const byMode = Object.fromEntries(modes.map((each) => [each, { trials: [], aa: [] }]));
-  // Modes and kinds alternate within each run, so a slow phase of the machine hits all of them.
+  const kinds = [
+    { kind: 'A/A', slowdown: null, loops: 0 },
+    ...sized.map((each) => ({ kind: 'injected', slowdown: each.slowdown, loops: each.injection.loops })),
+  ];
+  // Modes, kinds and sizes alternate within each run, so a slow phase of the machine hits all of them.
   for (let run = 1; run <= runs; run++) {
     for (const each of modes) {
-      for (const kind of ['A/A', 'injected']) {
-        const label = `${each}-${kind === 'A/A' ? 'aa' : 'injected'}-${run}`;
+      for (const { kind, slowdown, loops } of kinds) {
+        const label = `${each}-${kind === 'A/A' ? 'aa' : `injected-${sizeLabel(slowdown)}`}-${run}`;
         const { comparison, benchmark } = await compareOnce({
           config,
           settings: { ...settings, mode: each },
           outDir,
           label,
-          injectLoops: kind === 'injected' ? injection.loops : 0,
+          injectLoops: loops,
+          neighbour,
         });
-        const trial = trialOutcome(kind, benchmark, comparison.pinning, each);
+        const trial = trialOutcome(kind, benchmark, comparison.pinning, each, slowdown);
         byMode[each].trials.push(trial);
         if (kind === 'A/A') byMode[each].aa.push(benchmark);
+        const first = trial.firstVerdict === trial.verdict ? '' : ` (first run: ${trial.firstVerdict})`;
         console.error(
-          `${probe.benchmark.id} ${each} [${run}/${runs}] ${kind}: ${trial.verdict}${trial.calledBy ? ` (${trial.calledBy})` : ''}, ${pct(trial.change ?? 0)}, ${trial.rounds} rounds, ${trial.seconds.toFixed(0)} s`,
+          `${server.id} ${each} [${run}/${runs}] ${kind}${slowdown ? ` ${pct(slowdown)}` : ''}: ${trial.verdict}${first}${trial.calledBy ? `, called by ${trial.calledBy}` : ''}, ${pct(trial.change ?? 0)}, ${trial.rounds} rounds, ${trial.seconds.toFixed(0)} s`,
         );
       }
     }
   }
+  const plan = currentPinning({ loadWorkers: config.workers });
+  const neighbourRecord = neighbour ? describeNeighbour(plan, neighbour) : null;
+  const band = settings.thresholds['req/s'].threshold;
+  const sections = [];
+  const report = [];
   for (const each of modes) {
     const { trials, aa } = byMode[each];
-    const summary = summarizeTrials(trials);
+    const summary = summarizeTrials(trials, { band, budgetSeconds: settings.budgetSeconds });
     const pooledAA = ['CPU µs/request', 'req/s'].map((metric) => pooledChange(aa, metric));
-    const modeInjection = { ...injection, check: checks[each] };
+    const injections = sized.map(({ slowdown, injection, checks }) => ({
+      slowdown,
+      injection: { ...injection, check: checks[each] },
+    }));
     sections.push(
       calibrationMarkdown({
-        benchmark: probe.benchmark.id,
+        benchmark: server.id,
         mode: each,
-        slowdown,
-        injection: modeInjection,
+        injections,
         summary,
         trials,
-        targets: TARGETS,
         pooledAA,
+        neighbour: neighbourRecord,
+        budgetSeconds: settings.budgetSeconds,
       }),
     );
-    report.push({ benchmark: probe.benchmark.id, mode: each, injection: modeInjection, summary, pooledAA, trials });
+    report.push({
+      benchmark: server.id,
+      mode: each,
+      neighbour: neighbourRecord,
+      injections,
+      summary,
+      pooledAA,
+      trials,
+    });
   }
   return { sections, report };
 }
