@@ -121,6 +121,16 @@ export const errors = {
     (file) =>
       `${file} is code, and perfgate no longer loads a config that is code (the commit under test could change what measures it): write the same object as perfgate.config.json beside it and delete ${file}`,
   ),
+  sandboxRequired: define(
+    'PG_SANDBOX_REQUIRED',
+    (reason) =>
+      `refusing to run the code under test unsandboxed on a runner: ${reason}. Install bubblewrap (node scripts/setup.mjs does, as root), or opt out in the workflow with PERFGATE_ALLOW_UNSANDBOXED=true`,
+  ),
+  sandboxUnreachable: define(
+    'PG_SANDBOX_UNREACHABLE',
+    (dir, closed, uid) =>
+      `the sandbox cannot reach ${dir}: run as root, perfgate sandboxes a side as uid ${uid}, which cannot pass through ${closed}; run perfgate as an ordinary user, or let others pass (chmod o+x ${closed}), or set TMPDIR to a directory they can pass`,
+  ),
   installFailed: define('PG_INSTALL_FAILED', (what, detail) => `could not install ${what}: ${detail}`),
   lockedVersionMismatch: define(
     'PG_LOCKED_VERSION',

@@ -94,7 +94,9 @@ async function loadTogether(opened, config) {
       );
     }
     if (config.warmup > 0) await Promise.all(prepared.map((load) => load.go(config.warmup)));
-    const samplers = opened.map((side) => startSampler([side.server.pid]));
+    const samplers = opened.map((side) =>
+      startSampler([side.server.pid], side.server.pidNamespace ? [side.server.pidNamespace] : []),
+    );
     const loads = await Promise.all(prepared.map((load) => load.go()));
     return loads.map((load, index) => ({ load, sampled: samplers[index]() }));
   } finally {

@@ -15,6 +15,7 @@ import { resolveSuite } from '../bench/config/resolve.js';
 import { createWorkRoot } from '../bench/compare/sides.js';
 import { EXIT } from '../bench/errors.js';
 import { withProject } from '../bench/project/config.js';
+import { sandboxDecision } from '../bench/sandbox/index.js';
 import { defaultResultsDir } from '../bench/results/write.js';
 
 const BISECT_COMMAND = {
@@ -76,12 +77,15 @@ await runCommand(BISECT_COMMAND, async ({ values }) => {
           copy: request.project.copy,
         }
       : { projectRoot };
+    const sandbox = sandboxDecision();
+    if (sandbox.note) console.error(sandbox.note);
     const bisect = await runBisect({
       ...request,
       ...project,
       config,
       outDir,
       work,
+      sandboxed: sandbox.sandboxed,
       onProgress: (line) => console.error(line),
     });
     const markdown = bisectMarkdown(bisect, { linkFrom: outDir });

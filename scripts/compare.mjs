@@ -10,7 +10,8 @@ import { COMPARE_COMMAND, parseCompareArgs } from '../bench/cli/compare-command.
 import { runCommand } from '../bench/cli/run.js';
 import { EXIT } from '../bench/errors.js';
 import { prepareSides, resolveComparedSuite, resolveSideRuntimes } from '../bench/compare/plan.js';
-import { runComparison } from '../bench/compare/run-comparison.js';
+import { measureComparison } from '../bench/compare/run-comparison.js';
+import { sandboxDecision } from '../bench/sandbox/index.js';
 import { createWorkRoot } from '../bench/compare/sides.js';
 import { writeComparison } from '../bench/compare/write.js';
 import { appendSummary, setOutputs } from '../bench/github/context.js';
@@ -31,9 +32,12 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
   const runtimes = await resolveSideRuntimes(request);
   const work = createWorkRoot();
   try {
-    const sides = prepareSides(request, work, perfgateRoot, runtimes);
+    // Commits and package versions are code under test; the working tree on two runtimes is not.
+    const sandbox = request.base || request.dep ? sandboxDecision() : { sandboxed: false };
+    if (sandbox.note) console.error(sandbox.note);
+    const sides = prepareSides(request, work, perfgateRoot, runtimes, sandbox);
     const outDir = request.outDir ?? defaultResultsDir('compare');
-    const comparison = await runComparison({
+    const comparison = await measureComparison({
       config,
       sides,
       settings,

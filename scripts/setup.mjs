@@ -18,9 +18,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // postgresql: the database the db scenario's servers query (bench/database.js).
 // shellcheck: actionlint runs it over the workflows' run: scripts (scripts/lint-workflows.mjs).
 // stress-ng: calibrate's --neighbour CPU hog (bench/calibration/neighbour.js).
+// bubblewrap: the sandbox of the code under test in compare and bisect (bench/sandbox/).
 const DEBIAN_PACKAGES = {
-  bench: ['wrk', 'nginx', 'postgresql', 'stress-ng'],
-  test: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'chromium', 'shellcheck'],
+  bench: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'bubblewrap'],
+  test: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'chromium', 'shellcheck', 'bubblewrap'],
 };
 
 const SETUP_COMMAND = {
@@ -51,6 +52,7 @@ const INSTALLED = {
   chromium: () => has('chromium'),
   shellcheck: () => has('shellcheck'),
   'stress-ng': () => has('stress-ng'),
+  bubblewrap: () => has('bwrap'),
 };
 
 function installNodeModules() {

@@ -6,7 +6,9 @@ import { writeFileAtomicSync } from '../atomic-file.js';
 import { errors } from '../errors.js';
 import { git } from '../git.js';
 import { resolveCommit, prepareGitSide } from '../compare/sides.js';
-import { runComparison } from '../compare/run-comparison.js';
+import { measureComparison } from '../compare/run-comparison.js';
+import { sideSandbox } from '../sandbox/index.js';
+import { runInPrivateNetwork } from '../sandbox/private-network.js';
 import { loadSideVariants } from '../compare/sides.js';
 import { currentPinning } from '../pinning.js';
 import { profileBenchmark } from '../profile/index.js';
@@ -60,13 +62,30 @@ function singleBenchmarkConfig(config, name) {
   };
 }
 
+/**
+ * The differential profile of one benchmark between two prepared sides (bisect's found commit
+ * and its parent); with sandboxed sides it runs in their private network (runInPrivateNetwork).
+ */
+export async function profileCommit({ spec, sides, config, outDir }) {
+  const variantOf = async (side) => (await loadSideVariants(side, [spec.variant], config.commands))[spec.variant];
+  return profileBenchmark({
+    spec,
+    variants: { base: await variantOf(sides.base), head: await variantOf(sides.head) },
+    roots: { base: sides.base.root, head: sides.head.root },
+    config,
+    plan: currentPinning({ loadWorkers: config.workers }),
+    outDir,
+  });
+}
+
 const subjectOf = (repo, sha) => git(repo, 'log', '-1', '--format=%s', sha);
 
 /**
  * @param {{repo: string, good: string, bad: string, benchmark?: string, config: object, settings: object,
  *   outDir: string, projectRoot: string, install?: string[], work: object, onProgress?: Function}} request
  *   install, copy: how a side installs its dependencies and which untracked files it gets (a project's
- *   perfgate.config "install" and "copy")
+ *   perfgate.config "install" and "copy");
+ *   sandboxed: whether the candidates' servers run sandboxed
  */
 export async function runBisect({
   repo,
@@ -80,18 +99,28 @@ export async function runBisect({
   install,
   copy,
   work,
+  sandboxed = false,
   onProgress = () => {},
 }) {
   const startedAt = Date.now();
   const commits = firstParentRange(repo, good, bad);
   const chosen = singleBenchmarkConfig(config, benchmark);
   const sides = new Map();
+  // Every candidate is code under test: sandboxed when `sandboxed` (bench/sandbox sandboxDecision).
   const sideOf = (sha) => {
-    if (!sides.has(sha))
-      sides.set(
+    if (!sides.has(sha)) {
+      const side = prepareGitSide({
+        repo,
         sha,
-        prepareGitSide({ repo, sha, ref: sha.slice(0, 12), label: sha.slice(0, 12), work, projectRoot, install, copy }),
-      );
+        ref: sha.slice(0, 12),
+        label: sha.slice(0, 12),
+        work,
+        projectRoot,
+        install,
+        copy,
+      });
+      sides.set(sha, sandboxed ? { ...side, sandbox: sideSandbox(side) } : side);
+    }
     return sides.get(sha);
   };
   let stepNumber = 0;
@@ -110,7 +139,7 @@ export async function runBisect({
           }
         : settings;
     const stepDir = join(outDir, `step-${stepNumber}`);
-    const comparison = await runComparison({
+    const comparison = await measureComparison({
       config: chosen.config,
       sides: { base: sideOf(goodSha), head: sideOf(candidateSha) },
       settings: { ...stepSettings, profile: 'never' },
@@ -138,18 +167,15 @@ export async function runBisect({
   let profile;
   if (found.outcome === 'found' && settings.profile !== 'never') {
     onProgress(`profiling ${found.bad.slice(0, 12)} against its parent`);
-    const [base, head] = [sideOf(found.good), sideOf(found.bad)];
-    profile = await profileBenchmark({
+    const step = {
       spec: chosen.spec,
-      variants: {
-        base: (await loadSideVariants(base, [chosen.spec.variant], chosen.config.commands))[chosen.spec.variant],
-        head: (await loadSideVariants(head, [chosen.spec.variant], chosen.config.commands))[chosen.spec.variant],
-      },
-      roots: { base: base.root, head: head.root },
+      sides: { base: sideOf(found.good), head: sideOf(found.bad) },
       config: chosen.config,
-      plan: currentPinning({ loadWorkers: chosen.config.workers }),
       outDir,
-    });
+    };
+    profile = sandboxed
+      ? (await runInPrivateNetwork(import.meta.url, 'profileCommit', step)).result
+      : await profileCommit(step);
   }
   return {
     ...BISECT_FORMAT,

@@ -2,6 +2,7 @@
 // the two sides, made from perfgate's own checkout or from a user's repository.
 import { resolveSuite } from '../config/resolve.js';
 import { errors } from '../errors.js';
+import { sideSandbox } from '../sandbox/index.js';
 import { builtInVariantNames, loadVariants } from '../variants.js';
 import { describeRuntime, resolveRuntimes, SYSTEM, SYSTEM_RUNTIME } from '../runtime/index.js';
 import { checkGitSides, parsePackageSpec, prepareDependencySide, prepareGitSide, sideOf } from './sides.js';
@@ -31,12 +32,27 @@ function onRuntimes(sides, runtimes) {
   return { base: named(sides.base, runtimes.base), head: named(sides.head, runtimes.head) };
 }
 
-// In a user's repository (a perfgate.config), the sides are made from it and installed its way.
-// runtimes: resolveSideRuntimes's.
-export function prepareSides(request, work, perfgateRoot, runtimes = { base: SYSTEM_RUNTIME, head: SYSTEM_RUNTIME }) {
-  return onRuntimes(prepareCode(request, work, perfgateRoot), runtimes);
+// Both sides of a comparison of commits or package versions are code under test: the head is
+// the change, and the base of a package comparison, or a --base branch, is no more trusted; a
+// sandbox on one side only would also be a difference between them. (The working tree on two
+// runtimes is the project's own code, trusted as bench trusts it: compare does not ask for a
+// sandbox there.) runtimes: resolveSideRuntimes's; sandboxed: bench/sandbox sandboxDecision's.
+export function prepareSides(
+  request,
+  work,
+  perfgateRoot,
+  runtimes = { base: SYSTEM_RUNTIME, head: SYSTEM_RUNTIME },
+  { sandboxed = false } = {},
+) {
+  const sides = onRuntimes(prepareCode(request, work, perfgateRoot), runtimes);
+  if (!sandboxed) return sides;
+  return {
+    base: { ...sides.base, sandbox: sideSandbox(sides.base) },
+    head: { ...sides.head, sandbox: sideSandbox(sides.head) },
+  };
 }
 
+// In a user's repository (a perfgate.config), the sides are made from it and installed its way.
 function prepareCode(request, work, perfgateRoot) {
   const projectRoot = request.project?.root ?? perfgateRoot;
   // The same code on two runtimes: the project as it is, on both sides.

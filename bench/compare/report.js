@@ -199,6 +199,17 @@ function profileSections(comparison, linkFrom) {
     ]);
 }
 
+// What a sandboxed side did that it should not have: the verdicts stand (the harness measured
+// them), but the side is named.
+function misbehaviour(sides) {
+  const lines = ['base', 'head'].flatMap((key) =>
+    (sides[key].sandbox?.misbehaviour ?? []).map((what) => `- the ${key} side ${escapeCell(what)}`),
+  );
+  return lines.length
+    ? `\n\n⚠️ **The code under test misbehaved** (stopped by the sandbox; the verdicts are from what perfgate measured):\n${lines.join('\n')}`
+    : '';
+}
+
 // linkFrom: the folder the report is written to, so links to kept profiles are relative.
 export function comparisonMarkdown(comparison, { linkFrom } = {}) {
   const { sides, settings, machine } = comparison;
@@ -217,7 +228,7 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
   return [
     `### perfgate: ${escapeCell(sides.head.description)} vs ${escapeCell(sides.base.description)}`,
     '',
-    `${gate}${noise}`,
+    `${gate}${noise}${misbehaviour(sides)}`,
     '',
     ...smallRegressionLine(comparison, escapeCell),
     ...confirmationLine(comparison),
@@ -240,6 +251,7 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     '',
     `- ${escapeCell(machine.cpuModel)} x${machine.cores}, Node ${machine.node}, kernel ${escapeCell(machine.kernel)}`,
     `- pinning: ${escapeCell(describePinning(comparison.pinning))}`,
+    `- sandbox: ${['base', 'head'].map((key) => `${key} ${sides[key].sandbox?.sandboxed ? 'sandboxed (bubblewrap)' : 'not sandboxed'}`).join(', ')}`,
     `- ${settings.mode === 'sequential' ? 'sequential: the sides one after the other' : 'duet: both sides at the same time on the same cores'}, load engine ${escapeCell(settings.engine ?? DEFAULT_ENGINE)}`,
     `- rounds of ${settings.roundSeconds} s after ${settings.warmupSeconds} s warm-up, fresh server each, order alternating; ` +
       `${settings.minRounds}–${settings.maxRounds} rounds, budget ${settings.budgetSeconds} s per benchmark`,

@@ -20,6 +20,8 @@ import { measureConfirmed } from './confirm.js';
 import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariants, missingFileHint } from './sides.js';
+import { takeMisbehaviour } from '../sandbox/conduct.js';
+import { runInPrivateNetwork } from '../sandbox/private-network.js';
 
 export const MODES = ['duet', 'sequential'];
 
@@ -222,6 +224,9 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
           sha: side.sha,
           spec: side.spec,
           ...(side.runtime ? { runtime: runtimeRecord(side.runtime) } : {}),
+          sandbox: side.sandbox
+            ? { sandboxed: true, misbehaviour: takeMisbehaviour(side.sandbox.side) }
+            : { sandboxed: false },
         },
       ]),
     ),
@@ -243,4 +248,20 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       referencesMoved: moved.map((benchmark) => benchmark.id),
     },
   };
+}
+
+/**
+ * runComparison, in the private network namespace of bench/sandbox/private-network.js when a
+ * side is sandboxed (its servers then reach nothing but loopback). Whatever is still running
+ * there when it ends is killed and reported in each sandboxed side's misbehaviour.
+ */
+export async function measureComparison({ onProgress, ...comparison }) {
+  if (!Object.values(comparison.sides).some((side) => side.sandbox))
+    return runComparison({ ...comparison, onProgress });
+  const { result, leftBehind } = await runInPrivateNetwork(import.meta.url, 'runComparison', comparison);
+  if (leftBehind.length) {
+    const what = `processes still running after the measurement (killed): ${leftBehind.map((each) => each.command).join('; ')}`;
+    for (const side of Object.values(result.sides)) if (side.sandbox.sandboxed) side.sandbox.misbehaviour.push(what);
+  }
+  return result;
 }

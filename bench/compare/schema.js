@@ -114,6 +114,16 @@ const benchmark = {
   then: { required: ['verdicts', 'samples', 'rounds'] },
   else: { required: ['reason'] },
 };
+// Whether the side's servers ran sandboxed (bench/sandbox/), and what it was seen doing there
+// that it should not (processes left behind); older comparisons have no such field.
+const sandbox = {
+  type: 'object',
+  required: ['sandboxed'],
+  properties: {
+    sandboxed: { type: 'boolean' },
+    misbehaviour: { type: 'array', maxItems: 50, items: text(2000) },
+  },
+};
 const side = {
   type: 'object',
   required: ['description'],
@@ -125,6 +135,7 @@ const side = {
       required: ['spec', 'name', 'version'],
       properties: { spec: text(100), name: { enum: ['node', 'bun'] }, version: text(50) },
     },
+    sandbox,
   },
 };
 export const comparisonSchema = {

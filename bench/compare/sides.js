@@ -9,6 +9,7 @@
 // the same tool. Everything made here is removed on exit, error or signal.
 import { spawnSync } from 'node:child_process';
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
@@ -19,6 +20,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -41,6 +43,8 @@ const lastLines = (text, count = 3) => text.trim().split('\n').slice(-count).joi
 // A scratch directory for the sides, removed however the process ends.
 export function createWorkRoot() {
   const root = mkdtempSync(join(tmpdir(), 'perfgate-compare-'));
+  // Passable (not readable) by a sandbox's unprivileged uid, so that its sides can be bound.
+  chmodSync(root, 0o711);
   const jobs = [];
   const removeAll = () => {
     for (const job of jobs.splice(0).reverse()) job();
@@ -68,14 +72,21 @@ function rerooted(declaration, side) {
   return inside ? { ...declaration, cwd: join(side.root, relative(side.projectRoot, declaration.cwd)) } : declaration;
 }
 
+// What a side's sandbox may read of the harness: its servers/ (a project's servers run under
+// servers/handler.js), and the packages those import (forward.js: undici), where they are installed.
 const HARNESS_SERVERS = fileURLToPath(new URL('../../servers/', import.meta.url));
+const HARNESS_SERVER_PACKAGES = ['undici'];
+const harnessReadable = () => {
+  const require = createRequire(join(HARNESS_SERVERS, 'forward.js'));
+  return [HARNESS_SERVERS, ...HARNESS_SERVER_PACKAGES.map((name) => dirname(require.resolve(`${name}/package.json`)))];
+};
 
 // How a side's own code runs: in its sandbox when it has one (side.sandbox: the directories it
 // may read besides the system's), with the environment the side carries (calibration injects a
 // slowdown this way).
 const sideLaunch = (side) => ({
   ...(side.runtime ? { runtime: side.runtime } : {}),
-  ...(side.sandbox ? { sandbox: { ...side.sandbox, readOnly: [...side.sandbox.readOnly, HARNESS_SERVERS] } } : {}),
+  ...(side.sandbox ? { sandbox: { ...side.sandbox, readOnly: [...side.sandbox.readOnly, ...harnessReadable()] } } : {}),
   ...(side.env ? { env: side.env } : {}),
 });
 

@@ -42,7 +42,9 @@ function runChild(argv, { cwd, env }) {
  */
 export async function describeVariants(names, { serversDir, launch = {} }) {
   if (!names.length) return [];
-  const { argv, env } = sideCommand([process.execPath, DESCRIBE_SCRIPT, serversDir, ...names], launch);
+  // In a sandbox, the step gets a network of its own: it has nobody to talk to.
+  const own = launch.sandbox ? { ...launch, sandbox: { ...launch.sandbox, network: 'own' } } : launch;
+  const { argv, env } = sideCommand([process.execPath, DESCRIBE_SCRIPT, serversDir, ...names], own);
   const result = await runChild(argv, { cwd: serversDir, env });
   const where = `${serversDir} (${names.join(', ')})`;
   if (result.code !== 0) {

@@ -8,7 +8,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from '../errors.js';
 import { pinnedCommand } from '../pinning.js';
 import { onRuntime } from '../runtime/index.js';
+import { recordMisbehaviour } from '../sandbox/conduct.js';
 import { giveScratch, sandboxEnv, wrap } from '../sandbox/index.js';
+import { killAllIn, processesIn, sandboxPidNamespace } from '../sandbox/processes.js';
 import { spawnGroup, stopGroup } from './children.js';
 import { logExcerpt } from './log-excerpt.js';
 import { freePort, LOOPBACK, portIsFree } from './ports.js';
@@ -39,8 +41,26 @@ async function answersHttp(port, path) {
   }
 }
 
+// The port a server wrote in its ready file (a side's code: anything else is not ready yet).
 function readyFilePort(readyFile) {
-  return existsSync(readyFile) ? JSON.parse(readFileSync(readyFile, 'utf8')).port : undefined;
+  try {
+    const { port } = JSON.parse(readFileSync(readyFile, 'utf8'));
+    return Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// The processes of a sandbox that left the server's process group (setsid: a daemon).
+const leftOutsideGroup = (pidNamespace, groupId) =>
+  processesIn('pid', pidNamespace).filter((each) => each.pgrp !== groupId);
+
+// A stopped sandbox's namespace empties as the kernel ends it; whatever is still there after a
+// moment is killed and returned.
+async function emptyNamespace(pidNamespace) {
+  for (let waited = 0; waited < 1000 && processesIn('pid', pidNamespace).length; waited += POLL_MS)
+    await sleep(POLL_MS);
+  return killAllIn('pid', pidNamespace);
 }
 
 // NODE_OPTIONS of every layer (the harness's, the variant's, the server settings'), in that
@@ -86,7 +106,8 @@ export function sideCommand(command, launch = {}, { env = {}, plan, cpus, scratc
 /**
  * @param {object} variant  from bench/variants.js
  * @param {{env?: object, plan: object, cpus?: number[], logFile: string, readyTimeout: number, port?: number}} how
- * @returns {Promise<{port: number, pid: number, logFile: string, exited: Promise, stop: () => Promise}>}
+ * @returns {Promise<{port: number, pid: number, pidNamespace?: string, logFile: string, exited: Promise, stop: () => Promise}>}
+ *   pid: the leader of the server's process group; pidNamespace: a sandboxed server's (bench/sandbox/processes.js)
  */
 export async function startServer(
   variant,
@@ -119,9 +140,20 @@ export async function startServer(
   group.exited.then((result) => {
     exit = result;
   });
+  let pidNamespace;
   const stop = async () => {
+    if (launch.sandbox) pidNamespace ??= sandboxPidNamespace(group.child.pid);
+    const strays = pidNamespace ? leftOutsideGroup(pidNamespace, group.child.pid) : [];
     await stopGroup(group);
+    const survivors = pidNamespace ? await emptyNamespace(pidNamespace) : [];
     rmSync(workDir, { recursive: true, force: true });
+    for (const [what, found] of [
+      ["left processes outside its server's process group", strays],
+      ['had processes still running after its server stopped (killed)', survivors],
+    ]) {
+      if (found.length)
+        recordMisbehaviour(launch.sandbox.side, `${what}: ${found.map((each) => each.command).join('; ')}`);
+    }
   };
 
   const deadline = Date.now() + readyTimeout * 1000;
@@ -136,7 +168,10 @@ export async function startServer(
           ? listenPort
           : undefined
         : readyFilePort(readyFile);
-    if (readyPort) return { port: readyPort, pid: group.child.pid, logFile, exited: group.exited, stop };
+    if (readyPort) {
+      if (launch.sandbox) pidNamespace = sandboxPidNamespace(group.child.pid);
+      return { port: readyPort, pid: group.child.pid, pidNamespace, logFile, exited: group.exited, stop };
+    }
     await sleep(POLL_MS);
   }
   await stop();

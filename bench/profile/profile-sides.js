@@ -3,7 +3,8 @@
 // profiler on in every Node process of each server (bench/profile/agent.mjs), and only for
 // the loaded window. Keeps the .cpuprofile files and returns each side's self time per
 // function and the requests it completed, for bench/profile/differential.js.
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from '../errors.js';
@@ -11,6 +12,8 @@ import { runLoad } from '../load.js';
 import { requestFor } from '../requests.js';
 import { startBenchmarkServer } from '../measure.js';
 import { verifyServer } from '../verify.js';
+import { giveScratch } from '../sandbox/index.js';
+import { outerPid } from '../sandbox/processes.js';
 import { mergeSelfTimes, selfTimes } from './cpuprofile.js';
 
 const AGENT = new URL('./agent.mjs', import.meta.url).href;
@@ -18,12 +21,27 @@ const SIDES = ['base', 'head'];
 const WAIT_MS = 15_000; // for the profiler to start, or to write its profile
 
 // The variant, with the agent preloaded into every Node process it starts (the harness's
-// own NODE_OPTIONS are added by bench/process/server.js).
+// own NODE_OPTIONS are added by bench/process/server.js). A sandboxed one may read the agent
+// and write into its profile folder, nothing more.
 function profiledVariant(variant, dir) {
   const nodeOptions = [variant.launch.env?.NODE_OPTIONS, `--import="${AGENT}"`].filter(Boolean).join(' ');
+  const { sandbox } = variant.launch;
+  if (sandbox) giveScratch(dir);
   return {
     ...variant,
-    launch: { ...variant.launch, env: { ...variant.launch.env, NODE_OPTIONS: nodeOptions, PERFGATE_PROFILE_DIR: dir } },
+    launch: {
+      ...variant.launch,
+      env: { ...variant.launch.env, NODE_OPTIONS: nodeOptions, PERFGATE_PROFILE_DIR: dir },
+      ...(sandbox
+        ? {
+            sandbox: {
+              ...sandbox,
+              readOnly: [...sandbox.readOnly, fileURLToPath(new URL('.', AGENT))],
+              writable: [...(sandbox.writable ?? []), dir],
+            },
+          }
+        : {}),
+    },
   };
 }
 
@@ -41,9 +59,21 @@ async function waitForFiles(dir, pids, suffix, what) {
   }
 }
 
-async function signalAll(dir, pids, suffix, what) {
-  for (const pid of pids) process.kill(pid, 'SIGUSR2');
+// A sandboxed server's agents name their pids in its PID namespace: signal what those are here,
+// and only processes of that namespace (a file the side forged names nothing else).
+async function signalAll(dir, pids, suffix, what, server) {
+  for (const pid of pids) {
+    const target = server.pidNamespace ? outerPid(server.pidNamespace, pid) : pid;
+    if (!target) throw errors.profileFailed(`no process ${pid} in the sandbox of ${dir}`);
+    process.kill(target, 'SIGUSR2');
+  }
   await waitForFiles(dir, pids, suffix, what);
+}
+
+// A profile written from a sandbox is read only as a regular file (never a link it planted).
+function readProfile(file) {
+  if (!lstatSync(file).isFile()) throw errors.profileFailed(`${file} is not a regular file`);
+  return JSON.parse(readFileSync(file, 'utf8'));
 }
 
 /**
@@ -97,9 +127,15 @@ export async function profileSides({ spec, variants, roots, backend, config, pla
       });
     if (config.warmup > 0) await Promise.all(SIDES.map((side) => load(side, config.warmup)));
     const agents = Object.fromEntries(SIDES.map((side) => [side, pidsWith(dirs[side], '.agent')]));
-    await Promise.all(SIDES.map((side) => signalAll(dirs[side], agents[side], '.started', 'start')));
+    await Promise.all(
+      SIDES.map((side) => signalAll(dirs[side], agents[side], '.started', 'start', started[side].server)),
+    );
     const loads = await Promise.all(SIDES.map((side) => load(side, config.duration)));
-    await Promise.all(SIDES.map((side) => signalAll(dirs[side], agents[side], '.cpuprofile', 'write its profile')));
+    await Promise.all(
+      SIDES.map((side) =>
+        signalAll(dirs[side], agents[side], '.cpuprofile', 'write its profile', started[side].server),
+      ),
+    );
     return Object.fromEntries(
       SIDES.map((side, index) => {
         const profiles = agents[side].map((pid) => {
@@ -110,9 +146,7 @@ export async function profileSides({ spec, variants, roots, backend, config, pla
         });
         // V8 names scripts by their real path.
         const functions = mergeSelfTimes(
-          profiles.map((file) =>
-            selfTimes(JSON.parse(readFileSync(file, 'utf8')), { root: realpathSync(roots[side]) }),
-          ),
+          profiles.map((file) => selfTimes(readProfile(file), { root: realpathSync(roots[side]) })),
         );
         return [side, { functions, requests: loads[index].requests.total, profiles }];
       }),

@@ -2,6 +2,7 @@
 // resident memory of a whole process group (a server with its workers and children).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { namespaceOf } from '../sandbox/processes.js';
 
 const getconf = (name, fallback) => {
   try {
@@ -52,9 +53,11 @@ export function parsePidStat(text) {
   };
 }
 
-// CPU ticks and resident bytes summed over every process in the given groups.
-export function readGroups(groupIds) {
+// CPU ticks and resident bytes summed over every process in the given groups, and in the given
+// PID namespaces (a sandboxed server's: a process can leave its group, not its namespace).
+export function readGroups(groupIds, pidNamespaces = []) {
   const wanted = new Set(groupIds);
+  const namespaces = new Set(pidNamespaces);
   let cpuTicks = 0;
   let rssBytes = 0;
   let processes = 0;
@@ -66,7 +69,7 @@ export function readGroups(groupIds) {
     } catch {
       continue; // exited while we looked
     }
-    if (!wanted.has(stat.pgrp)) continue;
+    if (!wanted.has(stat.pgrp) && !(namespaces.size && namespaces.has(namespaceOf(entry, 'pid')))) continue;
     cpuTicks += stat.cpuTicks + stat.childTicks; // children included, once reaped
     rssBytes += stat.rssPages * PAGE_SIZE;
     processes++;

@@ -5,14 +5,14 @@ import { coreUsage, CLOCK_TICKS, readCoreTicks, readGroups, round1 } from './pro
 
 const INTERVAL_MS = 250;
 
-export function startSampler(serverGroups) {
+export function startSampler(serverGroups, pidNamespaces = []) {
   const startedAt = process.hrtime.bigint();
   const coresBefore = readCoreTicks();
-  const first = readGroups(serverGroups);
+  const first = readGroups(serverGroups, pidNamespaces);
   let peakRssBytes = first.rssBytes;
   let peakProcesses = first.processes;
   const timer = setInterval(() => {
-    const now = readGroups(serverGroups);
+    const now = readGroups(serverGroups, pidNamespaces);
     peakRssBytes = Math.max(peakRssBytes, now.rssBytes);
     peakProcesses = Math.max(peakProcesses, now.processes);
   }, INTERVAL_MS);
@@ -20,7 +20,7 @@ export function startSampler(serverGroups) {
   return function stop() {
     clearInterval(timer);
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
-    const last = readGroups(serverGroups);
+    const last = readGroups(serverGroups, pidNamespaces);
     return {
       seconds,
       cores: coreUsage(coresBefore, readCoreTicks()),

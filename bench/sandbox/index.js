@@ -8,8 +8,11 @@
 // loopback-only network namespace a measurement runs in (./private-network.js), or a namespace
 // of its own (the describe step).
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chownSync, existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { errors } from '../errors.js';
+import { onlyLoopback } from './private-network.js';
 
 // What the sandbox runs as when perfgate runs as root: the kernel's overflow user, which owns nothing.
 export const SANDBOX_UID = 65534;
@@ -62,11 +65,18 @@ function runtimeDirs(command) {
 /**
  * The argv that runs `command` in the sandbox.
  * @param {string[]} command
- * @param {{readOnly: string[], network: 'own' | 'shared'}} sandbox  readOnly: the side's tree and what it links to
+ * @param {{readOnly: string[], writable?: string[], network: 'own' | 'shared'}} sandbox
+ *   readOnly: the side's tree and what it links to; writable: directories the harness gives it besides scratch
  * @param {{scratch?: string, cwd?: string}} where  scratch: the one writable directory
  */
 export function wrap(command, sandbox, { scratch, cwd }) {
-  const readOnly = [...new Set([...runtimeDirs(command), ...sandbox.readOnly].map(real))];
+  // A server shares the network it is started in: that must be a private one.
+  if (sandbox.network === 'shared' && !onlyLoopback())
+    throw new Error(
+      'a sandboxed server must start inside the private network namespace (bench/sandbox/private-network.js)',
+    );
+  // Each at the path the side names it by and at its real path, so links resolve either way.
+  const readOnly = [...new Set([...runtimeDirs(command), ...sandbox.readOnly].flatMap((dir) => [dir, real(dir)]))];
   const bwrap = [
     'bwrap',
     '--unshare-user',
@@ -84,8 +94,8 @@ export function wrap(command, sandbox, { scratch, cwd }) {
     '/proc',
     '--dev',
     '/dev',
-    ...readOnly.flatMap((dir) => ['--ro-bind', dir, dir]),
-    ...(scratch ? ['--bind', scratch, scratch] : []),
+    ...readOnly.flatMap((dir) => ['--ro-bind', real(dir), dir]),
+    ...[...(sandbox.writable ?? []), ...(scratch ? [scratch] : [])].flatMap((dir) => ['--bind', dir, dir]),
     '--remount-ro',
     '/',
     ...(cwd ? ['--chdir', cwd] : []),
@@ -105,4 +115,60 @@ export function sandboxEnv(env) {
 /** Makes `dir` the sandbox's to write (as root, the sandbox's uid owns it). */
 export function giveScratch(dir) {
   if (asRoot()) chownSync(dir, SANDBOX_UID, SANDBOX_UID);
+}
+
+/** True on a GitHub Actions runner (CI=true and GITHUB_ACTIONS set). */
+const onRunner = (env) => env.CI === 'true' && Boolean(env.GITHUB_ACTIONS);
+
+/**
+ * Whether the untrusted sides of a run are sandboxed here: { sandboxed: true }, or { sandboxed:
+ * false, note } with the one line that says why. On a runner an unsandboxed untrusted side is
+ * refused unless the workflow opts out with PERFGATE_ALLOW_UNSANDBOXED=true.
+ */
+export function sandboxDecision(env = process.env, reason = sandboxUnavailable()) {
+  if (!reason) return { sandboxed: true };
+  if (onRunner(env) && env.PERFGATE_ALLOW_UNSANDBOXED !== 'true') throw errors.sandboxRequired(reason);
+  return { sandboxed: false, note: `sandbox: none, the code under test runs as the runner's user: ${reason}` };
+}
+
+// The directories outside a side's tree that its node_modules links into: the project's
+// node_modules when the side reuses it, or its packages one by one (a package comparison).
+function linkedDirs(root) {
+  const modules = join(root, 'node_modules');
+  if (!existsSync(modules)) return [];
+  const target = (link) => resolve(dirname(link), readlinkSync(link));
+  if (lstatSync(modules).isSymbolicLink()) return [target(modules)];
+  const entries = readdirSync(modules).flatMap((entry) =>
+    entry.startsWith('@') && !lstatSync(join(modules, entry)).isSymbolicLink()
+      ? readdirSync(join(modules, entry)).map((member) => join(modules, entry, member))
+      : [join(modules, entry)],
+  );
+  const outside = entries
+    .filter((entry) => lstatSync(entry).isSymbolicLink() && existsSync(entry))
+    .map((entry) => dirname(target(entry)))
+    .filter((dir) => !`${dir}/`.startsWith(`${realpathSync(root)}/`));
+  return [...new Set(outside)];
+}
+
+/**
+ * The sandbox of a side's processes: its tree and what its tree links to, read-only; it shares
+ * the network it is started in (the measurement's private one).
+ * @param {{label: string, root: string, runtime?: object}} side
+ */
+export function sideSandbox(side) {
+  // A runtime from perfgate's cache (bench/runtime/): its installation, bound with the side's.
+  const runtime = side.runtime && !side.runtime.system ? [dirname(dirname(side.runtime.binary))] : [];
+  const readOnly = [side.root, ...linkedDirs(side.root), ...runtime];
+  if (asRoot()) for (const dir of [...readOnly, tmpdir()]) checkPassable(dir);
+  return { side: side.label, readOnly, network: 'shared' };
+}
+
+// Run as root, the sandbox's uid must be able to pass through every directory above one it
+// binds (bubblewrap opens them as that uid): say which one is closed, before anything starts.
+function checkPassable(dir) {
+  for (let at = dirname(real(dir)); ; at = dirname(at)) {
+    const { mode, uid } = statSync(at);
+    if (!(mode & 0o001) && uid !== SANDBOX_UID) throw errors.sandboxUnreachable(dir, at, SANDBOX_UID);
+    if (at === '/') return;
+  }
 }

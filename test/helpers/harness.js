@@ -2,7 +2,7 @@
 // end-to-end tests, and finds processes a run may have left behind.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +20,12 @@ export function misbehavingCommand(mode, env = {}) {
   return { command: [process.execPath, MISBEHAVING], env: { MODE: mode, ...env }, scenarios: { hello: HELLO_REQUEST } };
 }
 
+// Passable by others (not readable): run as root, perfgate's sandbox binds a side's directories
+// as an unprivileged uid, which must pass through every directory above them.
 export function tempDir(prefix = 'perfgate-test-') {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  chmodSync(dir, 0o711);
+  return dir;
 }
 
 export function writeConfig(dir, config) {

@@ -1,0 +1,167 @@
+// A hostile head side, in a test repository like compare-e2e's: its node-http variant loads
+// test/fixtures/hostile/hostile.js, which tries to forge the result and the exit code, read the
+// runner user's home, write outside its scratch directory, reach another machine and leave a
+// daemon running. Each attempt must fail, the verdict must be the one perfgate measured (the
+// head is also clearly slower), and the report must say that the side misbehaved.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, test } from 'node:test';
+import { sandboxUnavailable } from '../bench/sandbox/index.js';
+import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'test',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 'test',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
+const QUICK = ['--no-profile', '--scenario', 'hello', '--connections', '10', '--duration', '0.5', '--warmup', '0.2'];
+const SLEEPER = 'perfgate-hostile-sleeper';
+
+const sleepers = () =>
+  execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(SLEEPER) && !line.includes('ps -eo'));
+
+// base: this project's servers; head: /hello does CPU work, and node-http loads hostile.js.
+function hostileRepository(targets) {
+  const repo = tempDir('perfgate-hostile-');
+  cpSync(join(PROJECT_ROOT, 'servers'), join(repo, 'servers'), { recursive: true });
+  for (const file of ['package.json', 'package-lock.json']) cpSync(join(PROJECT_ROOT, file), join(repo, file));
+  const git = (...args) =>
+    execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', '.');
+  git('commit', '-qm', 'base');
+  const routes = join(repo, 'servers/http-routes.js');
+  writeFileSync(
+    routes,
+    readFileSync(routes, 'utf8').replace(
+      "'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT],",
+      "'GET /hello': async () => { ctx.cpuWork(); return [TEXT_TYPE, HELLO_TEXT]; },",
+    ),
+  );
+  cpSync(join(PROJECT_ROOT, 'test/fixtures/hostile/hostile.js'), join(repo, 'servers/hostile.js'));
+  writeFileSync(join(repo, 'servers/hostile-targets.json'), JSON.stringify(targets));
+  const variant = join(repo, 'servers/variants/node-http.js');
+  writeFileSync(variant, `import '../hostile.js';\n${readFileSync(variant, 'utf8')}`);
+  git('add', '.');
+  git('commit', '-qm', 'slower hello, and hostile');
+  return repo;
+}
+
+describe('a hostile head side is contained by the sandbox', { skip: sandboxUnavailable() ?? false }, () => {
+  const out = tempDir();
+  const home = tempDir('perfgate-home-');
+  const githubOutput = join(tempDir(), 'github-output');
+  const outside = join(tempDir(), 'written-by-the-side');
+  let run;
+  let logs;
+
+  before(() => {
+    writeFileSync(join(home, '.secret'), 'the-runner-token');
+    writeFileSync(githubOutput, '');
+    const repo = hostileRepository({
+      comparison: join(out, 'comparison.json'),
+      results: out,
+      githubOutput,
+      secret: join(home, '.secret'),
+      outside,
+    });
+    const compare = spawnSync(
+      process.execPath,
+      [
+        join(PROJECT_ROOT, 'scripts/compare.mjs'),
+        '--repo',
+        repo,
+        '--base',
+        'main~1',
+        '--head',
+        'main',
+        '--variant',
+        'node-http',
+        ...QUICK,
+        '--min-rounds',
+        '3',
+        '--budget',
+        '60',
+        '--out',
+        out,
+      ],
+      {
+        cwd: PROJECT_ROOT,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          ...GIT_ENV,
+          HOME: home,
+          CI: 'true',
+          GITHUB_STEP_SUMMARY: '',
+          GITHUB_OUTPUT: githubOutput,
+        },
+      },
+    );
+    run = { code: compare.status, stdout: compare.stdout, stderr: compare.stderr };
+    logs = readdirSync(join(out, 'logs'))
+      .filter((file) => file.endsWith('-head.log'))
+      .map((file) => readFileSync(join(out, 'logs', file), 'utf8'))
+      .join('\n');
+  });
+
+  test('every attempt is refused, and the head tried each one', () => {
+    const attempts = logs.split('\n').filter((line) => line.startsWith('ATTEMPT '));
+    assert.ok(attempts.length >= 9, `the hostile module ran in the head's servers:\n${run.stderr}`);
+    for (const what of [
+      'rewrite comparison.json',
+      'write into the results directory',
+      'append to GITHUB_OUTPUT from the environment',
+      'append to the GITHUB_OUTPUT file by its path',
+      "read a file in the runner user's home",
+      'write outside the scratch directory',
+      'write into its own tree',
+      'see processes other than its own',
+      'connect to a non-loopback address',
+    ])
+      assert.ok(
+        attempts.some((line) => line.startsWith(`ATTEMPT ${what}: refused`)),
+        `${what}:\n${attempts.join('\n')}`,
+      );
+    assert.deepEqual(
+      attempts.filter((line) => line.includes('SUCCEEDED')),
+      [],
+    );
+    assert.doesNotMatch(logs, /the-runner-token/);
+    assert.equal(existsSync(outside), false);
+    assert.equal(readFileSync(githubOutput, 'utf8').includes('regression=false'), false);
+    assert.equal(existsSync(join(out, 'forged.md')), false);
+  });
+
+  test('the verdict and the exit code are what perfgate measured', () => {
+    assert.equal(run.code, 1, run.stderr);
+    const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
+    assert.equal(comparison.format, 'perfgate-comparison');
+    assert.equal(comparison.benchmarks[0].verdict.verdict, 'regression');
+    assert.equal(comparison.gate.failed, true);
+    assert.match(readFileSync(githubOutput, 'utf8'), /regression=true/);
+  });
+
+  test('the report names the daemon the head left behind, and nothing is left running', () => {
+    const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
+    assert.equal(comparison.sides.head.sandbox.sandboxed, true);
+    assert.equal(comparison.sides.base.sandbox.sandboxed, true);
+    assert.deepEqual(comparison.sides.base.sandbox.misbehaviour, []);
+    assert.ok(
+      comparison.sides.head.sandbox.misbehaviour.some(
+        (what) => what.startsWith("left processes outside its server's process group") && what.includes(SLEEPER),
+      ),
+      comparison.sides.head.sandbox.misbehaviour.join('\n'),
+    );
+    const report = readFileSync(join(out, 'comparison.md'), 'utf8');
+    assert.match(report, /The code under test misbehaved/);
+    assert.match(report, /the head side left processes outside its server's process group/);
+    assert.deepEqual(sleepers(), []);
+    assert.deepEqual(leftoverServers(), []);
+  });
+});

@@ -1,0 +1,99 @@
+// The sandbox's parts on their own: when the code under test may run unsandboxed, the argv that
+// wraps a side's process, and what of the harness's environment a side keeps. The hostile side
+// end to end is test/sandbox-hostile.e2e.test.js.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { sideCommand } from '../bench/process/server.js';
+import { sandboxDecision, sandboxUnavailable, sideSandbox } from '../bench/sandbox/index.js';
+import { tempDir } from './helpers/harness.js';
+
+const MISSING = 'bubblewrap is not installed (Debian package bubblewrap)';
+const RUNNER = { CI: 'true', GITHUB_ACTIONS: 'true' };
+
+test('without bubblewrap: one line locally, refused on a runner unless the workflow opts out', () => {
+  assert.deepEqual(sandboxDecision({}, null), { sandboxed: true });
+  const local = sandboxDecision({}, MISSING);
+  assert.equal(local.sandboxed, false);
+  assert.match(
+    local.note,
+    /^sandbox: none, the code under test runs as the runner's user: bubblewrap is not installed/,
+  );
+  assert.equal(local.note.includes('\n'), false);
+  assert.throws(
+    () => sandboxDecision(RUNNER, MISSING),
+    (error) =>
+      error.code === 'PG_SANDBOX_REQUIRED' &&
+      /bubblewrap is not installed/.test(error.message) &&
+      /PERFGATE_ALLOW_UNSANDBOXED=true/.test(error.message),
+  );
+  assert.equal(sandboxDecision({ ...RUNNER, PERFGATE_ALLOW_UNSANDBOXED: 'true' }, MISSING).sandboxed, false);
+  // CI alone (another CI system) is not a GitHub runner: the local rule applies.
+  assert.equal(sandboxDecision({ CI: 'true' }, MISSING).sandboxed, false);
+});
+
+test("a side's process: its tree read-only, a scratch directory, namespaces, pinning outermost, the harness's environment left out", () => {
+  const root = tempDir();
+  mkdirSync(join(root, 'servers'));
+  const sandbox = { ...sideSandbox({ label: 'head', root }), network: 'own' };
+  const previous = process.env.GITHUB_TOKEN;
+  process.env.GITHUB_TOKEN = 'secret';
+  try {
+    const { argv, env } = sideCommand(
+      [process.execPath, 'server.js'],
+      { sandbox, env: { NODE_ENV: 'production' }, cwd: root },
+      { plan: { method: 'taskset', server: [1], load: [0] }, scratch: '/tmp/scratch', env: { PORT: '0' } },
+    );
+    assert.deepEqual(argv.slice(0, 3), ['taskset', '-c', '1']);
+    const bwrap = argv.slice(argv.indexOf('bwrap'));
+    for (const flag of ['--unshare-user', '--unshare-pid', '--die-with-parent']) assert.ok(bwrap.includes(flag), flag);
+    assert.ok(bwrap.includes('--unshare-net'));
+    const pairs = (flag) =>
+      bwrap.flatMap((arg, index) => (arg === flag ? [`${bwrap[index + 1]} ${bwrap[index + 2]}`] : []));
+    assert.ok(pairs('--ro-bind').includes(`${root} ${root}`));
+    assert.deepEqual(pairs('--bind'), ['/tmp/scratch /tmp/scratch']);
+    assert.ok(!pairs('--ro-bind').some((pair) => pair.startsWith('/root') || pair.startsWith('/home')));
+    assert.deepEqual(bwrap.slice(-2), [process.execPath, 'server.js']);
+    if (process.getuid() === 0) assert.ok(argv.includes('--reuid=65534'), 'root drops to an unprivileged uid');
+    assert.equal(env.GITHUB_TOKEN, undefined);
+    assert.equal(env.NODE_ENV, 'production');
+    assert.equal(env.PORT, '0');
+    assert.equal(env.HOME, '/tmp/scratch');
+  } finally {
+    if (previous === undefined) delete process.env.GITHUB_TOKEN;
+    else process.env.GITHUB_TOKEN = previous;
+  }
+  // A server shares the network it starts in, which must be perfgate's private one.
+  assert.throws(
+    () => sideCommand(['server'], { sandbox: sideSandbox({ label: 'head', root }) }),
+    /must start inside the private network namespace/,
+  );
+});
+
+test('a side whose node_modules links into the project can read what it links to', () => {
+  const project = tempDir();
+  mkdirSync(join(project, 'node_modules', 'left-pad'), { recursive: true });
+  const root = tempDir();
+  spawnSync('ln', ['-s', join(project, 'node_modules'), join(root, 'node_modules')]);
+  writeFileSync(join(root, 'package.json'), '{}');
+  assert.deepEqual(sideSandbox({ label: 'base', root }).readOnly, [root, join(project, 'node_modules')]);
+});
+
+test('a sandboxed process sees no network but loopback and none of the harness', {
+  skip: sandboxUnavailable() ?? false,
+}, () => {
+  const root = tempDir();
+  const { argv, env } = sideCommand(
+    [
+      process.execPath,
+      '-e',
+      "console.log(Object.keys(require('os').networkInterfaces()).join(), require('fs').existsSync(process.argv[1]))",
+      process.cwd(),
+    ],
+    { sandbox: { ...sideSandbox({ label: 'head', root }), network: 'own' } },
+  );
+  const run = spawnSync(argv[0], argv.slice(1), { env, encoding: 'utf8' });
+  assert.equal(run.stdout.trim(), 'lo false', run.stderr);
+});
