@@ -26,6 +26,10 @@ export const COMMANDS = {
   publish: ['publish.mjs', 'append results to a history branch (gh-pages)'],
   'client-check': ['client-check.mjs', 'is the load generator the limit? autocannon vs wrk on the same server'],
   trend: ['trend.mjs', 'the relative trend: HEAD against the pinned baseline in duet, appended to the history'],
+  'sandbox-overhead': [
+    'sandbox-overhead.mjs',
+    "what the sandbox costs on this machine: perfgate's node-http unsandboxed vs sandboxed, duet A/A",
+  ],
 };
 
 const USAGE = `usage: perfgate <command> [options]      (perfgate <command> --help for its options)
@@ -34,7 +38,7 @@ ${Object.entries(COMMANDS)
   .map(([name, [, what]]) => `  ${name.padEnd(13)} ${what}`)
   .join('\n')}
 
-In a repository, perfgate reads perfgate.config.json (or .mjs/.js) at its root: see
+In a repository, perfgate reads perfgate.config.json at its root: see
 docs/getting-started.md in the perfgate package.`;
 
 const [command, ...args] = process.argv.slice(2);
