@@ -295,6 +295,34 @@ describe('scripts/upgrade-gate.mjs', () => {
   }
 });
 
+test('compare --dep-lock refuses a version other than the one its lockfile locks, before installing anything', () => {
+  const dir = tempDir('perfgate-locked-');
+  writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(PROJECT_LOCK));
+  const locked = PROJECT_LOCK.packages['node_modules/express'].version;
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(PROJECT_ROOT, 'scripts/compare.mjs'),
+      '--dep',
+      'express@1.0.0',
+      '--dep-lock',
+      dir,
+      '--vs',
+      `express@${locked}`,
+      '--vs-lock',
+      dir,
+      '--out',
+      join(dir, 'out'),
+    ],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  assert.equal(run.status, 2, run.stdout);
+  assert.match(
+    run.stderr,
+    new RegExp(`express@1\\.0\\.0 is not what .*package-lock\\.json locks \\(${locked.replaceAll('.', '\\.')}\\)`),
+  );
+});
+
 describe("scripts/upgrade-request.mjs: the self-hosted gate runs only for the update bots' pull requests that change a measured framework", () => {
   const REPO = 'perf/gate';
   const MERGE_BASE = 'c'.repeat(40);
