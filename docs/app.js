@@ -1,5 +1,6 @@
 // The trend site's page: reads the data.js files through a worker (docs/data-worker.js),
 // keeps the view in the URL, and draws the three views with Chart.js. Data shaping lives in lib/.
+import { variantLabel } from './lib/bench-name.js';
 import { chosenMetrics } from './lib/filters.js';
 import { formatChange, formatDate, formatNumber, formatShare, formatValue } from './lib/format.js';
 import { paletteFor } from './lib/palette.js';
@@ -363,9 +364,9 @@ function renderVariantTable(columns, rows) {
 const RENDERERS = { trend: renderTrend, tiers: renderTiers, variants: renderVariants };
 // Which filters and controls mean something in each view.
 const APPLIES = {
-  trend: ['suite', 'variant', 'scenario', 'tier', 'metric', 'search', 'threshold'],
-  tiers: ['suite', 'variant', 'scenario', 'commit'],
-  variants: ['suite', 'variant', 'scenario', 'tier', 'metric', 'commit'],
+  trend: ['suite', 'variant', 'runtime', 'scenario', 'tier', 'metric', 'search', 'threshold'],
+  tiers: ['suite', 'variant', 'runtime', 'scenario', 'commit'],
+  variants: ['suite', 'variant', 'runtime', 'scenario', 'tier', 'metric', 'commit'],
 };
 
 const chosenFor = (key) =>
@@ -542,7 +543,7 @@ function open(data, choices, paths) {
   page.data = data;
   page.series = seriesByKey(data.samples);
   page.choices = choices;
-  page.colours = paletteFor(data.samples.map((sample) => sample.variant ?? sample.name));
+  page.colours = paletteFor(data.samples.map((sample) => (sample.variant ? variantLabel(sample) : sample.name)));
   // perfgate's views need perfgate's names (variant, scenario, connections).
   $('.tabs button[data-view="tiers"]').hidden = page.choices.tier.length === 0;
   $('.tabs button[data-view="variants"]').hidden = page.choices.variant.length === 0;

@@ -2,7 +2,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { parseExtra, numericFact } from '../docs/lib/extra.js';
-import { describeBench } from '../docs/lib/bench-name.js';
+import { describeBench, variantLabel } from '../docs/lib/bench-name.js';
 import { MalformedDataError, readBenchmarkData, readSources } from '../docs/lib/benchmark-data.js';
 import { filterChoices } from '../docs/lib/filters.js';
 import { tierCurves } from '../docs/lib/tiers.js';
@@ -31,6 +31,7 @@ test('bench names: perfgate form, options, extra wins, other tools fall back to 
   assert.deepEqual(describeBench('express json c=100 - req/s', 'req/s', {}), {
     id: 'express json c=100',
     variant: 'express',
+    runtime: 'system',
     scenario: 'json',
     tier: 100,
     metric: 'req/s',
@@ -38,6 +39,7 @@ test('bench names: perfgate form, options, extra wins, other tools fall back to 
   assert.deepEqual(describeBench('express proxy[delay=500ms,log=on] c=10 - p99 latency', 'ms', {}), {
     id: 'express proxy[delay=500ms,log=on] c=10',
     variant: 'express',
+    runtime: 'system',
     scenario: 'proxy[delay=500ms,log=on]',
     tier: 10,
     metric: 'p99 latency',
@@ -46,6 +48,7 @@ test('bench names: perfgate form, options, extra wins, other tools fall back to 
   assert.deepEqual(describeBench('renamed bench - req/s', 'req/s', facts), {
     id: 'renamed bench',
     variant: 'fastify',
+    runtime: 'system',
     scenario: 'proxy',
     tier: 50,
     metric: 'req/s',
@@ -55,6 +58,7 @@ test('bench names: perfgate form, options, extra wins, other tools fall back to 
     variant: null,
     scenario: null,
     tier: null,
+    runtime: null,
     metric: 'ops/sec',
   });
   assert.deepEqual(describeBench('parse - small input', '', {}), {
@@ -62,8 +66,21 @@ test('bench names: perfgate form, options, extra wins, other tools fall back to 
     variant: null,
     scenario: null,
     tier: null,
+    runtime: null,
     metric: 'value',
   });
+});
+
+test('a runtime other than system: from the extra text, else the name, and never part of the scenario', () => {
+  const named = describeBench('express proxy[client=fetch,runtime=node@24] c=50 - req/s', 'req/s', {});
+  assert.deepEqual([named.runtime, named.scenario], ['node@24', 'proxy[client=fetch]']);
+  const told = describeBench('express hello[runtime=bun] c=100 - req/s', 'req/s', {
+    runtime: 'bun',
+    options: 'default',
+  });
+  assert.deepEqual([told.runtime, told.scenario], ['bun', 'hello']);
+  assert.equal(variantLabel({ variant: 'express', runtime: 'node@24' }), 'express on node@24');
+  assert.equal(variantLabel({ variant: 'express', runtime: 'system' }), 'express');
 });
 
 test('the fixture history: its commits, a commit axis per suite, every bench described', () => {

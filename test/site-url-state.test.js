@@ -13,6 +13,7 @@ test('an empty query is the default view', () => {
     data: [],
     suite: null,
     variant: null,
+    runtime: null,
     scenario: null,
     tier: null,
     metric: null,

@@ -1,10 +1,15 @@
-// What a bench is about: variant, scenario, options, tier (connections) and metric.
+// What a bench is about: variant, scenario, options, runtime, tier (connections) and metric.
 // perfgate names are "<variant> <scenario>[<options>] c=<connections> - <metric>" and the
 // same facts travel in `extra`; extra wins when present. Names of other tools do not
 // follow that form: the whole name is then the benchmark, with no variant/scenario/tier.
 import { numericFact } from './extra.js';
 
 const NAME = /^(.+) - (.+)$/;
+const SYSTEM_RUNTIME = 'system';
+
+// A variant's line, row and colour: on a runtime other than the default, both are named.
+export const variantLabel = (sample) =>
+  sample.runtime && sample.runtime !== SYSTEM_RUNTIME ? `${sample.variant} on ${sample.runtime}` : sample.variant;
 const ID = /^(\S+) ([^\s[]+)(?:\[([^\]]*)\])? c=(\d+)$/;
 
 function scenarioLabel(scenario, options) {
@@ -17,11 +22,20 @@ export function describeBench(name, unit, facts) {
   const parsed = ID.exec(id);
   const variant = facts.variant ?? parsed?.[1];
   const scenario = facts.scenario ?? parsed?.[2];
-  if (!variant || !scenario) return { id: name, variant: null, scenario: null, tier: null, metric: unit || 'value' };
+  if (!variant || !scenario)
+    return { id: name, variant: null, scenario: null, tier: null, runtime: null, metric: unit || 'value' };
+  const tags = parsed?.[3]?.split(',') ?? [];
+  const runtimeTag = tags.find((tag) => tag.startsWith('runtime='));
   return {
     id,
     variant,
-    scenario: scenarioLabel(scenario, facts.options ?? parsed?.[3]),
+    // The runtime as asked for (perfgate's extra, else the name's runtime= tag); a run made
+    // before runtimes existed ran on the default, system.
+    runtime: facts.runtime ?? runtimeTag?.slice('runtime='.length) ?? SYSTEM_RUNTIME,
+    scenario: scenarioLabel(
+      scenario,
+      facts.options ?? (tags.filter((tag) => tag !== runtimeTag).join(',') || undefined),
+    ),
     tier: numericFact(facts, 'connections') ?? (parsed ? Number(parsed[4]) : null),
     metric: named ? named[2] : unit || 'value',
   };

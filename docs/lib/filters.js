@@ -1,4 +1,4 @@
-// Which suites, variants, scenarios, tiers and metrics the data offers, and whether a sample
+// Which suites, variants, runtimes, scenarios, tiers and metrics the data offers, and whether a sample
 // passes the chosen filters and the search. A filter left unset (null) lets everything through.
 import { METRIC_REGISTRY } from './metrics.js';
 import { baseMetricOf } from './relative.js';
@@ -30,6 +30,7 @@ export function filterChoices(data) {
   return {
     suite: data.suites.map((suite) => suite.name),
     variant: distinct(samples.map((sample) => sample.variant)).sort(),
+    runtime: distinct(samples.map((sample) => sample.runtime)).sort(),
     scenario: distinct(samples.map((sample) => sample.scenario)).sort(),
     tier: distinct(samples.map((sample) => sample.tier))
       .sort((a, b) => a - b)
@@ -48,7 +49,7 @@ export const chosenMetrics = (state, choices) => state.metric ?? choices.default
 const passes = (chosen, value) => chosen === null || chosen.includes(value === null ? null : String(value));
 
 export function matchesFilters(sample, state, { ignore = [] } = {}) {
-  return ['suite', 'variant', 'scenario', 'tier'].every(
+  return ['suite', 'variant', 'runtime', 'scenario', 'tier'].every(
     (key) => ignore.includes(key) || passes(state[key], sample[key]),
   );
 }

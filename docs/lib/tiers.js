@@ -1,6 +1,7 @@
 // View 2: req/s and error % against connections for each variant at one commit, with
 // the saturation knee: the first tier where errors plus timeouts pass 1 % or req/s falls
 // more than 10 % below the best of the tiers up to it.
+import { variantLabel } from './bench-name.js';
 import { numericFact } from './extra.js';
 import { matchesFilters } from './filters.js';
 import { latestAt } from './series.js';
@@ -49,7 +50,7 @@ export function tierCurves(data, commit, state) {
   return [...groupBy(samples, (sample) => sample.scenario)]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([scenario, ofScenario]) => {
-      const variants = [...groupBy(ofScenario, (sample) => sample.variant)]
+      const variants = [...groupBy(ofScenario, variantLabel)]
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([variant, ofVariant]) => {
           const points = [...groupBy(ofVariant, (sample) => sample.tier)]

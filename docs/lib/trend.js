@@ -2,6 +2,7 @@
 // tool: one chart per bench, as the action's own page draws it. perfgate's names (variant,
 // scenario, tier): one chart per metric, scenario and tier with a line per variant.
 // The action's neighbour-ratio mark is opt-in (state.threshold, null when off).
+import { variantLabel } from './bench-name.js';
 import { byMetric, chosenMetrics, matchesFilters, searchMatcher } from './filters.js';
 import { baseMetricOf, parseRange } from './relative.js';
 import { seriesByKey } from './series.js';
@@ -74,7 +75,7 @@ export function trendSections(data, state, choices, series = seriesByKey(data.sa
     }
     groups.get(groupKey).series.push({
       key,
-      label: first.variant ?? first.name,
+      label: first.variant ? variantLabel(first) : first.name,
       name: first.name,
       points: seriesPoints(samples, state.threshold),
     });

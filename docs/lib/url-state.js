@@ -3,7 +3,7 @@
 // contain commas ("proxy[delay=500ms,log=on]"). Defaults are left out of the URL;
 // ?data= (which files to read) is kept as it came.
 const VIEWS = ['trend', 'tiers', 'variants'];
-export const FILTER_KEYS = ['suite', 'variant', 'scenario', 'tier', 'metric'];
+export const FILTER_KEYS = ['suite', 'variant', 'runtime', 'scenario', 'tier', 'metric'];
 // The action's default alert-threshold, "200%": the neighbour-ratio mark is opt-in.
 export const DEFAULT_THRESHOLD = 2;
 

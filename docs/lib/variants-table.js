@@ -1,6 +1,7 @@
 // View 3: variants side by side at one commit, as in the frameworks study's table:
-// one row per variant, scenario and tier, a column per metric, and req/s relative to the
+// one row per variant, runtime, scenario and tier, a column per metric, and req/s relative to the
 // fastest variant of the same scenario and tier. The metric chips choose the columns.
+import { variantLabel } from './bench-name.js';
 import { byMetric, chosenMetrics, matchesFilters } from './filters.js';
 import { latestAt } from './series.js';
 
@@ -10,6 +11,7 @@ const FIXED_COLUMNS = [
   { key: 'tier', label: 'connections', numeric: true, biggerIsBetter: false },
 ];
 const caseOf = (row) => `${row.scenario} c=${row.tier}`;
+const RUNTIME = { key: 'runtime', label: 'runtime', numeric: false };
 const RELATIVE = { key: 'vs best', label: 'vs best', numeric: true, biggerIsBetter: true };
 
 export function variantTable(data, commit, state, choices) {
@@ -18,10 +20,11 @@ export function variantTable(data, commit, state, choices) {
   const metrics = new Map();
   for (const sample of latestAt(data.samples, commit)) {
     if (sample.variant === null || !matchesFilters(sample, state)) continue;
-    const rowKey = `${sample.variant}\u0000${sample.scenario}\u0000${sample.tier}`;
+    const rowKey = `${sample.variant}\u0000${sample.runtime}\u0000${sample.scenario}\u0000${sample.tier}`;
     if (!rows.has(rowKey)) {
       rows.set(rowKey, {
         variant: sample.variant,
+        runtime: sample.runtime,
         scenario: sample.scenario,
         tier: sample.tier,
         machine: [sample.facts.cpu, sample.facts.node].filter(Boolean).join(', node '),
@@ -48,7 +51,10 @@ export function variantTable(data, commit, state, choices) {
     if (row.values['req/s'] !== undefined && fastest > 0) row.values['vs best'] = row.values['req/s'] / fastest;
   }
   const metricColumns = [...metrics.values()].sort((a, b) => byMetric(a.key, b.key));
-  const columns = [...FIXED_COLUMNS, ...metricColumns, ...(metrics.has('req/s') ? [RELATIVE] : [])];
+  // Runtimes side by side: a column of their own when the rows run on more than one.
+  const runtimes = new Set([...rows.values()].map((row) => row.runtime));
+  const fixed = runtimes.size > 1 ? [FIXED_COLUMNS[0], RUNTIME, ...FIXED_COLUMNS.slice(1)] : FIXED_COLUMNS;
+  const columns = [...fixed, ...metricColumns, ...(metrics.has('req/s') ? [RELATIVE] : [])];
   const machines = [...new Set([...rows.values()].map((row) => row.machine).filter(Boolean))];
   return { columns, rows: [...rows.values()], machines };
 }
@@ -61,7 +67,10 @@ export function sortRows(rows, sort) {
   const descending = Boolean(sort?.startsWith('-'));
   const key = sort ? sort.replace(/^-/, '') : null;
   const natural = (a, b) =>
-    a.scenario.localeCompare(b.scenario) || a.tier - b.tier || a.variant.localeCompare(b.variant);
+    a.scenario.localeCompare(b.scenario) ||
+    a.tier - b.tier ||
+    a.variant.localeCompare(b.variant) ||
+    String(a.runtime).localeCompare(String(b.runtime));
   return [...rows].sort((a, b) => {
     if (key === null) return natural(a, b);
     const [x, y] = [cellValue(a, key), cellValue(b, key)];
@@ -81,13 +90,13 @@ export function nextSort(current, column) {
 // The bar chart: one group of bars per scenario and tier, one bar per variant.
 export function barSeries(rows, metric) {
   const cases = [...new Set(sortRows(rows, null).map(caseOf))];
-  const variants = [...new Set(rows.map((row) => row.variant))].sort();
+  const variants = [...new Set(rows.map(variantLabel))].sort();
   return {
     labels: cases,
     series: variants.map((variant) => ({
       label: variant,
       values: cases.map(
-        (label) => rows.find((row) => row.variant === variant && caseOf(row) === label)?.values[metric] ?? null,
+        (label) => rows.find((row) => variantLabel(row) === variant && caseOf(row) === label)?.values[metric] ?? null,
       ),
     })),
   };
