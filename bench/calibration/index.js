@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import { divisionLoop } from '../../servers/scenarios.js';
 import { describePinning } from '../pinning.js';
-import { metricByName, sampleValue } from '../metrics.js';
+import { DECIDING_METRICS, metricByName, sampleValue } from '../metrics.js';
 import { secondsToVerdict } from '../compare/confirm.js';
 import { isFaster, isSlower, mean, median, SLOWER, standardDeviation, VERDICTS } from '../stats/index.js';
 
@@ -53,7 +53,7 @@ export function correctedLoops(sizings, slowdown, tolerance = 0.2) {
 // The pooled change of A/A trials over all their rounds, per judged metric: the geometric
 // mean of the per-round head/base ratios minus 1, with a normal 95 % interval. A side bias
 // (order, port, worktree) shows here as a change away from 0.
-export function pooledChange(comparisons, metric = 'CPU µs/request') {
+export function pooledChange(comparisons, metric = DECIDING_METRICS[0].name) {
   const logs = comparisons
     .flatMap(({ samples }) =>
       samples.base.map((base, index) => {
@@ -76,11 +76,12 @@ export function pooledChange(comparisons, metric = 'CPU µs/request') {
 // Outcome of one comparison trial, from its benchmark entry and the comparison's pinning
 // (bench/compare/run-comparison.js). The verdict is the benchmark's own, after its confirmation
 // (bench/compare/confirm.js); the first run's is kept beside it. The change shown is the calling
-// metric's, or CPU µs/request's when none called it. slowdown: the injected size, null for A/A.
+// metric's, or the first deciding metric's that has one when none called it (bench/metrics.js). slowdown: the injected size, null for A/A.
 export function trialOutcome(kind, benchmark, pinning, mode, slowdown = null) {
   const calledBy = benchmark.verdict?.calledBy;
   const judged =
-    benchmark.verdicts?.[calledBy] ?? benchmark.verdicts?.['CPU µs/request'] ?? benchmark.verdicts?.['req/s'];
+    benchmark.verdicts?.[calledBy] ??
+    DECIDING_METRICS.map((metric) => benchmark.verdicts?.[metric.name]).find((verdict) => verdict);
   const verdict = benchmark.status !== 'ok' ? benchmark.status : (benchmark.verdict?.verdict ?? judged.verdict);
   return {
     kind,

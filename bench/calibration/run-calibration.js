@@ -8,6 +8,7 @@ import { runComparison } from '../compare/run-comparison.js';
 import { sideOf } from '../compare/sides.js';
 import { writeComparison } from '../compare/write.js';
 import { errors } from '../errors.js';
+import { DECIDING_METRICS } from '../metrics.js';
 import { currentPinning } from '../pinning.js';
 import { mean } from '../stats/index.js';
 import {
@@ -176,7 +177,7 @@ export async function calibrateBenchmark({ config, settings, outDir, slowdowns, 
   for (const each of modes) {
     const { trials, aa } = byMode[each];
     const summary = summarizeTrials(trials, { band, budgetSeconds: settings.budgetSeconds });
-    const pooledAA = ['CPU µs/request', 'req/s'].map((metric) => pooledChange(aa, metric));
+    const pooledAA = DECIDING_METRICS.map((metric) => pooledChange(aa, metric.name));
     const injections = sized.map(({ slowdown, injection, checks }) => ({
       slowdown,
       injection: { ...injection, check: checks[each] },

@@ -58,6 +58,12 @@ function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULTS.inter
   );
 }
 
+// Why a client-bound benchmark's verdict rests on some deciding metrics only (bench/metrics.js).
+const namesOf = (metrics) => metrics.map((metric) => metric.name).join(', ');
+const lowerBounds = namesOf(DECIDING_METRICS.filter((metric) => metric.decides.clientDependent));
+const restsOn = namesOf(DECIDING_METRICS.filter((metric) => !metric.decides.clientDependent));
+const CLIENT_BOUND_NOTE = `client-bound: ${lowerBounds} is a lower bound, the verdict rests on ${restsOn}`;
+
 // The benchmark's verdict from its deciding metrics, in their order (METHOD.md, section 1b):
 // - the first that found a change of at least the minimum effect calls it, and it is resolved;
 // - else the first that found a small but certain change calls it; resolved only once every deciding
@@ -65,9 +71,7 @@ function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULTS.inter
 //   a small change in another);
 // - else "no change" when all of them say so; else inconclusive.
 export function overallVerdict(verdicts, deciding) {
-  const notes = deciding.clientBound
-    ? ['client-bound: req/s is a lower bound, the verdict rests on CPU µs/request']
-    : [];
+  const notes = deciding.clientBound ? [CLIENT_BOUND_NOTE] : [];
   const said = (name) => verdicts[name].verdict;
   const full = deciding.names.find((name) => isFullChange(said(name)));
   if (full) return { verdict: said(full), calledBy: full, resolved: true, notes };
