@@ -35,7 +35,10 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
     // Commits and package versions are code under test; the working tree on two runtimes is not.
     const sandbox = request.base || request.dep ? sandboxDecision() : { sandboxed: false };
     if (sandbox.note) console.error(sandbox.note);
+    // A side whose lockfile differs from the working tree's is installed: minutes of silence otherwise.
+    console.error('preparing the sides (each checked out and installed unless it reuses your node_modules)');
     const sides = prepareSides(request, work, perfgateRoot, runtimes, sandbox);
+    for (const side of Object.values(sides)) console.error(`${side.label}: ${side.description}`);
     const outDir = request.outDir ?? defaultResultsDir('compare');
     const comparison = await measureComparison({
       config,

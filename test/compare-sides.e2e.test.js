@@ -44,11 +44,21 @@ describe("a side of a user's repository", () => {
     // A server of the bare side crashes on the missing file: the error says why, and what to do.
     const message = `server "api" exited (code 1) before the run finished: Error: ENOENT: no such file or directory, open '${join(bare.root, 'data/users.json')}'`;
     assert.equal(
-      missingFileHint(message, [bare]),
+      missingFileHint({ message, code: 'PG_SERVER_EXITED' }, [bare]),
       `data/users.json is in your working tree but git does not hold it, so a side's copy lacks it: list it in perfgate.config's "copy"`,
     );
-    assert.equal(missingFileHint(message.replace(bare.root, copied.root), [copied]), undefined);
-    assert.equal(missingFileHint("Cannot find module 'lowdb'", [bare]), undefined);
+    assert.equal(
+      missingFileHint({ message: message.replace(bare.root, copied.root), code: 'PG_SERVER_EXITED' }, [copied]),
+      undefined,
+    );
+    // A server that made the missing file afresh answers wrongly: the files git ignores are named.
+    const wrong = { message: 'server "api" answered scenario "user" wrongly', code: 'PG_WRONG_ANSWER' };
+    assert.match(
+      missingFileHint(wrong, [bare]),
+      /files git ignores that the sides lack \(data\/\): if a server needs one, list it in perfgate\.config's "copy"/,
+    );
+    assert.equal(missingFileHint(wrong, [copied]), undefined);
+    assert.equal(missingFileHint({ ...wrong, code: 'PG_SERVER_HUNG' }, [bare]), undefined);
   });
 
   test("an install that fails shows npm's first error lines and its log, not its usage text", () => {

@@ -185,7 +185,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       });
     } catch (error) {
       if (!(error instanceof PerfgateError)) throw error;
-      const hint = missingFileHint(error.message, Object.values(sides));
+      const hint = missingFileHint(error, Object.values(sides));
       benchmarks.push({
         ...entry,
         status: 'failed',

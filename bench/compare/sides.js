@@ -188,15 +188,34 @@ function copyNamedFiles(projectRoot, dir, copy) {
   for (const path of copy) cpSync(join(projectRoot, path), join(dir, path), { recursive: true });
 }
 
+// Failures a file missing from a side can cause: a server that does not start, or answers wrongly
+// (a server that creates a missing data file afresh serves other data).
+const FILE_SENSITIVE = new Set(['PG_SERVER_EXITED', 'PG_SERVER_NOT_READY', 'PG_WRONG_ANSWER']);
+const SHOWN_IGNORED = 5;
+
+// What the project's working tree has that git ignores and a side lacks (not npm's or perfgate's).
+function ignoredFilesMissing(side) {
+  const listed = gitResult(['ls-files', '--others', '--ignored', '--exclude-standard', '--directory'], {
+    cwd: side.projectRoot,
+  });
+  if (!listed.ok) return [];
+  return listed.stdout
+    .split('\n')
+    .filter((path) => path && !/^(?:node_modules|results|\.perfgate)\/$/.test(path))
+    .filter((path) => !existsSync(join(side.root, path)));
+}
+
 /**
- * Why a server of a side may not have started, when its error names a file the side lacks and
- * the project's working tree has: git does not hold it, so the side's copy does not either.
+ * Why a server of a side may have failed when files git does not hold are the cause: the file its
+ * error names, when the project's working tree has it and the side lacks it; else, for a failure
+ * at start or a wrong answer, the files git ignores that the sides lack.
+ * @param {{message: string, code?: string}} error
  * @returns {string|undefined} the sentence to add to the error
  */
-export function missingFileHint(message, sides) {
+export function missingFileHint({ message, code }, sides) {
+  const copies = sides.filter((side) => side.projectRoot && side.root !== side.projectRoot);
   const quoted = [...message.matchAll(/'([^'\s]+)'|"([^"\s]+)"/g)].map((match) => match[1] ?? match[2]);
-  for (const side of sides) {
-    if (!side.projectRoot) continue;
+  for (const side of copies) {
     for (const path of quoted) {
       const inSide = isAbsolute(path) ? relative(side.root, path) : path;
       if (!inSide || inSide.startsWith('..') || isAbsolute(inSide)) continue;
@@ -205,7 +224,11 @@ export function missingFileHint(message, sides) {
         return `${file} is in your working tree but git does not hold it, so a side's copy lacks it: list it in perfgate.config's "copy"`;
     }
   }
-  return undefined;
+  if (!FILE_SENSITIVE.has(code) || !copies.length) return undefined;
+  const missing = [...new Set(copies.flatMap(ignoredFilesMissing))];
+  if (!missing.length) return undefined;
+  const more = missing.length > SHOWN_IGNORED ? `, and ${missing.length - SHOWN_IGNORED} more` : '';
+  return `a side holds only what git holds at its commit; your working tree has files git ignores that the sides lack (${missing.slice(0, SHOWN_IGNORED).join(', ')}${more}): if a server needs one, list it in perfgate.config's "copy"`;
 }
 
 /**
