@@ -47,6 +47,8 @@ let interruptHandler = (signal) => {
 // Lets the runner finish its bookkeeping (results already written stay valid) before exiting.
 export function onInterrupt(handler) {
   interruptHandler = handler;
+  // From now on a signal reaches it, also before the first server has started.
+  installCleanup();
 }
 
 let installed = false;
