@@ -5,6 +5,7 @@
 // per request. Both compare modes (duet, sequential) are calibrated on the same benchmarks.
 import { performance } from 'node:perf_hooks';
 import { divisionLoop } from '../../servers/scenarios.js';
+import { signedPercent } from '../format.js';
 import { describePinning } from '../pinning.js';
 import { DECIDING_METRICS, metricByName, sampleValue } from '../metrics.js';
 import { secondsToVerdict } from '../compare/confirm.js';
@@ -173,7 +174,7 @@ export function summarizeTrials(trials, { band = 0.05, budgetSeconds = 180 } = {
 }
 
 const percent = (fraction) => (fraction === null ? 'n/a' : `${(fraction * 100).toFixed(0)} %`);
-const signed = (fraction) => (fraction === null ? '' : `${fraction > 0 ? '+' : ''}${(fraction * 100).toFixed(1)} %`);
+const signed = (fraction) => (fraction === null ? '' : signedPercent(fraction));
 const interval = (ci) => (ci ? `[${signed(ci[0])}, ${signed(ci[1])}]` : '');
 const seconds = (value) => (value === null ? 'n/a' : `${value.toFixed(0)} s`);
 const mark = (met) => (met === null ? '—' : met ? '✅' : '❌');
