@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULTS } from '../bench/stats/defaults.js';
+import { seededRandom } from '../bench/stats/prng.js';
 import { classifyInterval, compareSamples, failsGate, towardsBetter } from '../bench/stats/verdict.js';
 
 // Synthetic rounds: a fixed zero-mean noise pattern (relative), scaled, around 1000 req/s or 20 ms.
@@ -194,4 +195,22 @@ test('compareSamples judges with the estimate it computed (the paired Hodges–L
   );
   assert.ok(result.ci[0] < 0 && result.ci[1] < 0.05 && result.change > 0.02);
   assert.equal(result.verdict, 'inconclusive');
+});
+
+test('over many seeded intervals and estimates, one that excludes zero is never "no change"', () => {
+  const random = seededRandom(26);
+  const horizonsOf = [
+    horizons,
+    { direction: 'smaller', threshold: 0.05, minimumEffect: 0.02 },
+    { direction: 'bigger', threshold: 0.1 },
+  ];
+  for (let draw = 0; draw < 20_000; draw += 1) {
+    const a = (random() - 0.5) * 0.3;
+    const b = (random() - 0.5) * 0.3;
+    const interval = [Math.min(a, b), Math.max(a, b)];
+    const change = interval[0] + random() * (interval[1] - interval[0]);
+    const verdict = classifyInterval(interval, { ...horizonsOf[draw % 3], change });
+    if (interval[0] > 0 || interval[1] < 0) assert.notEqual(verdict, 'no change', `${interval}`);
+    if (verdict === 'no change') assert.ok(interval[0] <= 0 && interval[1] >= 0);
+  }
 });
