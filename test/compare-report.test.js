@@ -2,7 +2,9 @@
 // small but certain change apart from "no change", the count of small regressions, and the legend.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import Ajv from 'ajv';
 import { comparisonMarkdown } from '../bench/compare/report.js';
+import { comparisonSchema } from '../bench/compare/schema.js';
 import { renderComment } from '../bench/github/comment.js';
 import { defaultBands } from '../bench/metrics.js';
 
@@ -111,4 +113,24 @@ test('the legend says what each verdict means, and what inconclusive means for p
     markdown,
     /req\/s and CPU µs\/request: band ±5 %, minimum effect ±2 %; p99 latency: band and minimum effect ±10 %/,
   );
+});
+
+test("comparison.json's schema takes a benchmark's verdict and its confirmation, and refuses a malformed one", () => {
+  const validate = new Ajv({ allErrors: true }).compile(comparisonSchema);
+  const confirmed = { format: 'perfgate-comparison', version: 1, ...structuredClone(comparison) };
+  confirmed.benchmarks[1].confirmation = {
+    repeated: true,
+    first: {
+      verdict: { verdict: 'regression', calledBy: 'CPU µs/request', notes: [] },
+      rounds: 6,
+      samples: { base: [sample], head: [sample] },
+    },
+  };
+  assert.ok(validate(confirmed), JSON.stringify(validate.errors));
+  const bad = structuredClone(confirmed);
+  bad.benchmarks[1].confirmation.repeated = 'yes';
+  assert.equal(validate(bad), false);
+  const unknown = structuredClone(confirmed);
+  unknown.benchmarks[0].verdict.verdict = 'slightly slower';
+  assert.equal(validate(unknown), false);
 });
