@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { suiteSchema, validateSuite } from '../bench/config/schema.js';
 import { DEFAULTS, SUITES } from '../bench/config/suites.js';
+import { projectSchema } from '../bench/project/schema.js';
 import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
 import { resultProblems } from '../bench/results/schema.js';
 import { expandSpecs } from '../bench/specs.js';
@@ -32,6 +34,16 @@ test('runtimes multiply the benchmarks, innermost, and only a runtime other than
   );
   assert.deepEqual(SUITES.runtimes.runtimes, ['node@20', 'node@22', 'node@24', 'node@26', 'bun']);
   assert.deepEqual(SUITES.runtimes.variants, ['node-http', 'express', 'fastify']);
+});
+
+test("runtimes is a field of a suite config and of a project's perfgate.config.json", () => {
+  const names = { variantNames: ['node-http'], scenarioNames: ['hello'] };
+  assert.deepEqual(
+    validateSuite({ variants: ['node-http'], scenarios: ['hello'], connections: [1], runtimes: ['node@24'] }, names),
+    [],
+  );
+  const project = projectSchema({ builtInNames: ['node-http'], builtInScenarios: ['hello'] });
+  assert.deepEqual(project.properties.runtimes, suiteSchema(names).properties.runtimes);
 });
 
 describe('npm run bench -- --runtime system,node@22', () => {
