@@ -20,13 +20,6 @@ import { loadBuiltInVariant, skipReason } from './variants.js';
 const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
 const STARTUP_ALLOWANCE_SECONDS = 1;
 
-// A variant of its own runtime (express-bun) runs there on the default runtime: recorded so,
-// under its unchanged name.
-function ownRuntime(variants, spec) {
-  const own = !spec.runtime && variants.find((variant) => variant.name === spec.variant)?.ownRuntime;
-  return own ? { runtime: own } : {};
-}
-
 function newResult({ config, variants, runtimes, plan }) {
   // A variant on several runtimes is one variant per runtime: its packages once.
   const packages = [...enginePackages(config.engine), ...variants.flatMap((variant) => variant.packages)].filter(
@@ -45,12 +38,7 @@ function newResult({ config, variants, runtimes, plan }) {
     // The servers' runtimes, each as asked for and as installed (the harness's own is machine.node).
     runtimes,
     config,
-    benchmarks: expandSpecs(config).map((spec) => ({
-      ...spec,
-      ...ownRuntime(variants, spec),
-      status: 'pending',
-      runs: [],
-    })),
+    benchmarks: expandSpecs(config).map((spec) => ({ ...spec, status: 'pending', runs: [] })),
   };
 }
 
@@ -79,10 +67,22 @@ export async function runSuite({ config, variants, runtimes = [SYSTEM_RUNTIME], 
   });
   save();
 
-  const variantOf = (benchmark) =>
-    variants.find(
-      (variant) => variant.name === benchmark.variant && (variant.runtime ?? SYSTEM) === (benchmark.runtime ?? SYSTEM),
-    );
+  // Each benchmark's variant: the one placed on its runtime (bench/runtime/variant.js). A variant
+  // of its own runtime (express-bun) runs there on the default one: recorded so, its name unchanged.
+  const variantFor = new Map(
+    result.benchmarks.map((benchmark) => [
+      benchmark,
+      variants.find(
+        (variant) =>
+          variant.name === benchmark.variant &&
+          (variant.slot ?? variant.runtime ?? SYSTEM) === (benchmark.runtime ?? SYSTEM),
+      ),
+    ]),
+  );
+  const variantOf = (benchmark) => variantFor.get(benchmark);
+  for (const [benchmark, variant] of variantFor)
+    if (variant.runtime && variant.runtime !== (benchmark.runtime ?? SYSTEM)) benchmark.runtime = variant.runtime;
+  save();
   for (const variant of variants) {
     const reason = variant.unavailable;
     if (!reason) continue;

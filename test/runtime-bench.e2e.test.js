@@ -116,6 +116,30 @@ describe('npm run bench -- --runtime system,node@22', () => {
     assert.match(table, /\| reporter hello \| node 22\.5\.0 \| 2 \|/);
   });
 
+  test('a variant of its own runtime is skipped with the reason where that runtime cannot be installed', async () => {
+    // The stand-in registry has no Bun: express-bun (express on bun) is skipped, the rest runs.
+    const out = join(dir, 'no-bun');
+    const run = await runBench(
+      [
+        ...['--variant', 'express-bun,node-http', '--scenario', 'hello', '--connections', '2', '--duration', '0.3'],
+        ...['--warmup', '0', '--out', out, '--no-history'],
+      ],
+      {
+        env: {
+          PERFGATE_RUNTIME_CACHE: join(dir, 'no-bun-cache'),
+          npm_config_registry: registry.url,
+          npm_config_cache: join(dir, 'npm-cache'),
+          npm_config_fetch_retries: '0',
+        },
+      },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    const [bun, nodeHttp] = readResult(out).benchmarks;
+    assert.deepEqual([bun.id, bun.runtime, bun.status], ['express-bun hello c=2', 'bun', 'skipped']);
+    assert.match(bun.reason, /the npm registry has no package @oven\/bun-\S+ for runtime "bun"/);
+    assert.equal(nodeHttp.status, 'ok');
+  });
+
   test('a bad runtime is one line before anything starts', async () => {
     for (const [runtime, code, says] of [
       ['bun@nonsense', 'PG_BAD_RUNTIME', /runtime "bun@nonsense" is not valid/],

@@ -7,6 +7,8 @@ import { DEFAULTS } from '../bench/config/suites.js';
 import { planPinning } from '../bench/pinning.js';
 import { requestFor } from '../bench/requests.js';
 import { startBenchmarkServer } from '../bench/measure.js';
+import { SYSTEM_RUNTIME } from '../bench/runtime/index.js';
+import { placeOnRuntime } from '../bench/runtime/variant.js';
 import { builtInVariantNames, loadBuiltInVariants, skipReason } from '../bench/variants.js';
 import { PROXY_CLIENTS } from '../servers/options.js';
 import { verifyServer } from '../bench/verify.js';
@@ -15,7 +17,12 @@ import { leftoverServers, tempDir } from './helpers/harness.js';
 const logDir = tempDir();
 const plan = planPinning([0], {}); // unpinned: this test checks answers, not speed
 const options = { ...DEFAULTS.options, ioDelayMs: 5, cpuWork: 'fib:10' };
-const variants = await loadBuiltInVariants(builtInVariantNames());
+// As a run places them: express-bun on Bun (from the runtime cache; skipped when Bun cannot be installed).
+const variants = await placeOnRuntime(
+  await loadBuiltInVariants(builtInVariantNames()),
+  SYSTEM_RUNTIME,
+  (names, runtime) => loadBuiltInVariants(names, { launch: { runtime } }),
+);
 const backend = variants.find((variant) => variant.name === 'mock-backend');
 
 // A server serves every route of its scenarios whatever the benchmark's scenario, so one server

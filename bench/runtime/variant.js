@@ -2,6 +2,7 @@
 // composed, bench/process/server.js), and what the runtime cannot run is said as a reason the
 // benchmark is skipped with: a built-in variant that starts a program of its own (Go, Java,
 // nginx's own binary) has no JavaScript to put on another runtime, and Bun's undici is a stub.
+import { PerfgateError } from '../errors.js';
 import { resolveRuntime } from './index.js';
 import { RUNTIME_KINDS } from './kinds.js';
 
@@ -42,7 +43,7 @@ export function variantOnRuntime(variant, runtime) {
  * @returns {Promise<object[]>} in the order given
  */
 export async function placeOnRuntime(variants, runtime, describeOn) {
-  return Promise.all(
+  const placed = await Promise.all(
     variants.map(async (variant) => {
       if (!variant.ownRuntime) return variantOnRuntime(variant, runtime);
       if (!runtime.system)
@@ -50,9 +51,19 @@ export async function placeOnRuntime(variants, runtime, describeOn) {
           ...variantOnRuntime(variant, runtime),
           unavailable: `it runs on ${variant.ownRuntime} only; another runtime is --runtime on the variant it is made of`,
         };
-      const own = await resolveRuntime(variant.ownRuntime);
+      // Its runtime not installable here (no registry, no build for this platform): skipped, the
+      // rest of the suite runs, as for a variant whose toolchain is missing.
+      let own;
+      try {
+        own = await resolveRuntime(variant.ownRuntime);
+      } catch (error) {
+        if (!(error instanceof PerfgateError)) throw error;
+        return { ...variantOnRuntime(variant, runtime), runtime: variant.ownRuntime, unavailable: error.message };
+      }
       const [onOwn] = await describeOn([variant.name], own);
       return variantOnRuntime(onOwn, own);
     }),
   );
+  // slot: the runtime of the benchmarks it serves (a variant of its own runtime runs elsewhere).
+  return placed.map((variant) => ({ ...variant, slot: runtime.spec }));
 }
