@@ -48,8 +48,8 @@ export const errors = {
   ),
   serverExited: define(
     'PG_SERVER_EXITED',
-    (variant, code, signal, logFile, excerpt) =>
-      `server "${variant}" exited (${signal ? `signal ${signal}` : `code ${code}`}) before the run finished: ${excerpt ? `${excerpt} (its log: ${logFile})` : `see its log ${logFile}`}`,
+    (variant, code, signal, logFile, excerpt, when = 'before the run finished') =>
+      `server "${variant}" exited (${signal ? `signal ${signal}` : `code ${code}`}) ${when}: ${excerpt ? `${excerpt} (its log: ${logFile})` : `see its log ${logFile}`}`,
   ),
   serverNotReady: define(
     'PG_SERVER_NOT_READY',

@@ -377,7 +377,7 @@ describe("perfgate in a user's repository", () => {
       assert.equal(bench.code, 1);
       const [api, reference] = JSON.parse(readFileSync(join(dir, 'out/result.json'), 'utf8')).benchmarks;
       assert.equal(reference.status, 'ok');
-      assert.match(api.reason, /exited \(code 1\) before the run finished: .*Cannot find package 'shop-session-store'/);
+      assert.match(api.reason, /exited \(code 1\) while starting: .*Cannot find package 'shop-session-store'/);
       assert.match(
         bench.stderr,
         /history: this run is not added to .*data\.js: every benchmark of your servers failed/,

@@ -42,7 +42,7 @@ describe("a side of a user's repository", () => {
     const copied = side('copied', shop, { install: ['true'], copy: ['data/users.json'] });
     assert.equal(readFileSync(join(copied.root, 'data/users.json'), 'utf8'), '[{"id":42}]');
     // A server of the bare side crashes on the missing file: the error says why, and what to do.
-    const message = `server "api" exited (code 1) before the run finished: Error: ENOENT: no such file or directory, open '${join(bare.root, 'data/users.json')}'`;
+    const message = `server "api" exited (code 1) while starting: Error: ENOENT: no such file or directory, open '${join(bare.root, 'data/users.json')}'`;
     assert.equal(
       missingFileHint({ message, code: 'PG_SERVER_EXITED' }, [bare]),
       `data/users.json is in your working tree but git does not hold it, so a side's copy lacks it: list it in perfgate.config's "copy"`,

@@ -51,7 +51,7 @@ describe('server failures', () => {
     assert.equal(code, 'PG_SERVER_EXITED');
     assert.match(
       reason,
-      /exited \(code 1\) before the run finished: Error: Cannot find module '\.\/missing-on-purpose\.js' \(its log: /,
+      /exited \(code 1\) while starting: Error: Cannot find module '\.\/missing-on-purpose\.js' \(its log: /,
     );
     assert.doesNotMatch(reason, /Node\.js v\d/);
   });

@@ -160,7 +160,14 @@ export async function startServer(
   while (Date.now() < deadline) {
     if (exit) {
       await stop();
-      throw errors.serverExited(variant.name, exit.code, exit.signal, logFile, exit.error?.message ?? logOf(logFile));
+      throw errors.serverExited(
+        variant.name,
+        exit.code,
+        exit.signal,
+        logFile,
+        exit.error?.message ?? logOf(logFile),
+        'while starting',
+      );
     }
     const readyPort =
       launch.readiness === 'http'

@@ -28,7 +28,7 @@ function table(list, quote) {
 export function profileTables(profile, quote) {
   if (profile.skipped) return [`Profile not taken: ${quote(profile.skipped)}`, ''];
   return [
-    `CPU self time per request, base ${micros(profile.totals.base)} µs → head ${micros(profile.totals.head)} µs, from one more run of both sides at the same time with the V8 profiler on.`,
+    `Self time per request, base ${micros(profile.totals.base)} µs → head ${micros(profile.totals.head)} µs, from one more run of both sides at the same time with the V8 profiler on. The profiler samples wall time, so on a busy machine these exceed the CPU µs/request above: read them as shares, and a function at 0 on the base side as new.`,
     '',
     '**Grew most**',
     '',
