@@ -4,6 +4,7 @@ import { resolveSuite } from '../config/resolve.js';
 import { errors } from '../errors.js';
 import { sideSandbox } from '../sandbox/index.js';
 import { builtInVariantNames, loadVariants } from '../variants.js';
+import { stageRuntime } from '../runtime/cache.js';
 import { describeRuntime, resolveRuntimes, SYSTEM, SYSTEM_RUNTIME } from '../runtime/index.js';
 import { checkGitSides, parsePackageSpec, prepareDependencySide, prepareGitSide, sideOf } from './sides.js';
 
@@ -44,8 +45,12 @@ export function prepareSides(
   runtimes = { base: SYSTEM_RUNTIME, head: SYSTEM_RUNTIME },
   { sandboxed = false } = {},
 ) {
-  const sides = onRuntimes(prepareCode(request, work, perfgateRoot), runtimes);
-  if (!sandboxed) return sides;
+  if (!sandboxed) return onRuntimes(prepareCode(request, work, perfgateRoot), runtimes);
+  // A sandboxed side's runtime is linked into the work root, which its unprivileged uid can pass.
+  const inWork = (runtime) => (runtime.system ? runtime : stageRuntime(runtime, work.root));
+  const base = inWork(runtimes.base);
+  const head = runtimes.head.binary === runtimes.base.binary ? base : inWork(runtimes.head);
+  const sides = onRuntimes(prepareCode(request, work, perfgateRoot), { base, head });
   return {
     base: { ...sides.base, sandbox: sideSandbox(sides.base) },
     head: { ...sides.head, sandbox: sideSandbox(sides.head) },

@@ -4,9 +4,21 @@
 // into place only once its binary answered `--version`, so a half-downloaded or broken runtime
 // is never found there; a failed or interrupted install leaves nothing behind.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { writeFileAtomicSync } from '../atomic-file.js';
 import { errors } from '../errors.js';
@@ -110,5 +122,30 @@ export async function installRuntime({ cacheDir, pkg, version, kind, label }) {
   } finally {
     rmSync(temporary, { recursive: true, force: true });
     unregister();
+  }
+}
+
+/**
+ * A runtime's bin/ linked into `dir` (hard links: no copy on one file system), for a sandbox whose
+ * unprivileged uid cannot pass through the cache's home (run as root, ~ is /root, closed to it).
+ * Removed with `dir`. Returns the runtime as found there.
+ */
+export function stageRuntime(runtime, dir) {
+  const from = dirname(runtime.binary);
+  const to = join(dir, `runtime-${runtime.name}-${runtime.version}`, 'bin');
+  mkdirSync(to, { recursive: true, mode: 0o755 });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    if (entry.isSymbolicLink()) symlinkSync(readlinkSync(join(from, entry.name)), join(to, entry.name));
+    else linkOrCopy(join(from, entry.name), join(to, entry.name));
+  }
+  for (let at = to; at !== dir; at = dirname(at)) chmodSync(at, 0o755);
+  return { ...runtime, binary: join(to, basename(runtime.binary)) };
+}
+
+function linkOrCopy(from, to) {
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to); // another file system
   }
 }
