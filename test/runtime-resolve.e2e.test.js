@@ -3,11 +3,12 @@
 // reused, and every kind of bad input is one clear error that leaves nothing in the cache.
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
+import { stageRuntime } from '../bench/runtime/cache.js';
 import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
 import {
   onRuntime,
@@ -142,12 +143,20 @@ describe('resolving against the registry', () => {
     assert.equal(packuments(), asked + 1, 'the exact version did not ask the registry');
   });
 
-  test('bun installs from its per-platform package like node', async () => {
+  test('bun installs from its per-platform package like node, and answers to `node` too', async () => {
     const cacheDir = freshCache();
     const runtime = await resolveRuntime('bun@1.3', { cacheDir });
     assert.equal(runtime.version, '1.3.2');
     assert.equal(runtime.name, 'bun');
     assert.match(runtime.binary, /bin\/bun$/);
+    assert.equal(readlinkSync(join(dirname(runtime.binary), 'node')), 'bun');
+    // Staged for a sandbox: the same files (hard links), the alias kept, in a directory of its own.
+    const work = join(scratch, 'work');
+    mkdirSync(work);
+    const staged = stageRuntime(runtime, work);
+    assert.ok(staged.binary.startsWith(`${work}/`));
+    assert.equal(statSync(staged.binary).ino, statSync(runtime.binary).ino);
+    assert.equal(readlinkSync(join(dirname(staged.binary), 'node')), 'bun');
   });
 });
 
