@@ -462,6 +462,9 @@ describe("the composite actions, from a user's repository", () => {
     symlinkSync(join(repo, 'node_modules'), join(checkout, 'node_modules'));
     const files = { GITHUB_OUTPUT: join(root, 'output'), GITHUB_STEP_SUMMARY: join(root, 'summary.md') };
     for (const file of Object.values(files)) writeFileSync(file, '');
+    // A workflow_dispatch on the default branch, the only ref the actions run from.
+    const dispatch = join(root, 'dispatch.json');
+    writeFileSync(dispatch, JSON.stringify({ repository: { default_branch: 'main' }, ref: 'refs/heads/main' }));
     github = {
       root,
       checkout,
@@ -472,6 +475,9 @@ describe("the composite actions, from a user's repository", () => {
         ...files,
         GITHUB_SERVER_URL: `file://${root}`,
         GITHUB_REPOSITORY: 'shop/api',
+        GITHUB_REF: 'refs/heads/main',
+        GITHUB_EVENT_NAME: 'workflow_dispatch',
+        GITHUB_EVENT_PATH: dispatch,
         GITHUB_SHA: git(checkout, 'rev-parse', 'HEAD'),
       },
     };
@@ -583,7 +589,7 @@ describe("the composite actions, from a user's repository", () => {
           action: 'created',
           repository: { default_branch: 'main' },
           issue: { number: 7, pull_request: {} },
-          comment: { id: 9, body: '/perfgate', user: { login: 'ada' } },
+          comment: { id: 9, body: '/perfgate', user: { login: 'ada' }, author_association: 'MEMBER' },
         }),
       );
       const env = {
