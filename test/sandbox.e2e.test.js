@@ -1,13 +1,18 @@
 // The sandbox's parts on their own: when the code under test may run unsandboxed, the argv that
-// wraps a side's process, and what of the harness's environment a side keeps. The hostile side
-// end to end is test/sandbox-hostile.e2e.test.js.
+// wraps a side's process, what of the harness's environment a side keeps, and the CPU of a
+// daemon that left its server's process group. The hostile side end to end is
+// test/sandbox-hostile.e2e.test.js.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { spawnGroup, stopGroup } from '../bench/process/children.js';
 import { sideCommand } from '../bench/process/server.js';
 import { sandboxDecision, sandboxUnavailable, sideSandbox } from '../bench/sandbox/index.js';
+import { processesIn, sandboxPidNamespace } from '../bench/sandbox/processes.js';
+import { readGroups } from '../bench/sampling/proc.js';
 import { tempDir } from './helpers/harness.js';
 
 const MISSING = 'bubblewrap is not installed (Debian package bubblewrap)';
@@ -96,4 +101,36 @@ test('a sandboxed process sees no network but loopback and none of the harness',
   );
   const run = spawnSync(argv[0], argv.slice(1), { env, encoding: 'utf8' });
   assert.equal(run.stdout.trim(), 'lo false', run.stderr);
+});
+
+test('a daemon that leaves its process group still counts in the server CPU sampled, and dies with the sandbox', {
+  skip: sandboxUnavailable() ?? false,
+}, async () => {
+  // The sandboxed process starts a busy daemon in a session of its own, then idles.
+  const daemon =
+    "require('child_process').spawn(process.execPath, ['-e', 'for(;;){}'], { detached: true, stdio: 'ignore' }).unref(); setInterval(() => {}, 1000);";
+  const { argv, env } = sideCommand([process.execPath, '-e', daemon], {
+    sandbox: { ...sideSandbox({ label: 'head', root: tempDir() }), network: 'own' },
+  });
+  const group = spawnGroup(argv, { env });
+  try {
+    let namespace;
+    for (let tries = 0; tries < 100 && !namespace; tries++) {
+      await sleep(50);
+      const found = sandboxPidNamespace(group.child.pid);
+      if (found && processesIn('pid', found).length >= 3) namespace = found;
+    }
+    assert.ok(namespace, 'the sandbox and its daemon started');
+    const before = { group: readGroups([group.child.pid]), all: readGroups([group.child.pid], [namespace]) };
+    await sleep(1500);
+    const grew = (reading, key) => reading.cpuTicks - before[key].cpuTicks;
+    const groupOnly = grew(readGroups([group.child.pid]), 'group');
+    const withNamespace = grew(readGroups([group.child.pid], [namespace]), 'all');
+    assert.ok(withNamespace > groupOnly + 5, `namespace ${withNamespace} ticks, group only ${groupOnly}`);
+    await stopGroup(group);
+    for (let tries = 0; tries < 40 && processesIn('pid', namespace).length; tries++) await sleep(50);
+    assert.deepEqual(processesIn('pid', namespace), []);
+  } finally {
+    await stopGroup(group);
+  }
 });
