@@ -111,6 +111,20 @@ export const errors = {
     (dep, vs) =>
       `--dep ${dep} and --vs ${vs} must name the same package at two versions, e.g. --dep express@4.21.2 --vs express@5.1.0`,
   ),
+  badOverride: define(
+    'PG_BAD_OVERRIDE',
+    (text) =>
+      `--override ${text} is not PKG@SPEC: give a package and a version, range, file: path or git URL, e.g. --override body-parser@2.2.0`,
+  ),
+  unknownOverride: define(
+    'PG_UNKNOWN_OVERRIDE',
+    (name, what) =>
+      `an override of ${name}, which ${what} does not install anywhere in its tree: check the package's name (npm ls ${name})`,
+  ),
+  badOverrideTree: define(
+    'PG_BAD_OVERRIDE_TREE',
+    (what, problem) => `cannot check overrides against ${what}: ${problem}`,
+  ),
   describeFailed: define(
     'PG_DESCRIBE_FAILED',
     (where, detail) =>

@@ -3,13 +3,20 @@
 //   npm run compare -- --base main --head HEAD              two commits of this repository
 //   npm run compare -- --dep express@4.21.2 --vs express@5.1.0   two versions of a package
 //   npm run compare -- --runtime node@22 --vs-runtime node@24     the same code on two runtimes
+//   npm run compare -- --override body-parser@2.2.0               a dependency changed anywhere in the tree
 // Writes comparison.json and comparison.md, prints the report, appends it to
 // $GITHUB_STEP_SUMMARY, and exits 1 only on a regression beyond --fail-threshold.
 import { fileURLToPath } from 'node:url';
 import { COMPARE_COMMAND, parseCompareArgs } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
 import { EXIT } from '../bench/errors.js';
-import { prepareSides, resolveComparedSuite, resolveSideRuntimes } from '../bench/compare/plan.js';
+import {
+  prepareSides,
+  resolveComparedSuite,
+  resolveSideOverrides,
+  resolveSideRuntimes,
+} from '../bench/compare/plan.js';
+import { sideLockfiles } from '../bench/compare/overrides.js';
 import { measureComparison } from '../bench/compare/run-comparison.js';
 import { sandboxDecision } from '../bench/sandbox/index.js';
 import { createWorkRoot } from '../bench/compare/sides.js';
@@ -23,7 +30,8 @@ const perfgateRoot = fileURLToPath(new URL('..', import.meta.url));
 
 await runCommand(COMPARE_COMMAND, async ({ values }) => {
   const parsed = parseCompareArgs(values);
-  const request = await withProject(parsed, parsed.repo);
+  const found = await withProject(parsed, parsed.repo);
+  const request = { ...found, dependencyOverrides: resolveSideOverrides(found) };
   const { config } = await resolveComparedSuite(request);
   const settings = {
     ...request.settings,
@@ -33,21 +41,24 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
   const work = createWorkRoot();
   try {
     // Commits and package versions are code under test; the working tree on two runtimes is not.
+    // Overrides are the maintainer's own choice of packages on their machine, like the working tree.
     const sandbox = request.base || request.dep ? sandboxDecision() : { sandboxed: false };
     if (sandbox.note) console.error(sandbox.note);
     // A side whose lockfile differs from the working tree's is installed: minutes of silence otherwise.
     console.error('preparing the sides (each checked out and installed unless it reuses your node_modules)');
     const sides = prepareSides(request, work, perfgateRoot, runtimes, sandbox);
     for (const side of Object.values(sides)) console.error(`${side.label}: ${side.description}`);
+    const lockfiles = sideLockfiles(sides);
     const outDir = request.outDir ?? defaultResultsDir('compare');
-    const comparison = await measureComparison({
+    const measured = await measureComparison({
       config,
       sides,
       settings,
       outDir,
       onProgress: (line) => console.error(line),
     });
-    const markdown = writeComparison(comparison, outDir);
+    const comparison = lockfiles ? { ...measured, dependencyChanges: lockfiles.changes } : measured;
+    const markdown = writeComparison(comparison, outDir, lockfiles);
     appendSummary(markdown);
     setOutputs({
       regression: comparison.gate.failed,

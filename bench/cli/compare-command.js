@@ -102,7 +102,8 @@ const profileMode = (flag) => ({ true: 'always', false: 'never' })[flag] ?? 'aut
 export const COMPARE_COMMAND = {
   name: 'compare',
   invocation: 'npm run compare --',
-  synopsis: '(--base REF --head REF | --dep PKG@V1 --vs PKG@V2 | --runtime A --vs-runtime B) [options]',
+  synopsis:
+    '(--base REF --head REF | --dep PKG@V1 --vs PKG@V2 | --runtime A --vs-runtime B | --override PKG@SPEC ...) [options]',
   summary:
     'Base vs head, in duet (or sequential) rounds, with a verdict per benchmark and metric. Writes comparison.json and comparison.md,\nappends the report to $GITHUB_STEP_SUMMARY, and exits 1 only on a regression beyond --fail-threshold.',
   options: {
@@ -127,6 +128,18 @@ export const COMPARE_COMMAND = {
       defaultText: 'npm resolves --dep now',
     },
     'vs-lock': { type: 'string', value: 'DIR', help: 'the same for --vs', defaultText: 'npm resolves --vs now' },
+    override: {
+      type: 'string',
+      multiple: true,
+      value: 'PKG@SPEC',
+      help: "head's dependency override, anywhere in the tree (npm overrides; repeatable): a version or range, file:PATH (tarball or folder) or a git URL; alone: the working tree vs the working tree with it",
+    },
+    'base-override': {
+      type: 'string',
+      multiple: true,
+      value: 'PKG@SPEC',
+      help: "the same for the base side (perfgate.config's overrides.base and overrides.head set them too)",
+    },
     runtime: {
       type: 'string',
       value: 'RUNTIME',
@@ -145,10 +158,13 @@ export const COMPARE_COMMAND = {
     const byRefs = values.base !== undefined || values.head !== undefined;
     const byDeps = values.dep !== undefined || values.vs !== undefined;
     const whole = byRefs ? values.base && values.head : values.dep && values.vs;
-    if (!byRefs && !byDeps && values['vs-runtime'] !== undefined) return [];
+    const byOverrides = values.override !== undefined || values['base-override'] !== undefined;
+    if (byDeps && byOverrides)
+      return ['--override and --base-override go with --base/--head or alone; --dep/--vs is the one-package case'];
+    if (!byRefs && !byDeps && (values['vs-runtime'] !== undefined || byOverrides)) return [];
     if (byRefs === byDeps || !whole)
       return [
-        'give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2, or --vs-runtime RUNTIME (the same code on two runtimes)',
+        'give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2, or --vs-runtime RUNTIME (the same code on two runtimes), or --override PKG@SPEC (the same code with a dependency changed)',
       ];
     return (values['dep-lock'] || values['vs-lock']) && !byDeps
       ? ['--dep-lock and --vs-lock go with --dep and --vs']
@@ -190,6 +206,7 @@ export function parseCompareArgs(values) {
     vsLock: values['vs-lock'],
     runtime: values.runtime,
     vsRuntime: values['vs-runtime'],
+    sideOverrides: { base: values['base-override'] ?? [], head: values.override ?? [] },
     repo: values.repo ?? process.cwd(),
   };
 }

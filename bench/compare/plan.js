@@ -1,12 +1,46 @@
 // What a compare request measures: the suite (for a package, the variants that use it) and
 // the two sides, made from perfgate's own checkout or from a user's repository.
+import { join } from 'node:path';
 import { resolveSuite } from '../config/resolve.js';
 import { errors } from '../errors.js';
 import { sideSandbox } from '../sandbox/index.js';
 import { builtInVariantNames, loadVariants } from '../variants.js';
 import { stageRuntime } from '../runtime/cache.js';
 import { describeRuntime, resolveRuntimes, SYSTEM, SYSTEM_RUNTIME } from '../runtime/index.js';
-import { checkGitSides, parsePackageSpec, prepareDependencySide, prepareGitSide, sideOf } from './sides.js';
+import { checkOverridable, lockfileOf, overridesOf } from './overrides.js';
+import {
+  checkGitSides,
+  parsePackageSpec,
+  prepareDependencySide,
+  prepareGitSide,
+  prepareOverrideSide,
+  sideOf,
+} from './sides.js';
+
+/**
+ * Each side's dependency overrides (perfgate.config's overrides.base/.head, then --base-override
+ * and --override), checked against the tree that side installs before anything starts: an
+ * override of a package the tree does not contain is an error.
+ * @returns {{base: object, head: object}} npm `overrides` objects, maybe empty
+ */
+export function resolveSideOverrides(request) {
+  const fromConfig = request.project?.config.overrides ?? {};
+  const given = request.sideOverrides ?? { base: [], head: [] };
+  const overrides = {
+    base: overridesOf(fromConfig.base, given.base),
+    head: overridesOf(fromConfig.head, given.head),
+  };
+  const repo = request.project?.root ?? request.repo;
+  for (const label of ['base', 'head']) {
+    if (!Object.keys(overrides[label]).length) continue;
+    const ref = request.base ? request[label] : undefined;
+    const what = ref ? `package-lock.json at ${ref}` : `${repo}/package-lock.json`;
+    checkOverridable(overrides[label], lockfileOf(repo, ref), what);
+  }
+  return overrides;
+}
+
+const anyOverride = (overrides) => Object.values(overrides ?? {}).some((side) => Object.keys(side).length);
 
 /**
  * Each side's runtime (--runtime for both, --vs-runtime for head), resolved, installed and
@@ -18,7 +52,12 @@ export async function resolveSideRuntimes(request) {
   const head = request.vsRuntime ?? base;
   const [baseRuntime, headRuntime] = await resolveRuntimes([base, head]);
   const runtimes = { base: baseRuntime, head: headRuntime ?? baseRuntime };
-  if (!request.base && !request.dep && runtimes.base.binary === runtimes.head.binary)
+  if (
+    !request.base &&
+    !request.dep &&
+    !anyOverride(request.dependencyOverrides) &&
+    runtimes.base.binary === runtimes.head.binary
+  )
     throw errors.sameRuntimes(base, head, describeRuntime(runtimes.base));
   return runtimes;
 }
@@ -60,12 +99,18 @@ export function prepareSides(
 // In a user's repository (a perfgate.config), the sides are made from it and installed its way.
 function prepareCode(request, work, perfgateRoot) {
   const projectRoot = request.project?.root ?? perfgateRoot;
-  // The same code on two runtimes: the project as it is, on both sides.
+  const copy = request.project?.copy;
+  const overrides = request.dependencyOverrides ?? { base: {}, head: {} };
+  // The same code on two runtimes, or with other dependencies: the project as it is, on both
+  // sides; a side with overrides is a copy of it installed with them.
   if (!request.base && !request.dep) {
     const tree = sideOf('tree', projectRoot, 'the working tree', projectRoot);
-    return { base: { ...tree, label: 'base' }, head: { ...tree, label: 'head' } };
+    const side = (label) =>
+      Object.keys(overrides[label]).length
+        ? prepareOverrideSide({ label, work, projectRoot, copy, overrides: overrides[label] })
+        : { ...tree, label, lockfile: join(projectRoot, 'package-lock.json') };
+    return { base: side('base'), head: side('head') };
   }
-  const copy = request.project?.copy;
   if (request.dep) {
     if (parsePackageSpec(request.dep).name !== parsePackageSpec(request.vs).name)
       throw errors.badDependencyPair(request.dep, request.vs);
@@ -76,7 +121,18 @@ function prepareCode(request, work, perfgateRoot) {
   const repo = request.project?.root ?? request.repo;
   const shas = checkGitSides(repo, request.base, request.head);
   const install = request.project?.install;
-  const side = (label, ref) => prepareGitSide({ repo, sha: shas[label], ref, label, work, projectRoot, install, copy });
+  const side = (label, ref) =>
+    prepareGitSide({
+      repo,
+      sha: shas[label],
+      ref,
+      label,
+      work,
+      projectRoot,
+      install,
+      copy,
+      overrides: overrides[label],
+    });
   return { base: side('base', request.base), head: side('head', request.head) };
 }
 

@@ -210,6 +210,26 @@ function misbehaviour(sides) {
     : '';
 }
 
+const SHOWN_CHANGES = 30;
+
+// What the sides' resolved lockfiles install differently (overrides, or two commits' lockfiles).
+function dependencyChangeLines(changes = []) {
+  if (!changes.length) return [];
+  const more = changes.length > SHOWN_CHANGES ? [`- and ${changes.length - SHOWN_CHANGES} more`] : [];
+  return [
+    `<details><summary>Dependencies changed: ${changes.length} (base.package-lock.json vs head.package-lock.json)</summary>`,
+    '',
+    '| package | base | head | where in the tree |',
+    '| --- | --- | --- | --- |',
+    ...changes
+      .slice(0, SHOWN_CHANGES)
+      .map((change) => `| ${[change.name, change.from, change.to, change.where].map(escapeCell).join(' | ')} |`),
+    ...more,
+    '</details>',
+    '',
+  ];
+}
+
 // linkFrom: the folder the report is written to, so links to kept profiles are relative.
 export function comparisonMarkdown(comparison, { linkFrom } = {}) {
   const { sides, settings, machine } = comparison;
@@ -230,6 +250,7 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     '',
     `${gate}${noise}${misbehaviour(sides)}`,
     '',
+    ...dependencyChangeLines(comparison.dependencyChanges),
     ...smallRegressionLine(comparison, escapeCell),
     ...confirmationLine(comparison),
     '| benchmark | metric | base | head | change | 95 % CI | verdict |',

@@ -147,6 +147,16 @@ export const comparisonSchema = {
     sides: { type: 'object', required: ['base', 'head'], properties: { base: side, head: side } },
     settings: { type: 'object', properties: { interval: { enum: INTERVAL_KINDS } } },
     benchmarks: { type: 'array', maxItems: 1000, items: benchmark },
+    // What the sides' resolved lockfiles install differently (bench/compare/overrides.js).
+    dependencyChanges: {
+      type: 'array',
+      maxItems: 10000,
+      items: {
+        type: 'object',
+        required: ['name', 'from', 'to', 'where'],
+        properties: { name: text(300), from: text(1000), to: text(1000), where: text(2000) },
+      },
+    },
     gate: {
       type: 'object',
       required: ['failed', 'failThreshold', 'regressions'],

@@ -33,6 +33,7 @@ import { SYSTEM_RUNTIME } from '../runtime/index.js';
 import { placeOnRuntime } from '../runtime/variant.js';
 import { commandVariant, loadBuiltInVariants } from '../variants.js';
 import { installFailure } from './install-output.js';
+import { applyOverrides, describeOverrides } from './overrides.js';
 
 // How perfgate's own sides install: the same lockfile, no install scripts (none is needed).
 const OWN_INSTALL = ['npm', 'ci', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
@@ -238,7 +239,17 @@ export function missingFileHint({ message, code }, sides) {
  *   install: the command that installs a side's dependencies otherwise (a project's "install");
  *   copy: files of projectRoot's working tree put into the side first (a project's "copy")
  */
-export function prepareGitSide({ repo, sha, ref, label, work, projectRoot, install = OWN_INSTALL, copy = [] }) {
+export function prepareGitSide({
+  repo,
+  sha,
+  ref,
+  label,
+  work,
+  projectRoot,
+  install = OWN_INSTALL,
+  copy = [],
+  overrides = {},
+}) {
   const dir = join(work.root, label);
   git(repo, 'worktree', 'add', '--detach', '--quiet', dir, sha);
   work.onRemove(() => {
@@ -247,7 +258,24 @@ export function prepareGitSide({ repo, sha, ref, label, work, projectRoot, insta
   });
   copyNamedFiles(projectRoot, dir, copy);
   installDependencies(dir, projectRoot, install);
-  return { ...sideOf(label, dir, `${ref} (${sha.slice(0, 12)})`, repo), ref, sha };
+  const overridden = Object.keys(overrides).length;
+  if (overridden) applyOverrides(dir, overrides);
+  const description = `${ref} (${sha.slice(0, 12)})${overridden ? ` with ${describeOverrides(overrides)}` : ''}`;
+  return { ...sideOf(label, dir, description, repo), ref, sha, lockfile: join(dir, 'package-lock.json') };
+}
+
+/**
+ * The project's working tree (its tracked files, and "copy"), in a directory of its own, installed
+ * with npm `overrides` (bench/compare/overrides.js): a dependency changed anywhere in the tree.
+ */
+export function prepareOverrideSide({ label, work, projectRoot, copy = [], overrides }) {
+  const dir = join(work.root, label);
+  mkdirSync(dir);
+  copyTrackedFiles(projectRoot, dir);
+  copyNamedFiles(projectRoot, dir, copy);
+  applyOverrides(dir, overrides);
+  const description = `the working tree with ${describeOverrides(overrides)}`;
+  return { ...sideOf(label, dir, description, projectRoot), overrides, lockfile: join(dir, 'package-lock.json') };
 }
 
 // Links every package of this project into `modulesDir`, except `skip`.

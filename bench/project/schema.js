@@ -49,6 +49,15 @@ export function projectSchema({ builtInNames, builtInScenarios }) {
       reference: referenceSchema({ builtInNames, builtInScenarios }),
       // How each side of `perfgate compare --base --head` installs its dependencies.
       install: { type: 'array', items: { type: 'string' }, minItems: 1 },
+      // Dependency overrides of each side of `perfgate compare` (npm overrides: PKG -> SPEC).
+      overrides: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          base: { type: 'object', additionalProperties: { type: 'string', minLength: 1 } },
+          head: { type: 'object', additionalProperties: { type: 'string', minLength: 1 } },
+        },
+      },
       // Files and folders of the working tree that git does not hold, copied into each side.
       copy: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
       thresholds: { type: 'object', additionalProperties: thresholdsSchema },

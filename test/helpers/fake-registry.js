@@ -2,7 +2,7 @@
 // to npm itself (npm_config_registry), with a log of what was asked for. Runtime packages get a
 // bin/ that is a shell script: `--version` prints the version, anything else runs the harness's
 // Node with PERFGATE_FAKE_RUNTIME set, so a server can tell which runtime started it.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -33,8 +33,23 @@ export function runtimeTarball({ name, version, executable, versionLine }) {
   }
 }
 
+// An ordinary package's tarball: its package.json and the files given ({ 'index.js': '...' }).
+export function packageTarball(manifest, files = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'perfgate-fake-pkg-'));
+  try {
+    mkdirSync(join(dir, 'package'));
+    writeFileSync(join(dir, 'package', 'package.json'), JSON.stringify(manifest));
+    for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, 'package', file), text);
+    execFileSync('tar', ['-czf', join(dir, 'package.tgz'), '-C', dir, 'package']);
+    return { tarball: readFileSync(join(dir, 'package.tgz')), dependencies: manifest.dependencies };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
- * @param {Record<string, Record<string, Buffer>>} packages  name -> version -> tarball
+ * @param {Record<string, Record<string, Buffer | {tarball: Buffer, dependencies: object}>>} packages
+ *   name -> version -> tarball (and the dependencies its packument names; packageTarball makes both)
  * @returns {Promise<{url: string, requests: string[], close: () => Promise<void>}>}
  */
 export async function startFakeRegistry(packages) {
@@ -56,12 +71,14 @@ export async function startFakeRegistry(packages) {
     }
     const { port } = server.address();
     const versions = {};
-    for (const [version, tarball] of Object.entries(packages[name])) {
+    for (const [version, given] of Object.entries(packages[name])) {
+      const { tarball, dependencies } = Buffer.isBuffer(given) ? { tarball: given } : given;
       const file = `/${name}/-/${name.split('/').at(-1)}-${version}.tgz`;
       tarballs.set(file, tarball);
       versions[version] = {
         name,
         version,
+        ...(dependencies ? { dependencies } : {}),
         dist: {
           tarball: `http://127.0.0.1:${port}${file}`,
           integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}`,
@@ -77,5 +94,42 @@ export async function startFakeRegistry(packages) {
     url: `http://127.0.0.1:${server.address().port}/`,
     requests,
     close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/**
+ * startFakeRegistry in a process of its own (fake-registry-process.js), for code that runs npm
+ * synchronously. Same packages; returns { url, close }.
+ */
+export async function startFakeRegistryProcess(packages) {
+  const dir = mkdtempSync(join(tmpdir(), 'perfgate-fake-registry-'));
+  const file = join(dir, 'packages.json');
+  const encoded = Object.fromEntries(
+    Object.entries(packages).map(([name, versions]) => [
+      name,
+      Object.fromEntries(
+        Object.entries(versions).map(([version, given]) => {
+          const { tarball, dependencies } = Buffer.isBuffer(given) ? { tarball: given } : given;
+          return [version, { tarball: tarball.toString('base64'), dependencies }];
+        }),
+      ),
+    ]),
+  );
+  writeFileSync(file, JSON.stringify(encoded));
+  const child = spawn(process.execPath, [new URL('fake-registry-process.js', import.meta.url).pathname, file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (data) => resolve(String(data).trim()));
+    child.once('exit', (code) => reject(new Error(`the registry stand-in exited (${code})`)));
+  });
+  return {
+    url,
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+        rmSync(dir, { recursive: true, force: true });
+      }),
   };
 }

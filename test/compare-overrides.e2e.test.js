@@ -1,0 +1,161 @@
+// Dependency overrides of a side: a project whose dependency `outer` has its own nested copy of
+// `inner` (the project locks inner@2 at the top, outer needs inner@^1), all from a registry
+// stand-in on loopback. An override reaches the nested copy (what outer's `require` sees) from a
+// registry version, a file: tarball and a git+file:// repository; an override of a package the
+// tree lacks is a one-line error before anything starts; the report lists what changed where.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { lockfileChanges, overridesOf, parseOverride } from '../bench/compare/overrides.js';
+import { comparisonMarkdown } from '../bench/compare/report.js';
+import { comparisonSchema } from '../bench/compare/schema.js';
+import { createWorkRoot, prepareOverrideSide } from '../bench/compare/sides.js';
+import { defaultBands } from '../bench/metrics.js';
+import { validateWith } from '../bench/config/schema.js';
+import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
+import { GIT_ENV } from './helpers/servers-repo.js';
+import { tempDir } from './helpers/harness.js';
+
+const COMPARE = fileURLToPath(new URL('../scripts/compare.mjs', import.meta.url));
+const QUIET_NPM = ['--no-audit', '--no-fund', '--loglevel=error'];
+const git = (cwd, ...args) =>
+  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+
+const inner = (version) => packageTarball({ name: 'inner', version });
+const outer = packageTarball(
+  { name: 'outer', version: '1.0.0', main: 'index.js', dependencies: { inner: '^1.0.0' } },
+  { 'index.js': "module.exports = require('inner/package.json').version;\n" },
+);
+
+describe('dependency overrides of a side', () => {
+  let registry;
+  let project;
+  const saved = { registry: process.env.npm_config_registry, cache: process.env.npm_config_cache };
+  const work = createWorkRoot();
+
+  before(async () => {
+    registry = await startFakeRegistryProcess({
+      inner: { '1.0.0': inner('1.0.0'), '1.1.0': inner('1.1.0'), '2.0.0': inner('2.0.0') },
+      outer: { '1.0.0': outer },
+    });
+    // npm, here and in the sides, asks the stand-in only, with a cache of its own.
+    process.env.npm_config_registry = registry.url;
+    process.env.npm_config_cache = tempDir('perfgate-npm-cache-');
+    project = tempDir('perfgate-overrides-');
+    const manifest = {
+      name: 'shop',
+      version: '1.0.0',
+      private: true,
+      dependencies: { inner: '2.0.0', outer: '1.0.0' },
+    };
+    writeFileSync(join(project, 'package.json'), JSON.stringify(manifest, null, 2));
+    execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', ...QUIET_NPM], { cwd: project });
+    writeFileSync(join(project, '.gitignore'), 'node_modules/\n');
+    git(project, 'init', '-q', '-b', 'main');
+    git(project, 'add', '.');
+    git(project, 'commit', '-qm', 'shop');
+  });
+  after(async () => {
+    work.remove();
+    await registry?.close();
+    for (const [key, value] of Object.entries({ npm_config_registry: saved.registry, npm_config_cache: saved.cache }))
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+  });
+
+  const projectLock = () => JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
+  // What outer's nested require of inner sees in a side, and what the side's top level sees.
+  const seen = (side) => ({
+    nested: execFileSync(process.execPath, ['-p', "require('outer')"], { cwd: side.root, encoding: 'utf8' }).trim(),
+    top: execFileSync(process.execPath, ['-p', "require('inner/package.json').version"], {
+      cwd: side.root,
+      encoding: 'utf8',
+    }).trim(),
+  });
+  const side = (label, text) =>
+    prepareOverrideSide({ label, work, projectRoot: project, overrides: overridesOf({}, [text]) });
+
+  test('the project as locked: outer has its own copy of inner', () => {
+    const lock = projectLock();
+    assert.equal(lock.packages['node_modules/inner'].version, '2.0.0');
+    assert.equal(lock.packages['node_modules/outer/node_modules/inner'].version, '1.1.0');
+  });
+
+  test('a registry version reaches the nested copy, and the changes name it and where it is', () => {
+    const overridden = side('version', 'inner@1.0.0');
+    assert.deepEqual(seen(overridden), { nested: '1.0.0', top: '1.0.0' });
+    assert.equal(overridden.description, 'the working tree with inner@1.0.0');
+    // One copy now serves both: the nested one is gone, the top one changed.
+    assert.deepEqual(lockfileChanges(projectLock(), JSON.parse(readFileSync(overridden.lockfile, 'utf8'))), [
+      { name: 'inner', from: '2.0.0', to: '1.0.0', where: 'inner' },
+      { name: 'inner', from: '1.1.0', to: 'absent', where: 'outer › inner' },
+    ]);
+  });
+
+  test('a file: tarball reaches the nested copy', () => {
+    const dir = tempDir('perfgate-tarball-');
+    const tarball = join(dir, 'inner-3.0.0.tgz');
+    writeFileSync(tarball, inner('3.0.0').tarball);
+    const overridden = side('tarball', `inner@file:${tarball}`);
+    assert.deepEqual(seen(overridden), { nested: '3.0.0', top: '3.0.0' });
+    const changes = lockfileChanges(projectLock(), JSON.parse(readFileSync(overridden.lockfile, 'utf8')));
+    assert.ok(changes.some((change) => change.where === 'inner' && change.to.startsWith('3.0.0 (file:')));
+  });
+
+  test('a git+file:// repository reaches the nested copy', () => {
+    const repo = tempDir('perfgate-inner-git-');
+    writeFileSync(join(repo, 'package.json'), JSON.stringify({ name: 'inner', version: '4.0.0' }));
+    git(repo, 'init', '-q', '-b', 'main');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-qm', 'inner 4');
+    git(repo, 'tag', 'v4');
+    const overridden = side('git', `inner@git+file://${repo}#v4`);
+    assert.deepEqual(seen(overridden), { nested: '4.0.0', top: '4.0.0' });
+  });
+
+  test('an override of a package the tree lacks is one clear line, before anything starts', () => {
+    const run = spawnSync(process.execPath, [COMPARE, '--override', 'left-pad@1.3.0', '--out', join(project, 'out')], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    assert.equal(run.status, 2, run.stderr);
+    const lines = run.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, run.stderr);
+    assert.match(lines[0], /left-pad, which .*package-lock\.json does not install anywhere in its tree/);
+    assert.throws(() => parseOverride('left-pad'), { code: 'PG_BAD_OVERRIDE' });
+  });
+});
+
+test('the report and comparison.json list the dependencies that changed, with where in the tree', () => {
+  const comparison = {
+    format: 'perfgate-comparison',
+    sides: { base: { description: 'the working tree' }, head: { description: 'the working tree with inner@1.1.0' } },
+    settings: {
+      thresholds: defaultBands(),
+      interval: 'paired',
+      minRounds: 5,
+      maxRounds: 60,
+      budgetSeconds: 180,
+      roundSeconds: 3,
+      warmupSeconds: 1,
+    },
+    machine: { cpuModel: 'cpu', cores: 2, node: 'v22', kernel: 'k' },
+    pinning: { method: 'none', reason: 'test' },
+    benchmarks: [],
+    gate: { failed: false, failThreshold: 0.1, regressions: [], smallRegressions: [] },
+    dependencyChanges: [
+      { name: 'inner', from: '2.0.0', to: '1.1.0', where: 'inner' },
+      { name: 'inner', from: '1.0.0', to: 'absent', where: 'outer › inner' },
+    ],
+  };
+  const markdown = comparisonMarkdown(comparison);
+  assert.match(markdown, /Dependencies changed: 2 \(base\.package-lock\.json vs head\.package-lock\.json\)/);
+  assert.match(markdown, /\| inner \| 2\.0\.0 \| 1\.1\.0 \| inner \|/);
+  assert.match(markdown, /\| inner \| 1\.0\.0 \| absent \| outer › inner \|/);
+  const schema = comparisonSchema.properties.dependencyChanges;
+  assert.deepEqual(validateWith(schema, comparison.dependencyChanges, 'dependencyChanges'), []);
+  assert.notDeepEqual(validateWith(schema, [{ name: 'inner' }], 'dependencyChanges'), []);
+});
