@@ -11,6 +11,9 @@
 // --head: the lockfile of that commit instead of the working tree's, so that a user's repository
 // measures its own (trusted) checkout with the versions a pull request asks for. In a repository
 // with a perfgate.config, the packages watched are its package.json's dependencies.
+// A changed Node.js version (.nvmrc, .node-version, package.json volta.node or engines.node, a
+// workflow's actions/setup-node node-version) is compared the same way, as
+// `npm run compare -- --runtime node@OLD --vs-runtime node@NEW` on the checkout's own code.
 // Exit 0 no regression (or no framework changed), 1 a regression beyond compare's
 // --fail-threshold, 2 bad input or a comparison that could not run.
 import { spawnSync } from 'node:child_process';
@@ -21,14 +24,16 @@ import { commandLine, runCommand } from '../bench/cli/run.js';
 import { EXIT } from '../bench/errors.js';
 import { appendSummary } from '../bench/github/context.js';
 import { changedFrameworks, comparisonRuns } from '../bench/github/packages.js';
-import { sideAt, writeSide } from '../bench/github/upgrade-sides.js';
+import { changedRuntime } from '../bench/github/runtime-upgrade.js';
+import { runtimeFilesAt, sideAt, writeSide } from '../bench/github/upgrade-sides.js';
 import { loadProject } from '../bench/project/config.js';
 
 const UPGRADE_GATE_COMMAND = {
   name: 'upgrade-gate',
   invocation: 'node scripts/upgrade-gate.mjs',
   synopsis: '--base REF [--head REF] --out DIR [-- compare options]',
-  summary: `Compares old vs new every framework package whose locked version differs between --base and --head (default: the\nworking tree) (${commandLine('compare')} --dep PKG@OLD --vs PKG@NEW), each installed exactly as its side's lockfile locks it;\nentries that are not registry versions with integrity are refused. Exit 1 on a regression beyond compare's --fail-threshold.\nIn a repository with a perfgate.config, the packages watched are its package.json's dependencies.`,
+  summary: `Compares old vs new every framework package whose locked version differs between --base and --head (default: the\nworking tree) (${commandLine('compare')} --dep PKG@OLD --vs PKG@NEW), each installed exactly as its side's lockfile locks it;\nentries that are not registry versions with integrity are refused; a changed Node.js version (.nvmrc, .node-version, engines.node,
+volta.node, setup-node) is compared with --runtime node@OLD --vs-runtime node@NEW. Exit 1 on a regression beyond compare's --fail-threshold.\nIn a repository with a perfgate.config, the packages watched are its package.json's dependencies.`,
   options: {
     base: { type: 'string', value: 'REF', help: 'the commit whose package-lock.json is the old side', required: true },
     head: {
@@ -53,7 +58,10 @@ await runCommand(UPGRADE_GATE_COMMAND, async ({ values: { base, head, out: outAr
   const watched = project
     ? Object.keys(JSON.parse(readFileSync(join(project.root, 'package.json'), 'utf8')).dependencies ?? {})
     : undefined;
-  const changes = changedFrameworks(baseSide.lock, headSide.lock, watched);
+  const changes = [
+    ...changedFrameworks(baseSide.lock, headSide.lock, watched),
+    ...changedRuntime(runtimeFilesAt(base), runtimeFilesAt(head)),
+  ];
   const sides = changes.length
     ? {
         base: writeSide(join(out, 'runs', 'lockfiles', 'base'), baseSide),
@@ -62,7 +70,7 @@ await runCommand(UPGRADE_GATE_COMMAND, async ({ values: { base, head, out: outAr
     : {};
   const runs = comparisonRuns(changes, join(out, 'runs'), compareArgs, sides);
   if (!runs.length) {
-    const line = `upgrade gate: no ${project ? 'dependency' : 'framework package'} changed version since ${base}: nothing to compare`;
+    const line = `upgrade gate: no ${project ? 'dependency' : 'framework package'} and no Node.js version changed since ${base}: nothing to compare`;
     console.log(line);
     appendSummary(line);
   }

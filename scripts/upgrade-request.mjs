@@ -3,7 +3,8 @@
 // request by Dependabot or Renovate, a GitHub-hosted job of the default branch's workflow reads the package-lock.json
 // of the merge base and of the head through the REST API, without checking anything out or
 // installing, and dispatches the self-hosted upgrade-gate.yml on the default branch with that pull
-// request and head commit only when a measured framework package changed version. Node built-ins
+// request and head commit only when a measured framework package changed version, or the Node.js
+// version the project declares (.nvmrc, .node-version, package.json, setup-node in a workflow). Node built-ins
 // only: the job installs nothing. Anyone else's pull request is gated only on a maintainer's
 // request (scripts/bench-request.mjs --lockfile-only).
 //   node scripts/upgrade-request.mjs --workflow FILE
@@ -14,6 +15,7 @@ import { githubErrors } from '../bench/errors.js';
 import { githubApi } from '../bench/github/api.js';
 import { apiContext, appendSummary, pullRequestOfEvent, readEvent, setOutputs } from '../bench/github/context.js';
 import { changedFrameworks, lockfileAt } from '../bench/github/packages.js';
+import { changedRuntime, runtimeFilesAt } from '../bench/github/runtime-upgrade.js';
 import { dispatch, UPDATE_BOTS } from '../bench/github/trusted-trigger.js';
 
 const UPGRADE_REQUEST_COMMAND = {
@@ -21,7 +23,7 @@ const UPGRADE_REQUEST_COMMAND = {
   invocation: 'node scripts/upgrade-request.mjs',
   synopsis: '--workflow FILE',
   summary:
-    'Dispatches the self-hosted upgrade gate of a Dependabot or Renovate pull request only when a measured framework changed.\nExit 0 dispatched or nothing to measure; 1 API failure; 2 bad command line, context or lockfile.',
+    'Dispatches the self-hosted upgrade gate of a Dependabot or Renovate pull request only when a measured framework or the Node.js version changed.\nExit 0 dispatched or nothing to measure; 1 API failure; 2 bad command line, context or lockfile.',
   options: {
     workflow: {
       type: 'string',
@@ -64,10 +66,13 @@ await runCommand(UPGRADE_REQUEST_COMMAND, async ({ values }) => {
     lockfileAt({ api, repository: context.repository, sha: mergeBase, what: "the merge base's package-lock.json" }),
     lockfileAt({ api, repository: context.repository, sha: headSha, what: "the pull request's package-lock.json" }),
   ]);
-  const changes = changedFrameworks(baseLock, headLock);
+  const [baseFiles, headFiles] = await Promise.all(
+    [mergeBase, headSha].map((sha) => runtimeFilesAt({ api, repository: context.repository, sha })),
+  );
+  const changes = [...changedFrameworks(baseLock, headLock), ...changedRuntime(baseFiles, headFiles)];
   if (!changes.length)
     return finish(
-      `#${number} at ${headSha}: no measured framework changed version; the self-hosted gate does not run`,
+      `#${number} at ${headSha}: no measured framework and no Node.js version changed; the self-hosted gate does not run`,
       { dispatched: false },
     );
   await dispatch({

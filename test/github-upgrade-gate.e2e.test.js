@@ -168,7 +168,7 @@ describe('scripts/upgrade-gate.mjs', () => {
     writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock({ ...BASE, zx: '9.0.0' })));
     const run = gate(repo, ['--base', 'main', '--out', join(repo, 'out'), '--', '--duration', '1']);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /no framework package changed version since main: nothing to compare/);
+    assert.match(run.stdout, /no framework package and no Node.js version changed since main: nothing to compare/);
     assert.match(run.summary, /nothing to compare/);
   });
 
@@ -266,7 +266,7 @@ describe('scripts/upgrade-gate.mjs', () => {
     writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(lock({ ...BASE, express: '9.9.9' })));
     const run = gate(repo, ['--base', 'main~1', '--head', 'main', '--out', join(repo, 'out')]);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /no framework package changed version since main~1: nothing to compare/);
+    assert.match(run.stdout, /no framework package and no Node.js version changed since main~1: nothing to compare/);
   });
 
   const badInput = [
@@ -417,7 +417,10 @@ describe("scripts/upgrade-request.mjs: the self-hosted gate runs only for the up
     const unchanged = await request('dependabot[bot]');
     assert.equal(unchanged.code, 0, unchanged.stderr);
     assert.equal(unchanged.dispatch, undefined);
-    assert.match(unchanged.stdout, /no measured framework changed version; the self-hosted gate does not run/);
+    assert.match(
+      unchanged.stdout,
+      /no measured framework and no Node.js version changed; the self-hosted gate does not run/,
+    );
     assert.equal(unchanged.outputs, 'dispatched=false\n');
     // A lockfile-only pull request by a person, or by another bot: only a maintainer's
     // /perfgate-upgrade runs the gate (test/github-trusted-trigger.e2e.test.js).

@@ -4,9 +4,8 @@
 // with integrity only, installed by npm ci, never re-resolved). .github/dependabot.yml groups the
 // same packages, so one dependabot pull request bumps them together. Node built-ins only.
 //
-// An upgrade has a kind; UPGRADE_KINDS says how each kind is named and measured. Packages are the
-// one kind today; another (a runtime's version, say) is one more entry there and a finder beside
-// changedFrameworks.
+// An upgrade has a kind; UPGRADE_KINDS says how each kind is named and measured: packages
+// (changedFrameworks) and the Node.js runtime (changedRuntime, bench/github/runtime-upgrade.js).
 import { githubErrors } from '../errors.js';
 import { lockPackages, packageClosure } from '../lockfile.js';
 
@@ -75,6 +74,16 @@ const UPGRADE_KINDS = {
       `${change.name}@${change.to}`,
       '--vs-lock',
       sides.head,
+    ],
+  },
+  // The project's own checkout on the old and the new Node.js, each from the npm registry.
+  runtime: {
+    slug: (change) => `${change.name}-runtime`,
+    compareArgs: (change) => [
+      '--runtime',
+      `${change.name}@${change.from}`,
+      '--vs-runtime',
+      `${change.name}@${change.to}`,
     ],
   },
 };

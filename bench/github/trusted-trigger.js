@@ -21,8 +21,9 @@ export const INSIDER_ASSOCIATIONS = ['OWNER', 'MEMBER', 'COLLABORATOR'];
 export const UPDATE_BOTS = ['dependabot[bot]', 'renovate[bot]'];
 const SHA = /^[0-9a-f]{40}$/;
 const HEX = /^[0-9a-f]+$/i;
-// The files an upgrade-gate request may change: manifests and lockfiles, at any depth.
-const MANIFESTS = new Set(['package.json', 'package-lock.json', 'npm-shrinkwrap.json']);
+// The files an upgrade-gate request may change: manifests, lockfiles and the Node.js version
+// files (data, read as text: bench/github/runtime-upgrade.js), at any depth.
+const MANIFESTS = new Set(['package.json', 'package-lock.json', 'npm-shrinkwrap.json', '.nvmrc', '.node-version']);
 const MAX_PULL_COMMITS = 250; // what GET /pulls/{n}/commits lists at most
 
 /**

@@ -2,10 +2,11 @@
 // package-lock.json (what is installed) and package.json (its overrides shape how), read with
 // git show (or from the working tree), and written to a directory of their own for
 // `compare --dep-lock/--vs-lock`, which installs from them exactly (bench/lockfile.js).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { githubErrors } from '../errors.js';
 import { gitResult } from '../git.js';
+import { isWorkflow, RUNTIME_FILES, WORKFLOWS_DIR } from './runtime-upgrade.js';
 
 // `--end-of-options`: a ref starting with a dash is never an option of git.
 function fileAt(ref, file) {
@@ -48,4 +49,26 @@ export function writeSide(dir, side) {
   writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(side.lock));
   writeFileSync(join(dir, 'package.json'), JSON.stringify(side.manifest));
   return dir;
+}
+
+/**
+ * The files of `ref` (undefined: the working tree) where a Node.js version is declared
+ * (bench/github/runtime-upgrade.js): path -> text, workflows included; absent files left out.
+ */
+export function runtimeFilesAt(ref) {
+  const workflows =
+    ref === undefined
+      ? existsSync(WORKFLOWS_DIR)
+        ? readdirSync(WORKFLOWS_DIR).map((name) => `${WORKFLOWS_DIR}/${name}`)
+        : []
+      : (gitResult(['ls-tree', '--name-only', '--end-of-options', ref, `${WORKFLOWS_DIR}/`]).stdout ?? '').split('\n');
+  const files = {};
+  for (const path of [...RUNTIME_FILES, ...workflows.filter(isWorkflow)]) {
+    try {
+      files[path] = fileAt(ref, path);
+    } catch {
+      // Not there at that commit: nothing declared in it.
+    }
+  }
+  return files;
 }
