@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { lockfileChanges, overridesOf, parseOverride } from '../bench/compare/overrides.js';
 import { comparisonMarkdown } from '../bench/compare/report.js';
 import { comparisonSchema } from '../bench/compare/schema.js';
+import { renderComment } from '../bench/github/comment.js';
 import { createWorkRoot, prepareOverrideSide } from '../bench/compare/sides.js';
 import { defaultBands } from '../bench/metrics.js';
 import { validateWith } from '../bench/config/schema.js';
@@ -90,8 +91,8 @@ describe('dependency overrides of a side', () => {
     assert.equal(overridden.description, 'the working tree with inner@1.0.0');
     // One copy now serves both: the nested one is gone, the top one changed.
     assert.deepEqual(lockfileChanges(projectLock(), JSON.parse(readFileSync(overridden.lockfile, 'utf8'))), [
-      { name: 'inner', from: '2.0.0', to: '1.0.0', where: 'inner' },
-      { name: 'inner', from: '1.1.0', to: 'absent', where: 'outer › inner' },
+      { name: 'inner', from: '2.0.0', to: '1.0.0', where: 'node_modules/inner' },
+      { name: 'inner', from: '1.1.0', to: 'absent', where: 'node_modules/outer/node_modules/inner' },
     ]);
   });
 
@@ -102,7 +103,7 @@ describe('dependency overrides of a side', () => {
     const overridden = side('tarball', `inner@file:${tarball}`);
     assert.deepEqual(seen(overridden), { nested: '3.0.0', top: '3.0.0' });
     const changes = lockfileChanges(projectLock(), JSON.parse(readFileSync(overridden.lockfile, 'utf8')));
-    assert.ok(changes.some((change) => change.where === 'inner' && change.to.startsWith('3.0.0 (file:')));
+    assert.ok(changes.some((change) => change.where === 'node_modules/inner' && change.to.startsWith('3.0.0 (file:')));
   });
 
   test('a git+file:// repository reaches the nested copy', () => {
@@ -129,7 +130,7 @@ describe('dependency overrides of a side', () => {
   });
 });
 
-test('the report and comparison.json list the dependencies that changed, with where in the tree', () => {
+test('the report, the PR comment and comparison.json list the dependencies that changed, with where in the tree', () => {
   const comparison = {
     format: 'perfgate-comparison',
     sides: { base: { description: 'the working tree' }, head: { description: 'the working tree with inner@1.1.0' } },
@@ -147,14 +148,20 @@ test('the report and comparison.json list the dependencies that changed, with wh
     benchmarks: [],
     gate: { failed: false, failThreshold: 0.1, regressions: [], smallRegressions: [] },
     dependencyChanges: [
-      { name: 'inner', from: '2.0.0', to: '1.1.0', where: 'inner' },
-      { name: 'inner', from: '1.0.0', to: 'absent', where: 'outer › inner' },
+      { name: 'inner', from: '2.0.0', to: '1.1.0', where: 'node_modules/inner' },
+      { name: 'inner', from: '1.0.0', to: 'absent', where: 'node_modules/outer/node_modules/inner' },
     ],
   };
   const markdown = comparisonMarkdown(comparison);
   assert.match(markdown, /Dependencies changed: 2 \(base\.package-lock\.json vs head\.package-lock\.json\)/);
-  assert.match(markdown, /\| inner \| 2\.0\.0 \| 1\.1\.0 \| inner \|/);
-  assert.match(markdown, /\| inner \| 1\.0\.0 \| absent \| outer › inner \|/);
+  assert.match(markdown, /\| inner \| 2\.0\.0 \| 1\.1\.0 \| node&#95;modules\/inner \|/);
+  assert.match(markdown, /\| inner \| 1\.0\.0 \| absent \| node&#95;modules\/outer\/node&#95;modules\/inner \|/);
+  const comment = renderComment(
+    { pr: { headSha: 'a'.repeat(40) }, comparisons: [{ comparison }] },
+    { runUrl: 'https://github.example/run', workflow: 'bench-pr' },
+  );
+  assert.match(comment, /Dependencies changed: 2/);
+  assert.match(comment, /\| `inner` \| `1\.0\.0` \| `absent` \| `node_modules\/outer\/node_modules\/inner` \|/);
   const schema = comparisonSchema.properties.dependencyChanges;
   assert.deepEqual(validateWith(schema, comparison.dependencyChanges, 'dependencyChanges'), []);
   assert.notDeepEqual(validateWith(schema, [{ name: 'inner' }], 'dependencyChanges'), []);

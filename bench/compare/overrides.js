@@ -111,14 +111,6 @@ export const describeOverrides = (overrides) =>
     .map(([name, spec]) => `${name}@${spec}`)
     .join(', ');
 
-// "node_modules/express/node_modules/body-parser" -> "express › body-parser".
-const treePath = (key) =>
-  key
-    .split(`${PREFIX}`)
-    .filter(Boolean)
-    .map((part) => part.replace(/\/$/, ''))
-    .join(' › ');
-
 // An entry as a report shows it: its version, and where it came from when not the registry.
 const shown = (entry) => {
   if (!entry) return 'absent';
@@ -141,7 +133,8 @@ export function lockfileChanges(baseLock, headLock) {
       name: nameAt(key, head[key] ?? base[key]),
       from: shown(base[key]),
       to: shown(head[key]),
-      where: treePath(key),
+      // The lockfile's own path of that copy: exact, and quotable as code in the PR comment.
+      where: key,
     }));
 }
 

@@ -212,8 +212,9 @@ function misbehaviour(sides) {
 
 const SHOWN_CHANGES = 30;
 
-// What the sides' resolved lockfiles install differently (overrides, or two commits' lockfiles).
-function dependencyChangeLines(changes = []) {
+// What the sides' resolved lockfiles install differently (overrides, or two commits' lockfiles);
+// cell: how a text goes into a table cell (the PR comment quotes the artifact's as code).
+export function dependencyChangeLines(changes = [], cell = escapeCell) {
   if (!changes.length) return [];
   const more = changes.length > SHOWN_CHANGES ? [`- and ${changes.length - SHOWN_CHANGES} more`] : [];
   return [
@@ -223,7 +224,9 @@ function dependencyChangeLines(changes = []) {
     '| --- | --- | --- | --- |',
     ...changes
       .slice(0, SHOWN_CHANGES)
-      .map((change) => `| ${[change.name, change.from, change.to, change.where].map(escapeCell).join(' | ')} |`),
+      .map(
+        (change) => `| ${[change.name, change.from, change.to, change.where].map((text) => cell(text)).join(' | ')} |`,
+      ),
     ...more,
     '</details>',
     '',

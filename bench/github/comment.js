@@ -1,7 +1,7 @@
 // The sticky pull-request comment: rendered here from the validated numbers and verdicts of
 // the artifact (never its markdown), then created once and updated in place, found again by
 // a hidden marker in a comment of the workflow's own bot user.
-import { confirmationLine, smallRegressionLine, verdictCells } from '../compare/report.js';
+import { confirmationLine, dependencyChangeLines, smallRegressionLine, verdictCells } from '../compare/report.js';
 import { percent } from '../format.js';
 import { profileTables } from '../profile/report.js';
 import { codeSpan as code, oneLine } from '../text.js';
@@ -65,6 +65,7 @@ function section(comparison) {
           .join(', ')}${gate.regressions.length > 20 ? ', …' : ''}: the check fails.`
       : `✅ No regression beyond ${threshold} in the metric that called each verdict.`,
     '',
+    ...dependencyChangeLines(comparison.dependencyChanges, (text) => code(text)),
     ...smallRegressionLine(comparison, (id) => code(id)),
     ...confirmationLine(comparison),
     '| benchmark | metric | base | head | change | 95 % CI | verdict |',
