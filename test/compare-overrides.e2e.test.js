@@ -13,6 +13,7 @@ import { lockfileChanges, overridesOf, parseOverride } from '../bench/compare/ov
 import { comparisonMarkdown } from '../bench/compare/report.js';
 import { comparisonSchema } from '../bench/compare/schema.js';
 import { renderComment } from '../bench/github/comment.js';
+import { resolveSideOverrides } from '../bench/compare/plan.js';
 import { createWorkRoot, prepareOverrideSide } from '../bench/compare/sides.js';
 import { defaultBands } from '../bench/metrics.js';
 import { validateWith } from '../bench/config/schema.js';
@@ -127,6 +128,64 @@ describe('dependency overrides of a side', () => {
     assert.equal(lines.length, 1, run.stderr);
     assert.match(lines[0], /left-pad, which .*package-lock\.json does not install anywhere in its tree/);
     assert.throws(() => parseOverride('left-pad'), { code: 'PG_BAD_OVERRIDE' });
+  });
+
+  test("perfgate.config's overrides set each side's, the flags add to them, and both are checked against the tree", () => {
+    const request = (overrides, flags) => ({
+      project: { root: project, config: { overrides } },
+      sideOverrides: { base: [], head: flags },
+    });
+    assert.deepEqual(
+      resolveSideOverrides(request({ base: { inner: '1.1.0' }, head: { inner: '1.0.0' } }, ['outer@1.0.0'])),
+      {
+        base: { inner: '1.1.0' },
+        head: { inner: '1.0.0', outer: '1.0.0' },
+      },
+    );
+    assert.deepEqual(resolveSideOverrides(request({ head: { inner: '1.0.0' } }, ['inner@2.0.0'])).head, {
+      inner: '2.0.0',
+    });
+    assert.throws(() => resolveSideOverrides(request({ base: { 'left-pad': '1.3.0' } }, [])), {
+      code: 'PG_UNKNOWN_OVERRIDE',
+    });
+  });
+
+  test("compare --override measures the project's server with the override and keeps both sides' lockfiles", () => {
+    writeFileSync(
+      join(project, 'server.js'),
+      "const version = require('outer');\nrequire('node:http').createServer((q, s) => s.end(version)).listen(process.env.PORT, process.env.HOST);\n",
+    );
+    // The config's field is taken by the project's schema; the flag adds to it.
+    const config = {
+      overrides: { base: {}, head: {} },
+      servers: { api: { command: ['node', 'server.js'] } },
+      scenarios: { version: { path: '/', expect: { status: 200 } } },
+      connections: [2],
+    };
+    writeFileSync(join(project, 'perfgate.config.json'), JSON.stringify(config));
+    git(project, 'add', '.');
+    git(project, 'commit', '-qm', 'server');
+    execFileSync('npm', ['ci', '--ignore-scripts', ...QUIET_NPM], { cwd: project });
+    const out = join(project, 'out');
+    const quick = ['--duration', '0.3', '--warmup', '0', '--min-rounds', '2', '--max-rounds', '2', '--no-profile'];
+    const run = spawnSync(process.execPath, [COMPARE, '--override', 'inner@1.0.0', '--out', out, ...quick], {
+      cwd: project,
+      encoding: 'utf8',
+      env: { ...process.env, GITHUB_STEP_SUMMARY: '', GITHUB_OUTPUT: '' },
+    });
+    assert.ok([0, 1].includes(run.status), run.stderr);
+    const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
+    assert.equal(comparison.benchmarks[0].status, 'ok');
+    assert.equal(comparison.sides.head.description, 'the working tree with inner@1.0.0');
+    const kept = (side) => JSON.parse(readFileSync(join(out, `${side}.package-lock.json`), 'utf8')).packages;
+    assert.equal(kept('base')['node_modules/outer/node_modules/inner'].version, '1.1.0');
+    assert.equal(kept('head')['node_modules/inner'].version, '1.0.0');
+    assert.equal(kept('head')['node_modules/outer/node_modules/inner'], undefined);
+    assert.deepEqual(comparison.dependencyChanges, [
+      { name: 'inner', from: '2.0.0', to: '1.0.0', where: 'node_modules/inner' },
+      { name: 'inner', from: '1.1.0', to: 'absent', where: 'node_modules/outer/node_modules/inner' },
+    ]);
+    assert.match(readFileSync(join(out, 'comparison.md'), 'utf8'), /Dependencies changed: 2/);
   });
 });
 
