@@ -14,7 +14,7 @@ import { comparisonMarkdown } from '../bench/compare/report.js';
 import { comparisonSchema } from '../bench/compare/schema.js';
 import { renderComment } from '../bench/github/comment.js';
 import { resolveSideOverrides } from '../bench/compare/plan.js';
-import { createWorkRoot, prepareOverrideSide } from '../bench/compare/sides.js';
+import { createWorkRoot, prepareGitSide, prepareOverrideSide } from '../bench/compare/sides.js';
 import { defaultBands } from '../bench/metrics.js';
 import { validateWith } from '../bench/config/schema.js';
 import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
@@ -186,6 +186,24 @@ describe('dependency overrides of a side', () => {
       { name: 'inner', from: '1.1.0', to: 'absent', where: 'node_modules/outer/node_modules/inner' },
     ]);
     assert.match(readFileSync(join(out, 'comparison.md'), 'utf8'), /Dependencies changed: 2/);
+  });
+
+  test("a commit's side takes its overrides, and never changes the node_modules it would have reused", () => {
+    // The commit locks what the working tree does, so the side would link the project's node_modules.
+    const sha = git(project, 'rev-parse', 'HEAD');
+    const overridden = prepareGitSide({
+      repo: project,
+      sha,
+      ref: 'main',
+      label: 'commit',
+      work,
+      projectRoot: project,
+      install: ['npm', 'ci', '--ignore-scripts', ...QUIET_NPM],
+      overrides: { inner: '1.0.0' },
+    });
+    assert.equal(overridden.description, `main (${sha.slice(0, 12)}) with inner@1.0.0`);
+    assert.deepEqual(seen(overridden), { nested: '1.0.0', top: '1.0.0' });
+    assert.deepEqual(seen({ root: project }), { nested: '1.1.0', top: '2.0.0' });
   });
 });
 
