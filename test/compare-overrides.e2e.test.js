@@ -177,6 +177,8 @@ describe('dependency overrides of a side', () => {
     const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
     assert.equal(comparison.benchmarks[0].status, 'ok');
     assert.equal(comparison.sides.head.description, 'the working tree with inner@1.0.0');
+    // Both sides installed the same way, apart from the working tree: the override is the one difference.
+    assert.equal(comparison.sides.base.description, 'the working tree (installed apart)');
     const kept = (side) => JSON.parse(readFileSync(join(out, `${side}.package-lock.json`), 'utf8')).packages;
     assert.equal(kept('base')['node_modules/outer/node_modules/inner'].version, '1.1.0');
     assert.equal(kept('head')['node_modules/inner'].version, '1.0.0');

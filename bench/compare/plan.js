@@ -1,6 +1,5 @@
 // What a compare request measures: the suite (for a package, the variants that use it) and
 // the two sides, made from perfgate's own checkout or from a user's repository.
-import { join } from 'node:path';
 import { resolveSuite } from '../config/resolve.js';
 import { errors } from '../errors.js';
 import { sideSandbox } from '../sandbox/index.js';
@@ -101,15 +100,16 @@ function prepareCode(request, work, perfgateRoot) {
   const projectRoot = request.project?.root ?? perfgateRoot;
   const copy = request.project?.copy;
   const overrides = request.dependencyOverrides ?? { base: {}, head: {} };
-  // The same code on two runtimes, or with other dependencies: the project as it is, on both
-  // sides; a side with overrides is a copy of it installed with them.
+  // The same code on two runtimes: the project as it is, on both sides. With other dependencies:
+  // each side a copy of it installed the same way (with its overrides, maybe none), so that the
+  // overrides are the only difference between them.
   if (!request.base && !request.dep) {
+    if (anyOverride(overrides)) {
+      const side = (label) => prepareOverrideSide({ label, work, projectRoot, copy, overrides: overrides[label] });
+      return { base: side('base'), head: side('head') };
+    }
     const tree = sideOf('tree', projectRoot, 'the working tree', projectRoot);
-    const side = (label) =>
-      Object.keys(overrides[label]).length
-        ? prepareOverrideSide({ label, work, projectRoot, copy, overrides: overrides[label] })
-        : { ...tree, label, lockfile: join(projectRoot, 'package-lock.json') };
-    return { base: side('base'), head: side('head') };
+    return { base: { ...tree, label: 'base' }, head: { ...tree, label: 'head' } };
   }
   if (request.dep) {
     if (parsePackageSpec(request.dep).name !== parsePackageSpec(request.vs).name)

@@ -274,7 +274,9 @@ export function prepareOverrideSide({ label, work, projectRoot, copy = [], overr
   copyTrackedFiles(projectRoot, dir);
   copyNamedFiles(projectRoot, dir, copy);
   applyOverrides(dir, overrides);
-  const description = `the working tree with ${describeOverrides(overrides)}`;
+  const description = Object.keys(overrides).length
+    ? `the working tree with ${describeOverrides(overrides)}`
+    : 'the working tree (installed apart)';
   return { ...sideOf(label, dir, description, projectRoot), overrides, lockfile: join(dir, 'package-lock.json') };
 }
 
