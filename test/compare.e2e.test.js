@@ -3,10 +3,11 @@
 // must leave no worktree, temp side or server process behind.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { baseServersRepository, GIT_ENV, makeHelloCpuBound } from './helpers/servers-repo.js';
 
 const QUICK = [
   '--no-profile',
@@ -23,12 +24,6 @@ const QUICK = [
   '--budget',
   '60',
 ];
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: 'test',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 'test',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
 
 // The compare runs' own temporary directory: other test runs on this machine make theirs in tmpdir().
 const COMPARE_TMP = tempDir('perfgate-e2e-tmp-');
@@ -56,22 +51,8 @@ function assertNothingLeft(repo) {
 
 // A repository with this project's servers: base as it is, head with CPU work in /hello.
 function makeRepository() {
-  const repo = tempDir('perfgate-repo-');
-  cpSync(join(PROJECT_ROOT, 'servers'), join(repo, 'servers'), { recursive: true });
-  for (const file of ['package.json', 'package-lock.json']) cpSync(join(PROJECT_ROOT, file), join(repo, file));
-  const git = (...args) =>
-    execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('commit', '-qm', 'base');
-  const server = join(repo, 'servers/http-routes.js');
-  writeFileSync(
-    server,
-    readFileSync(server, 'utf8').replace(
-      "'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT],",
-      "'GET /hello': async () => { ctx.cpuWork(); return [TEXT_TYPE, HELLO_TEXT]; },",
-    ),
-  );
+  const { repo, git } = baseServersRepository();
+  makeHelloCpuBound(repo);
   git('commit', '-qam', 'slower hello');
   return repo;
 }

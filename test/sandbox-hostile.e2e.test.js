@@ -10,13 +10,8 @@ import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { sandboxUnavailable } from '../bench/sandbox/index.js';
 import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { baseServersRepository, GIT_ENV, makeHelloCpuBound } from './helpers/servers-repo.js';
 
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: 'test',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 'test',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
 const QUICK = ['--no-profile', '--scenario', 'hello', '--connections', '10', '--duration', '0.5', '--warmup', '0.2'];
 const SLEEPER = 'perfgate-hostile-sleeper';
 
@@ -27,22 +22,8 @@ const sleepers = () =>
 
 // base: this project's servers; head: /hello does CPU work, and node-http loads hostile.js.
 function hostileRepository(targets) {
-  const repo = tempDir('perfgate-hostile-');
-  cpSync(join(PROJECT_ROOT, 'servers'), join(repo, 'servers'), { recursive: true });
-  for (const file of ['package.json', 'package-lock.json']) cpSync(join(PROJECT_ROOT, file), join(repo, file));
-  const git = (...args) =>
-    execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  git('add', '.');
-  git('commit', '-qm', 'base');
-  const routes = join(repo, 'servers/http-routes.js');
-  writeFileSync(
-    routes,
-    readFileSync(routes, 'utf8').replace(
-      "'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT],",
-      "'GET /hello': async () => { ctx.cpuWork(); return [TEXT_TYPE, HELLO_TEXT]; },",
-    ),
-  );
+  const { repo, git } = baseServersRepository('perfgate-hostile-');
+  makeHelloCpuBound(repo);
   cpSync(join(PROJECT_ROOT, 'test/fixtures/hostile/hostile.js'), join(repo, 'servers/hostile.js'));
   writeFileSync(join(repo, 'servers/hostile-targets.json'), JSON.stringify(targets));
   const variant = join(repo, 'servers/variants/node-http.js');

@@ -26,11 +26,11 @@ export function hashBodySlowly(text) {
 `;
 
 /**
- * @param {Array<'same'|'slower'>} history  one commit each after the first ("base")
- * @returns {{repo: string, shas: string[], slowLine: number}} shas oldest first; slowLine: where hashBodySlowly starts
+ * A new repository (branch main) whose one commit, "base", holds this project's servers/ and package files.
+ * @returns {{repo: string, git: (...args: string[]) => string}} git: runs git there as the test author
  */
-export function makeServersRepository(history) {
-  const repo = tempDir('perfgate-repo-');
+export function baseServersRepository(prefix = 'perfgate-repo-') {
+  const repo = tempDir(prefix);
   cpSync(join(PROJECT_ROOT, 'servers'), join(repo, 'servers'), { recursive: true });
   for (const file of ['package.json', 'package-lock.json']) cpSync(join(PROJECT_ROOT, file), join(repo, file));
   const git = (...args) =>
@@ -38,6 +38,27 @@ export function makeServersRepository(history) {
   git('init', '-q', '-b', 'main');
   git('add', '.');
   git('commit', '-qm', 'base');
+  return { repo, git };
+}
+
+// Makes /hello spend the servers' own CPU work per request (uncommitted): a plain, clear slowdown.
+export function makeHelloCpuBound(repo) {
+  const routes = join(repo, 'servers/http-routes.js');
+  const before = readFileSync(routes, 'utf8');
+  if (!before.includes(HELLO_ROUTE))
+    throw new Error(`servers/http-routes.js no longer has ${HELLO_ROUTE}: update this helper`);
+  writeFileSync(
+    routes,
+    before.replace(HELLO_ROUTE, "'GET /hello': async () => { ctx.cpuWork(); return [TEXT_TYPE, HELLO_TEXT]; },"),
+  );
+}
+
+/**
+ * @param {Array<'same'|'slower'>} history  one commit each after the first ("base")
+ * @returns {{repo: string, shas: string[], slowLine: number}} shas oldest first; slowLine: where hashBodySlowly starts
+ */
+export function makeServersRepository(history) {
+  const { repo, git } = baseServersRepository();
   const routes = join(repo, 'servers/http-routes.js');
   let slowLine;
   history.forEach((kind, index) => {
