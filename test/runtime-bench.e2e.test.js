@@ -12,7 +12,7 @@ import { projectSchema } from '../bench/project/schema.js';
 import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
 import { resultProblems } from '../bench/results/schema.js';
 import { expandSpecs } from '../bench/specs.js';
-import { runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
+import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
 import { leftoverServers, readResult, runBench, tempDir, writeConfig } from './helpers/harness.js';
 
 const REPORTER = new URL('./fixtures/servers/runtime-reporter.js', import.meta.url).pathname;
@@ -73,9 +73,7 @@ describe('npm run bench -- --runtime system,node@22', () => {
     run = await runBench(['--config', config, '--runtime', 'system,node@22', '--out', outDir, '--no-history'], {
       env: {
         PERFGATE_RUNTIME_CACHE: join(dir, 'runtimes'),
-        npm_config_registry: registry.url,
-        npm_config_cache: join(dir, 'npm-cache'),
-        npm_config_fetch_retries: '0',
+        ...npmEnvFor(registry.url, dir),
       },
     });
   });
@@ -127,9 +125,7 @@ describe('npm run bench -- --runtime system,node@22', () => {
       {
         env: {
           PERFGATE_RUNTIME_CACHE: join(dir, 'no-bun-cache'),
-          npm_config_registry: registry.url,
-          npm_config_cache: join(dir, 'npm-cache'),
-          npm_config_fetch_retries: '0',
+          ...npmEnvFor(registry.url, dir),
         },
       },
     );
@@ -147,9 +143,7 @@ describe('npm run bench -- --runtime system,node@22', () => {
     ]) {
       const bad = await runBench(['--suite', 'smoke', '--runtime', runtime, '--no-history', '--out', join(dir, code)], {
         env: {
-          npm_config_registry: registry.url,
-          npm_config_cache: join(dir, 'npm-cache'),
-          npm_config_fetch_retries: '0',
+          ...npmEnvFor(registry.url, dir),
         },
       });
       assert.equal(bad.code, 2, bad.stderr);

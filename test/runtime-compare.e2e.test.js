@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import Ajv from 'ajv';
 import { comparisonSchema } from '../bench/compare/schema.js';
 import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
-import { runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
+import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
 import { leftoverServers, PROJECT_ROOT, tempDir, writeConfig } from './helpers/harness.js';
 import { GIT_ENV, makeServersRepository } from './helpers/servers-repo.js';
 
@@ -41,9 +41,7 @@ before(async () => {
     GITHUB_STEP_SUMMARY: '',
     GITHUB_OUTPUT: '',
     PERFGATE_RUNTIME_CACHE: join(dir, 'runtimes'),
-    npm_config_registry: registry.url,
-    npm_config_cache: join(dir, 'npm-cache'),
-    npm_config_fetch_retries: '0',
+    ...npmEnvFor(registry.url, dir),
   };
 });
 after(async () => {

@@ -16,7 +16,7 @@ import { newestMatching } from '../bench/runtime/spec.js';
 import { resolveRuntime, runtimeCacheDir } from '../bench/runtime/index.js';
 import { variantOnRuntime } from '../bench/runtime/variant.js';
 import { commandVariant } from '../bench/variants.js';
-import { runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
+import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
 
 const REPORTER = new URL('./fixtures/servers/runtime-reporter.js', import.meta.url).pathname;
 const plan = currentPinning({});
@@ -52,11 +52,7 @@ test('a server runs on its runtime, by the harness Node in its argv and by `node
       '22.5.0': runtimeTarball({ name: pkg, version: '22.5.0', executable: 'bin/node', versionLine: 'v22.5.0' }),
     },
   });
-  const npm = {
-    npm_config_registry: registry.url,
-    npm_config_cache: join(scratch, 'npm-cache'),
-    npm_config_fetch_retries: '0',
-  };
+  const npm = npmEnvFor(registry.url, scratch);
   const saved = Object.fromEntries(Object.keys(npm).map((key) => [key, process.env[key]]));
   Object.assign(process.env, npm);
   try {

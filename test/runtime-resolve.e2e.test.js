@@ -17,7 +17,7 @@ import {
   runtimeCacheDir,
   SYSTEM_RUNTIME,
 } from '../bench/runtime/index.js';
-import { runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
+import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
 
 const NODE_PACKAGE = RUNTIME_KINDS.node.package();
 const BUN_PACKAGE = RUNTIME_KINDS.bun.package();
@@ -27,12 +27,7 @@ const nodeBuild = (version, versionLine = `v${version}`) =>
 let registry;
 let scratch;
 const savedEnv = {};
-const npmEnv = (registryUrl) => ({
-  npm_config_registry: registryUrl,
-  npm_config_cache: join(scratch, 'npm-cache'),
-  npm_config_fetch_retries: '0',
-  npm_config_fetch_timeout: '5000',
-});
+const npmEnv = (registryUrl) => ({ ...npmEnvFor(registryUrl, scratch), npm_config_fetch_timeout: '5000' });
 function useEnv(values) {
   for (const [key, value] of Object.entries(values)) {
     if (!(key in savedEnv)) savedEnv[key] = process.env[key];

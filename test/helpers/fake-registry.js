@@ -47,6 +47,14 @@ export function packageTarball(manifest, files = {}) {
   }
 }
 
+// The environment that sends npm (and perfgate's runtime installs) to `registryUrl`, with its own
+// cache under `dir` and no retries, so a test fails fast instead of waiting on npm's backoff.
+export const npmEnvFor = (registryUrl, dir) => ({
+  npm_config_registry: registryUrl,
+  npm_config_cache: join(dir, 'npm-cache'),
+  npm_config_fetch_retries: '0',
+});
+
 /**
  * @param {Record<string, Record<string, Buffer | {tarball: Buffer, dependencies: object}>>} packages
  *   name -> version -> tarball (and the dependencies its packument names; packageTarball makes both)
