@@ -15,19 +15,10 @@ import {
   withNeighbour,
 } from '../bench/calibration/neighbour.js';
 import { currentPinning } from '../bench/pinning.js';
-import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { groupAlive, PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const PLAN = { method: 'taskset', load: [0], server: [1, 2], cpus: [0, 1, 2] };
 
-// Whether any process of the group led by `pid` is still there (a hog's workers included).
-const groupAlive = (pid) => {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 async function groupGone(pid, withinMs = 3000) {
   for (let waited = 0; waited < withinMs && groupAlive(pid); waited += 50) await sleep(50);
   return !groupAlive(pid);

@@ -8,16 +8,7 @@ import pg from 'pg';
 import { databaseUnavailable, startDatabase } from '../bench/database.js';
 import { planPinning } from '../bench/pinning.js';
 import { DB_BODY, DB_QUERY } from '../servers/scenarios.js';
-import { tempDir } from './helpers/harness.js';
-
-const groupAlive = (pid) => {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { groupAlive, tempDir } from './helpers/harness.js';
 
 test('a private PostgreSQL answers the db query, then its whole process group is gone', async (t) => {
   const reason = databaseUnavailable();

@@ -62,6 +62,16 @@ export function readResult(outDir) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
 
+// Whether any process of the group led by `pid` is still there (a group's children included).
+export function groupAlive(pid) {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // Command lines of live processes started from this project's servers or fixtures.
 export function leftoverServers() {
   const listing = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
