@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { bisectCommits } from '../bench/bisect/search.js';
-import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { leftoverServers, PROJECT_ROOT, QUICK_HELLO, tempDir } from './helpers/harness.js';
 import { GIT_ENV, makeServersRepository } from './helpers/servers-repo.js';
 
 describe('the search', () => {
@@ -67,14 +67,7 @@ describe('the search', () => {
 const QUICK = [
   '--variant',
   'node-http',
-  '--scenario',
-  'hello',
-  '--connections',
-  '10',
-  '--duration',
-  '0.5',
-  '--warmup',
-  '0.2',
+  ...QUICK_HELLO,
   '--interval',
   'welch',
   '--min-rounds',

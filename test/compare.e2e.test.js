@@ -6,24 +6,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { leftoverServers, PROJECT_ROOT, QUICK_HELLO, tempDir } from './helpers/harness.js';
 import { baseServersRepository, GIT_ENV, makeHelloCpuBound } from './helpers/servers-repo.js';
 
-const QUICK = [
-  '--no-profile',
-  '--scenario',
-  'hello',
-  '--connections',
-  '10',
-  '--duration',
-  '0.5',
-  '--warmup',
-  '0.2',
-  '--min-rounds',
-  '3',
-  '--budget',
-  '60',
-];
+const QUICK = ['--no-profile', ...QUICK_HELLO, '--min-rounds', '3', '--budget', '60'];
 
 // The compare runs' own temporary directory: other test runs on this machine make theirs in tmpdir().
 const COMPARE_TMP = tempDir('perfgate-e2e-tmp-');

@@ -17,7 +17,7 @@ import {
 } from '../bench/github/packages.js';
 import { bareCheckout } from './helpers/bare-checkout.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
-import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { PROJECT_ROOT, QUICK_HELLO, tempDir } from './helpers/harness.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -184,22 +184,7 @@ describe('scripts/upgrade-gate.mjs', () => {
     writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(PROJECT_LOCK));
     const [from, to] = [older, PROJECT_LOCK].map((each) => each.packages['node_modules/express'].version);
     const out = join(repo, 'out');
-    const quick = [
-      '--variant',
-      'express',
-      '--scenario',
-      'hello',
-      '--connections',
-      '10',
-      '--duration',
-      '0.5',
-      '--warmup',
-      '0.2',
-      '--min-rounds',
-      '3',
-      '--budget',
-      '15',
-    ];
+    const quick = ['--variant', 'express', ...QUICK_HELLO, '--min-rounds', '3', '--budget', '15'];
     const run = gate(repo, ['--base', 'main', '--out', out, '--', ...quick]);
     assert.ok([0, 1].includes(run.code), run.stderr);
     const comparison = JSON.parse(readFileSync(join(out, 'comparison-express.json'), 'utf8'));

@@ -9,10 +9,10 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { sandboxUnavailable } from '../bench/sandbox/index.js';
-import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { leftoverServers, PROJECT_ROOT, QUICK_HELLO, tempDir } from './helpers/harness.js';
 import { baseServersRepository, GIT_ENV, makeHelloCpuBound } from './helpers/servers-repo.js';
 
-const QUICK = ['--no-profile', '--scenario', 'hello', '--connections', '10', '--duration', '0.5', '--warmup', '0.2'];
+const QUICK = ['--no-profile', ...QUICK_HELLO];
 const SLEEPER = 'perfgate-hostile-sleeper';
 
 const sleepers = () =>

@@ -22,6 +22,10 @@ export function misbehavingCommand(mode, env = {}) {
 
 // Passable by others (not readable): run as root, perfgate's sandbox binds a side's directories
 // as an unprivileged uid, which must pass through every directory above them.
+// Short rounds of /hello at 10 connections, for e2e comparisons whose slowdown is many times over:
+// what they test is the flow, not how small a change it can see.
+export const QUICK_HELLO = ['--scenario', 'hello', '--connections', '10', '--duration', '0.5', '--warmup', '0.2'];
+
 export function tempDir(prefix = 'perfgate-test-') {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   chmodSync(dir, 0o711);
