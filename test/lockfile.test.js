@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { FRAMEWORK_PACKAGES } from '../bench/github/packages.js';
 import {
   installedDifferences,
   lockedSide,
@@ -107,17 +108,7 @@ describe('packageClosure', () => {
   test("every framework of perfgate's own lockfile has a closure the gate accepts", () => {
     const lock = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package-lock.json'), 'utf8'));
     const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8'));
-    for (const name of [
-      'express',
-      'fastify',
-      'koa',
-      '@koa/router',
-      'hono',
-      '@hono/node-server',
-      'h3',
-      'ultimate-express',
-      'hyper-express',
-    ])
+    for (const name of FRAMEWORK_PACKAGES)
       assert.equal(
         lockedSide({ lock, manifest, name, what: 'package-lock.json' }).version,
         lock.packages[`node_modules/${name}`].version,
