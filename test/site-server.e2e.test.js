@@ -19,6 +19,18 @@ after(async () => {
   }
 });
 
+// Runs the CLI to its exit (bad input refused): its exit code and what it wrote on stderr.
+async function runToExit(args) {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(child);
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const [code] = await once(child, 'exit');
+  return { code, stderr };
+}
+
 // Starts the CLI and returns the two lines it prints: the URL, then what data it serves.
 async function startCli(env, args = []) {
   const child = spawn(process.execPath, [script, '--port', '0', ...args], {
@@ -84,15 +96,7 @@ test('--data FILE...: one file is served where the action keeps it, several side
 });
 
 test('--data of a missing file is refused with the fix', async () => {
-  const child = spawn(process.execPath, [script, '--data', fixturePath('no-such-data.js')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const [code] = await once(child, 'exit');
+  const { code, stderr } = await runToExit(['--data', fixturePath('no-such-data.js')]);
   assert.equal(code, 2);
   assert.match(stderr, /no-such-data\.js: no such file; give the path of a data\.js/);
 });
@@ -107,13 +111,7 @@ test('nothing outside docs/ is served', async (t) => {
 });
 
 test('--port must be a port number', async () => {
-  const child = spawn(process.execPath, [script, '--port', 'eighty'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  children.push(child);
-  let stderr = '';
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const [code] = await once(child, 'exit');
+  const { code, stderr } = await runToExit(['--port', 'eighty']);
   assert.equal(code, 2);
   assert.match(stderr, /--port must be a port number/);
 });
