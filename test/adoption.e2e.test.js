@@ -13,14 +13,9 @@ import { YAML } from 'zx';
 import { parseBenchmarkData } from '../bench/history/format.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { GIT_ENV } from './helpers/servers-repo.js';
 
 const execFileAsync = promisify(execFile);
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: 'test',
-  GIT_AUTHOR_EMAIL: 't@example.com',
-  GIT_COMMITTER_NAME: 'test',
-  GIT_COMMITTER_EMAIL: 't@example.com',
-};
 const QUIET_NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 // Short rounds; the welch interval decides from 3 rounds a side (the paired one needs 6), and the
 // reference, the same code on both sides, stops undecided after 4.
