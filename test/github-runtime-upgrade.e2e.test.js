@@ -12,7 +12,7 @@ import { comparisonRuns } from '../bench/github/packages.js';
 import { changedRuntime, declaredRuntimes, setupNodeVersions } from '../bench/github/runtime-upgrade.js';
 import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
-import { runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
+import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
 import { PROJECT_ROOT, tempDir, writeConfig } from './helpers/harness.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
 
@@ -231,9 +231,7 @@ describe('scripts/upgrade-gate.mjs on a runtime upgrade', () => {
           GITHUB_STEP_SUMMARY: summary,
           GITHUB_OUTPUT: '',
           PERFGATE_RUNTIME_CACHE: join(dir, 'runtimes'),
-          npm_config_registry: registry.url,
-          npm_config_cache: join(dir, 'npm-cache'),
-          npm_config_fetch_retries: '0',
+          ...npmEnvFor(registry.url, dir),
         },
       },
     ).then(
