@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { comparisonRuns } from '../bench/github/packages.js';
 import { changedRuntime, declaredRuntimes, setupNodeVersions } from '../bench/github/runtime-upgrade.js';
 import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
-import { startFakeGitHub } from './helpers/fake-github.js';
+import { pullRequestStepEnv, startFakeGitHub } from './helpers/fake-github.js';
 import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
 import { PROJECT_ROOT, tempDir, writeConfig } from './helpers/harness.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
@@ -137,27 +137,13 @@ describe('scripts/upgrade-request.mjs on a runtime upgrade', () => {
 
   test("Renovate's setup-node bump dispatches the gate with its head commit", async () => {
     const dir = tempDir('perfgate-runtime-request-');
-    writeFileSync(
-      join(dir, 'event.json'),
-      JSON.stringify({
-        repository: { default_branch: 'main' },
-        pull_request: { number: 7, user: { login: 'renovate[bot]' }, base: { ref: 'main' }, head: { sha: HEAD } },
-      }),
-    );
-    writeFileSync(join(dir, 'outputs'), '');
+    const env = pullRequestStepEnv(dir, { github, repo: REPO, number: 7, login: 'renovate[bot]', sha: HEAD });
     // Asynchronously, so that the fake API in this process can answer.
     const run = await execFileAsync(
       process.execPath,
       [join(PROJECT_ROOT, 'scripts/upgrade-request.mjs'), '--workflow', 'upgrade-gate.yml'],
       {
-        env: {
-          PATH: process.env.PATH,
-          GITHUB_EVENT_PATH: join(dir, 'event.json'),
-          GITHUB_REPOSITORY: REPO,
-          GITHUB_TOKEN: 't',
-          GITHUB_API_URL: github.url,
-          GITHUB_OUTPUT: join(dir, 'outputs'),
-        },
+        env,
       },
     );
     assert.match(run.stdout, /#7 at d{40}: node 22 → 24; dispatched upgrade-gate\.yml on main/);

@@ -16,7 +16,7 @@ import {
   packageSlug,
 } from '../bench/github/packages.js';
 import { bareCheckout } from './helpers/bare-checkout.js';
-import { startFakeGitHub } from './helpers/fake-github.js';
+import { pullRequestStepEnv, startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, QUICK_HELLO, tempDir } from './helpers/harness.js';
 
 const execFileAsync = promisify(execFile);
@@ -341,28 +341,14 @@ describe("scripts/upgrade-request.mjs: the self-hosted gate runs only for the up
 
   async function request(author) {
     const dir = tempDir('perfgate-upgrade-request-');
-    writeFileSync(
-      join(dir, 'event.json'),
-      JSON.stringify({
-        repository: { default_branch: 'main' },
-        pull_request: { number: 12, user: { login: author }, base: { ref: 'main' }, head: { sha: HEAD } },
-      }),
-    );
-    writeFileSync(join(dir, 'outputs'), '');
+    const env = pullRequestStepEnv(dir, { github, repo: REPO, number: 12, login: author, sha: HEAD });
     const first = github.requests.length;
     // Asynchronous, so that the fake API in this process can answer.
     const run = await execFileAsync(
       process.execPath,
       [join(bare, 'scripts/upgrade-request.mjs'), '--workflow', 'upgrade-gate.yml'],
       {
-        env: {
-          PATH: process.env.PATH,
-          GITHUB_EVENT_PATH: join(dir, 'event.json'),
-          GITHUB_REPOSITORY: REPO,
-          GITHUB_TOKEN: 't',
-          GITHUB_API_URL: github.url,
-          GITHUB_OUTPUT: join(dir, 'outputs'),
-        },
+        env,
       },
     ).then(
       (done) => ({ ...done, code: 0 }),

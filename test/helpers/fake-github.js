@@ -1,7 +1,9 @@
 // A fake of GitHub's REST API on loopback for the workflow scripts' tests: each route is
 // [method, path pattern, handler(match, body, url) -> [status, json]]; every request is kept.
 import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { join } from 'node:path';
 
 export async function startFakeGitHub(routes) {
   const requests = [];
@@ -29,5 +31,26 @@ export async function startFakeGitHub(routes) {
     url: `http://127.0.0.1:${server.address().port}`,
     requests,
     close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+// The environment of a workflow step on a pull request's event (opened against main by `login`,
+// head `sha`) talking to `github`: the event file and an empty GITHUB_OUTPUT are written in `dir`.
+export function pullRequestStepEnv(dir, { github, repo, number, login, sha }) {
+  writeFileSync(
+    join(dir, 'event.json'),
+    JSON.stringify({
+      repository: { default_branch: 'main' },
+      pull_request: { number, user: { login }, base: { ref: 'main' }, head: { sha } },
+    }),
+  );
+  writeFileSync(join(dir, 'outputs'), '');
+  return {
+    PATH: process.env.PATH,
+    GITHUB_EVENT_PATH: join(dir, 'event.json'),
+    GITHUB_REPOSITORY: repo,
+    GITHUB_TOKEN: 't',
+    GITHUB_API_URL: github.url,
+    GITHUB_OUTPUT: join(dir, 'outputs'),
   };
 }
