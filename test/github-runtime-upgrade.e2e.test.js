@@ -13,7 +13,7 @@ import { changedRuntime, declaredRuntimes, setupNodeVersions } from '../bench/gi
 import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
 import { pullRequestStepEnv, startFakeGitHub } from './helpers/fake-github.js';
 import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
-import { PROJECT_ROOT, tempDir, writeConfig } from './helpers/harness.js';
+import { PROJECT_ROOT, tempDir, writeReporterConfig } from './helpers/harness.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
 
 const execFileAsync = promisify(execFile);
@@ -155,7 +155,6 @@ describe('scripts/upgrade-request.mjs on a runtime upgrade', () => {
 
 describe('scripts/upgrade-gate.mjs on a runtime upgrade', () => {
   const NODE = RUNTIME_KINDS.node.package();
-  const REPORTER = new URL('./fixtures/servers/runtime-reporter.js', import.meta.url).pathname;
   let registry;
   let dir;
   before(async () => {
@@ -180,15 +179,7 @@ describe('scripts/upgrade-gate.mjs on a runtime upgrade', () => {
     git('add', '.');
     git('commit', '-qm', 'base');
     writeFileSync(join(repo, '.nvmrc'), '24\n');
-    const config = writeConfig(dir, {
-      name: 'reporter',
-      variants: ['reporter'],
-      scenarios: ['hello'],
-      connections: [2],
-      commands: {
-        reporter: { command: ['node', REPORTER], scenarios: { hello: { path: '/', expect: { status: 200 } } } },
-      },
-    });
+    const config = writeReporterConfig(dir);
     const out = join(dir, 'out');
     const summary = join(dir, 'summary.md');
     writeFileSync(summary, '');

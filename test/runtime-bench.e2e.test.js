@@ -13,9 +13,8 @@ import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
 import { resultProblems } from '../bench/results/schema.js';
 import { expandSpecs } from '../bench/specs.js';
 import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
-import { leftoverServers, readResult, runBench, tempDir, writeConfig } from './helpers/harness.js';
+import { leftoverServers, readResult, runBench, tempDir, writeReporterConfig } from './helpers/harness.js';
 
-const REPORTER = new URL('./fixtures/servers/runtime-reporter.js', import.meta.url).pathname;
 const PACKAGE = RUNTIME_KINDS.node.package();
 
 test('runtimes multiply the benchmarks, innermost, and only a runtime other than system is named', () => {
@@ -58,17 +57,7 @@ describe('npm run bench -- --runtime system,node@22', () => {
         '22.5.0': runtimeTarball({ name: PACKAGE, version: '22.5.0', executable: 'bin/node', versionLine: 'v22.5.0' }),
       },
     });
-    const config = writeConfig(dir, {
-      name: 'reporter',
-      variants: ['reporter'],
-      scenarios: ['hello'],
-      connections: [2],
-      duration: 0.5,
-      warmup: 0,
-      commands: {
-        reporter: { command: ['node', REPORTER], scenarios: { hello: { path: '/', expect: { status: 200 } } } },
-      },
-    });
+    const config = writeReporterConfig(dir, { duration: 0.5, warmup: 0 });
     outDir = join(dir, 'out');
     run = await runBench(['--config', config, '--runtime', 'system,node@22', '--out', outDir, '--no-history'], {
       env: {

@@ -12,10 +12,9 @@ import Ajv from 'ajv';
 import { comparisonSchema } from '../bench/compare/schema.js';
 import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
 import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
-import { leftoverServers, PROJECT_ROOT, tempDir, writeConfig } from './helpers/harness.js';
+import { leftoverServers, PROJECT_ROOT, tempDir, writeConfig, writeReporterConfig } from './helpers/harness.js';
 import { GIT_ENV, makeServersRepository } from './helpers/servers-repo.js';
 
-const REPORTER = new URL('./fixtures/servers/runtime-reporter.js', import.meta.url).pathname;
 const NODE = RUNTIME_KINDS.node.package();
 const BUN = RUNTIME_KINDS.bun.package();
 // Short rounds, few of them: the verdict does not matter here.
@@ -66,15 +65,7 @@ const comparisonIn = (out) => JSON.parse(readFileSync(join(out, 'comparison.json
 
 describe('the same code on two runtimes', () => {
   test('each side runs on its own runtime, recorded as asked for and as installed', async () => {
-    const config = writeConfig(dir, {
-      name: 'reporter',
-      variants: ['reporter'],
-      scenarios: ['hello'],
-      connections: [2],
-      commands: {
-        reporter: { command: ['node', REPORTER], scenarios: { hello: { path: '/', expect: { status: 200 } } } },
-      },
-    });
+    const config = writeReporterConfig(dir);
     const out = join(dir, 'same-code');
     const run = await compare([
       '--config',

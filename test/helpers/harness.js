@@ -38,6 +38,22 @@ export function writeConfig(dir, config) {
   return file;
 }
 
+// A one-variant suite of test/fixtures/servers/runtime-reporter.js, a server that answers which
+// runtime started it (`node` on PATH, so the side's runtime); `settings` adds duration, warmup, ...
+export function writeReporterConfig(dir, settings = {}) {
+  const reporter = join(PROJECT_ROOT, 'test/fixtures/servers/runtime-reporter.js');
+  return writeConfig(dir, {
+    name: 'reporter',
+    variants: ['reporter'],
+    scenarios: ['hello'],
+    connections: [2],
+    ...settings,
+    commands: {
+      reporter: { command: ['node', reporter], scenarios: { hello: { path: '/', expect: { status: 200 } } } },
+    },
+  });
+}
+
 // Starts `node scripts/bench.mjs args` and returns the child with its collected output.
 export function startBench(args, { env = {} } = {}) {
   const child = spawn(process.execPath, [join(PROJECT_ROOT, 'scripts/bench.mjs'), ...args], {
