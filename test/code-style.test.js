@@ -9,7 +9,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 test('biome finds no formatting or lint problem in the tree', () => {
   const run = spawnSync(
     process.execPath,
-    ['node_modules/@biomejs/biome/bin/biome', 'ci', '--max-diagnostics=20', '.'],
+    ['node_modules/@biomejs/biome/bin/biome', 'ci', '--error-on-warnings', '--max-diagnostics=20', '.'],
     {
       cwd: ROOT,
       encoding: 'utf8',
