@@ -15,9 +15,9 @@ import { comparisonSchema } from '../bench/compare/schema.js';
 import { renderComment } from '../bench/github/comment.js';
 import { resolveSideOverrides } from '../bench/compare/plan.js';
 import { createWorkRoot, prepareGitSide, prepareOverrideSide } from '../bench/compare/sides.js';
-import { defaultBands } from '../bench/metrics.js';
 import { validateWith } from '../bench/config/schema.js';
 import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
+import { comparisonFixture } from './helpers/comparison-fixture.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
 import { tempDir } from './helpers/harness.js';
 
@@ -213,17 +213,7 @@ test('the report, the PR comment and comparison.json list the dependencies that 
   const comparison = {
     format: 'perfgate-comparison',
     sides: { base: { description: 'the working tree' }, head: { description: 'the working tree with inner@1.1.0' } },
-    settings: {
-      thresholds: defaultBands(),
-      interval: 'paired',
-      minRounds: 5,
-      maxRounds: 60,
-      budgetSeconds: 180,
-      roundSeconds: 3,
-      warmupSeconds: 1,
-    },
-    machine: { cpuModel: 'cpu', cores: 2, node: 'v22', kernel: 'k' },
-    pinning: { method: 'none', reason: 'test' },
+    ...comparisonFixture(),
     benchmarks: [],
     gate: { failed: false, failThreshold: 0.1, regressions: [], smallRegressions: [] },
     dependencyChanges: [

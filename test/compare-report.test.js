@@ -6,7 +6,7 @@ import Ajv from 'ajv';
 import { comparisonMarkdown } from '../bench/compare/report.js';
 import { comparisonSchema } from '../bench/compare/schema.js';
 import { renderComment } from '../bench/github/comment.js';
-import { defaultBands } from '../bench/metrics.js';
+import { comparisonFixture } from './helpers/comparison-fixture.js';
 
 const sample = { requestsPerSecond: 1000, p99LatencyMs: 2, cpuMicrosPerRequest: 100 };
 const benchmarkWith = (id, verdict, change, ci, notes = []) => ({
@@ -26,17 +26,7 @@ const benchmarkWith = (id, verdict, change, ci, notes = []) => ({
 
 const comparison = {
   sides: { base: { description: 'main' }, head: { description: 'branch' } },
-  settings: {
-    thresholds: defaultBands(),
-    interval: 'paired',
-    minRounds: 5,
-    maxRounds: 60,
-    budgetSeconds: 180,
-    roundSeconds: 3,
-    warmupSeconds: 1,
-  },
-  machine: { cpuModel: 'cpu', cores: 2, node: 'v22', kernel: 'k' },
-  pinning: { method: 'none', reason: 'test' },
+  ...comparisonFixture(),
   benchmarks: [
     benchmarkWith('a regression', 'regression', 0.12, [0.08, 0.15]),
     benchmarkWith('a small regression', 'small regression', 0.033, [0.019, 0.045]),
