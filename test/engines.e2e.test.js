@@ -214,6 +214,24 @@ test('autocannon at a rate sends no more than the rate', async () => {
   }
 });
 
+test('autocannon ends a load at its duration, under a second too, and counts whole seconds only', async () => {
+  const server = await startBurner();
+  const load = (duration) =>
+    runLoad({ engine: 'autocannon', port: server.port, request: POST, connections: 2, duration, timeout: 5 });
+  try {
+    // autocannon alone stops at its next 1 s sample tick: a 0.3 s warm-up would load for a second.
+    const short = await load(0.3);
+    assert.ok(short.requests.total > 0);
+    assert.ok(short.durationSeconds < 0.8, `${short.durationSeconds} s for 0.3 s`);
+    assert.deepEqual(short.requests.perSecond, [], 'no whole second');
+    const two = await load(2);
+    assert.equal(two.requests.perSecond.length, 2, `${two.requests.perSecond}`);
+    assert.ok(two.requests.perSecond.every((count) => count > 0));
+  } finally {
+    await server.stop();
+  }
+});
+
 test('CPU µs/request from a server that burns a known CPU time per request', async () => {
   const server = await startBurner(2000);
   try {

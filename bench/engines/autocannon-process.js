@@ -4,16 +4,31 @@
 import autocannon from 'autocannon';
 import { createHistogram, encodeHistogram, msToMicros } from '../latency-histogram.js';
 
+// autocannon ends a load at its first sample tick after the duration (every `sampleInt` ms, 1 s
+// by default), so a 0.2 s warm-up or a 0.5 s round would load for a whole second: sampled every
+// SAMPLE_MS it ends within that of its duration. Its tick's counter is then a sample's, not a
+// second's, so the responses of each whole second are counted here.
+const SAMPLE_MS = 50;
+// The last second counts when it ran this long (the load's end and the second's tick may race).
+const WHOLE_SECOND_MS = 950;
+
 function load(options) {
   const histogram = createHistogram();
   const perSecond = [];
   const errorCodes = {};
-  const instance = autocannon({ ...options, url: options.url });
-  // autocannon ticks once more, with 0, as it stops: keep the measured seconds only.
-  instance.on('tick', ({ counter }) => {
-    if (perSecond.length < Math.ceil(options.duration)) perSecond.push(counter);
+  let inSecond = 0;
+  let secondStartedAt = performance.now();
+  const secondEnded = () => {
+    perSecond.push(inSecond);
+    inSecond = 0;
+    secondStartedAt = performance.now();
+  };
+  const seconds = setInterval(secondEnded, 1000);
+  const instance = autocannon({ ...options, url: options.url, sampleInt: SAMPLE_MS });
+  instance.on('response', (client, statusCode, bytes, responseTime) => {
+    inSecond += 1;
+    histogram.recordValue(msToMicros(responseTime));
   });
-  instance.on('response', (client, statusCode, bytes, responseTime) => histogram.recordValue(msToMicros(responseTime)));
   instance.on('reqError', (error) => {
     const code = error.code ?? (error.message === 'request timed out' ? 'TIMEOUT' : 'OTHER');
     errorCodes[code] = (errorCodes[code] ?? 0) + 1;
@@ -21,6 +36,8 @@ function load(options) {
   const cpuBefore = process.cpuUsage();
   return instance.then((result) => {
     const cpu = process.cpuUsage(cpuBefore);
+    clearInterval(seconds);
+    if (performance.now() - secondStartedAt >= WHOLE_SECOND_MS) secondEnded();
     return {
       durationSeconds: result.duration,
       requests: { total: result.requests.total, perSecond },
