@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { invokedAs, reportError } from '../bench/cli/run.js';
-import { errors } from '../bench/errors.js';
+import { errors } from '../bench/core/errors.js';
 
 const SCRIPTS = new URL('../scripts/', import.meta.url);
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));

@@ -9,8 +9,8 @@
 // environment of that one git command, never in a URL, argument or file.
 import { resolve } from 'node:path';
 import { runCommand } from '../bench/cli/run.js';
-import { githubErrors } from '../bench/errors.js';
-import { gitResult } from '../bench/git.js';
+import { githubErrors } from '../bench/core/errors.js';
+import { gitResult } from '../bench/core/git.js';
 import { writePullRequestRecord } from '../bench/github/artifact.js';
 import { gitAuthEnv, readEvent, requireEnv, setOutputs } from '../bench/github/context.js';
 import { checkedInputs } from '../bench/github/trusted-trigger.js';

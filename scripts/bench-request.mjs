@@ -10,7 +10,7 @@
 // Context: GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL,
 // GITHUB_SERVER_URL, GITHUB_OUTPUT (dispatched, pr, sha), GITHUB_STEP_SUMMARY.
 import { runCommand } from '../bench/cli/run.js';
-import { githubErrors } from '../bench/errors.js';
+import { githubErrors } from '../bench/core/errors.js';
 import { githubApi } from '../bench/github/api.js';
 import { apiContext, appendSummary, readEvent, requireEnv, setOutputs } from '../bench/github/context.js';
 import {

@@ -6,16 +6,16 @@
 // it could not resolve the range, 2 on bad input.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomicSync } from '../bench/atomic-file.js';
-import { bisectMarkdown } from '../bench/bisect/report.js';
-import { runBisect } from '../bench/bisect/run-bisect.js';
+import { writeFileAtomicSync } from '../bench/core/atomic-file.js';
+import { bisectMarkdown } from '../bench/comparison/bisect/report.js';
+import { runBisect } from '../bench/comparison/bisect/run-bisect.js';
 import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { createWorkRoot } from '../bench/compare/sides.js';
-import { EXIT } from '../bench/errors.js';
+import { createWorkRoot } from '../bench/comparison/sides.js';
+import { EXIT } from '../bench/core/errors.js';
 import { withProject } from '../bench/project/config.js';
-import { sandboxDecision } from '../bench/sandbox/index.js';
+import { sandboxDecision } from '../bench/measurement/sandbox/bubblewrap.js';
 import { defaultResultsDir } from '../bench/results/write.js';
 
 const BISECT_COMMAND = {

@@ -11,14 +11,14 @@
 // and calibration.json, and keeps every trial's comparison.json.
 // A benchmark script: it asserts nothing.
 import { join } from 'node:path';
-import { neighbourUnavailable } from '../bench/calibration/neighbour.js';
-import { calibrateBenchmark } from '../bench/calibration/run-calibration.js';
-import { errors } from '../bench/errors.js';
-import { writeCalibration } from '../bench/calibration/write.js';
+import { neighbourUnavailable } from '../bench/comparison/calibration/neighbour.js';
+import { calibrateBenchmark } from '../bench/comparison/calibration/run-calibration.js';
+import { errors } from '../bench/core/errors.js';
+import { writeCalibration } from '../bench/comparison/calibration/write.js';
 import { resolveSuite } from '../bench/config/resolve.js';
 import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
-import { MODES } from '../bench/compare/run-comparison.js';
+import { MODES } from '../bench/comparison/run-comparison.js';
 import { defaultResultsDir } from '../bench/results/write.js';
 
 // Rates are the point of calibrate: a profile after each injected trial would only cost time.

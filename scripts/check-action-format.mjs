@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { YAML } from 'zx';
 import { runCommand } from '../bench/cli/run.js';
-import { errors } from '../bench/errors.js';
-import { git } from '../bench/git.js';
+import { errors } from '../bench/core/errors.js';
+import { git } from '../bench/core/git.js';
 import {
   appendRun,
   commitFromGit,
@@ -26,8 +26,8 @@ import {
 } from '../bench/history/index.js';
 import { githubUsername } from '../bench/history/git-commit.js';
 import { SUITE_NAMES, TOOLS } from '../bench/results/benchmark-action.js';
-import { addAnchor, pinFirst } from '../bench/trend/anchors.js';
-import { relativeName, TREND_SUITES, trendBenches } from '../bench/trend/ratios.js';
+import { addAnchor, pinFirst } from '../bench/comparison/trend/anchors.js';
+import { relativeName, TREND_SUITES, trendBenches } from '../bench/comparison/trend/ratios.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REPO_URL = 'https://github.com/perf/gate';
@@ -122,7 +122,7 @@ await runCommand(COMMAND, ({ values }) => {
       ],
       [TOOLS.smaller]: [{ name: 'express json c=100 - p99 latency', unit: 'ms', value: 12.5, extra: 'samples: 10' }],
     };
-    // The relative trend's lines as `perfgate trend` writes them (bench/trend/ratios.js), chained over one re-anchor.
+    // The relative trend's lines as `perfgate trend` writes them (bench/comparison/trend/ratios.js), chained over one re-anchor.
     const cpuLine = relativeName('express json c=100', 'CPU µs/request');
     const state = addAnchor(
       pinFirst({ ref: 'v1.0.0', sha: 'a'.repeat(40) }, new Date(NOW)),

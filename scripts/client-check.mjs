@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // `npm run client-check`: is the load generator the bottleneck? Runs the same benchmark
-// (node-http hello c=100 by default) with every engine (bench/engines/) in alternating
-// rounds at the same pinning, each round a full measurement (bench/measure.js), and prints
+// (node-http hello c=100 by default) with every engine (bench/measurement/engines/) in alternating
+// rounds at the same pinning, each round a full measurement (bench/measurement/measure.js), and prints
 // per engine the req/s, its own CPU % and whether it saturated, and the ratio of the default
-// engine's req/s to each other's (bench/engines/client-check.js). A benchmark script, not a test.
+// engine's req/s to each other's (bench/measurement/engines/client-check.js). A benchmark script, not a test.
 import { runCommand } from '../bench/cli/run.js';
 import { SUITE_OPTIONS, suiteRequest } from '../bench/cli/suite-options.js';
-import { checkClients } from '../bench/engines/client-check.js';
-import { ENGINE_NAMES, unavailableEngine } from '../bench/engines/index.js';
-import { describePinning } from '../bench/pinning.js';
+import { checkClients } from '../bench/measurement/engines/client-check.js';
+import { ENGINE_NAMES, unavailableEngine } from '../bench/measurement/engines/seam.js';
+import { describePinning } from '../bench/measurement/pinning.js';
 
 const { suite, config, variant, scenario, connections, duration, warmup, workers, timeout } = SUITE_OPTIONS;
 const CLIENT_CHECK_COMMAND = {

@@ -9,21 +9,21 @@
 import { fileURLToPath } from 'node:url';
 import { COMPARE_COMMAND, parseCompareArgs } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
-import { EXIT } from '../bench/errors.js';
+import { EXIT } from '../bench/core/errors.js';
 import {
   prepareSides,
   resolveComparedSuite,
   resolveSideOverrides,
   resolveSideRuntimes,
-} from '../bench/compare/plan.js';
-import { sideLockfiles } from '../bench/compare/overrides.js';
-import { measureComparison } from '../bench/compare/run-comparison.js';
-import { sandboxDecision } from '../bench/sandbox/index.js';
-import { createWorkRoot } from '../bench/compare/sides.js';
-import { writeComparison } from '../bench/compare/write.js';
+} from '../bench/comparison/plan.js';
+import { sideLockfiles } from '../bench/comparison/overrides.js';
+import { measureComparison } from '../bench/comparison/run-comparison.js';
+import { sandboxDecision } from '../bench/measurement/sandbox/bubblewrap.js';
+import { createWorkRoot } from '../bench/comparison/sides.js';
+import { writeComparison } from '../bench/comparison/write.js';
 import { appendSummary, setOutputs } from '../bench/github/context.js';
 import { benchmarkSettings, withProject } from '../bench/project/config.js';
-import { expandSpecs } from '../bench/specs.js';
+import { expandSpecs } from '../bench/measurement/specs.js';
 import { defaultResultsDir } from '../bench/results/write.js';
 
 const perfgateRoot = fileURLToPath(new URL('..', import.meta.url));

@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // `npm run detect`: change points in a benchmark history (github-action-benchmark's data.js):
 // each step of a trend line with its suite, bench, commit, means before and after, change and
-// p-value (docs/lib/change-points.js: Hunter / Apache Otava's method). With --state, only the
+// p-value (site/shared/change-points.js: Hunter / Apache Otava's method). With --state, only the
 // points not reported before are reported, and --record adds them to that file; with --comment
 // each commit that brought new ones gets a commit comment (bench-main does both, docs/github-actions.md).
 import { resolve } from 'node:path';
-import { CHANGE_POINT_DEFAULTS } from '../docs/lib/change-points.js';
-import { writeFileAtomicSync } from '../bench/atomic-file.js';
-import { findChangePoints } from '../bench/detect/find.js';
-import { describeMethod, renderChangePoints } from '../bench/detect/markdown.js';
-import { readState, unreported, withReported, writeState } from '../bench/detect/reported.js';
+import { CHANGE_POINT_DEFAULTS } from '../site/shared/change-points.js';
+import { writeFileAtomicSync } from '../bench/core/atomic-file.js';
+import { findChangePoints } from '../bench/history/detect/find.js';
+import { describeMethod, renderChangePoints } from '../bench/history/detect/markdown.js';
+import { readState, unreported, withReported, writeState } from '../bench/history/detect/reported.js';
 import { runCommand } from '../bench/cli/run.js';
 import { githubApi } from '../bench/github/api.js';
 import { commentOnCommit } from '../bench/github/comment.js';

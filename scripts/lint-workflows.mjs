@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCommand } from '../bench/cli/run.js';
-import { errors, EXIT } from '../bench/errors.js';
+import { errors, EXIT } from '../bench/core/errors.js';
 import {
   adopterLayout,
   isInstalled,

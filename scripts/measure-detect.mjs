@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Measures change-point detection (docs/lib/change-points.js) the way bench-main uses it: a
+// Measures change-point detection (site/shared/change-points.js) the way bench-main uses it: a
 // main-branch history of 100 runs, then a step of -3, -5 or -10 % (or none: A/A), then 40 more
 // runs, with detection re-run after every run as each push to main would. Prints, per noise
 // level and significance level: how often the step is flagged within the 40 runs (at the right
@@ -8,10 +8,10 @@
 // per-run spread (bench/stats/METHOD.md: per-round cv 2-16 %; about 4 % per
 // run is typical), with and without bursts.
 //   node scripts/measure-detect.mjs [--trials N] [--markdown FILE]
-import { writeFileAtomicSync } from '../bench/atomic-file.js';
-import { syntheticSeries } from '../bench/detect/synthetic.js';
-import { REPORT_TOLERANCE } from '../bench/detect/reported.js';
-import { detectChangePoints } from '../docs/lib/change-points.js';
+import { writeFileAtomicSync } from '../bench/core/atomic-file.js';
+import { syntheticSeries } from '../bench/history/detect/synthetic.js';
+import { REPORT_TOLERANCE } from '../bench/history/detect/reported.js';
+import { detectChangePoints } from '../site/shared/change-points.js';
 import { runCommand } from '../bench/cli/run.js';
 
 const MEASURE_DETECT_COMMAND = {

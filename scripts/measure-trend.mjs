@@ -3,7 +3,7 @@
 // repository made on this machine, with known slowdowns (and optionally a change of "hardware"),
 // each commit measured by `bench` (absolute) and `trend` (relative); then which steps change-point
 // detection finds on each kind of line, its false points, and the relative interval against the
-// absolute run-to-run spread (bench/trend/evidence.js).
+// absolute run-to-run spread (bench/comparison/trend/evidence.js).
 //   node scripts/measure-trend.mjs                                    30 commits, 3 % at 15, 2 % at 25
 //   node scripts/measure-trend.mjs --commits 8 --steps 4:3,7:2 --duration 0.5 --rounds 6   a smoke
 import { mkdirSync } from 'node:fs';
@@ -14,12 +14,12 @@ import { runCommand } from '../bench/cli/run.js';
 import { suiteRequest } from '../bench/cli/suite-options.js';
 import { TREND_COMMAND } from '../bench/cli/trend-command.js';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { errors, EXIT } from '../bench/errors.js';
-import { writeFileAtomicSync } from '../bench/atomic-file.js';
-import { machineInfo } from '../bench/machine.js';
+import { errors, EXIT } from '../bench/core/errors.js';
+import { writeFileAtomicSync } from '../bench/core/atomic-file.js';
+import { machineInfo } from '../bench/measurement/machine.js';
 import { defaultResultsDir } from '../bench/results/write.js';
-import { analyseHistory, evidenceMarkdown, measureSyntheticHistory } from '../bench/trend/evidence.js';
-import { trendSettings } from '../bench/trend/run-trend.js';
+import { analyseHistory, evidenceMarkdown, measureSyntheticHistory } from '../bench/comparison/trend/evidence.js';
+import { trendSettings } from '../bench/comparison/trend/run-trend.js';
 
 const perfgateRoot = fileURLToPath(new URL('..', import.meta.url));
 const { variant, scenario, connections, duration, warmup, engine, mode, rounds } = TREND_COMMAND.options;

@@ -5,14 +5,14 @@
 //   node scripts/merge-shards.mjs --out DIR SHARD_DIR...
 // Exit 0 merged, 2 bad input (no shard measured anything, a malformed file, a name twice).
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../bench/atomic-file.js';
+import { writeFileAtomicSync } from '../bench/core/atomic-file.js';
 import { runCommand, usageLine } from '../bench/cli/run.js';
-import { errors } from '../bench/errors.js';
+import { errors } from '../bench/core/errors.js';
 import { mergeShards } from '../bench/github/shards.js';
 import { setOutputs } from '../bench/github/context.js';
 import { OUTPUT_FILES } from '../bench/results/write.js';
-import { BASELINES_FILE, writeBaselines } from '../bench/trend/anchors.js';
-import { TREND_FILES } from '../bench/trend/write.js';
+import { BASELINES_FILE, writeBaselines } from '../bench/comparison/trend/anchors.js';
+import { TREND_FILES } from '../bench/comparison/trend/write.js';
 
 const MERGE_SHARDS_COMMAND = {
   name: 'merge-shards',

@@ -8,8 +8,8 @@ import { commitFromGit, originWebUrl, publishRun, readBenchmarkInput } from '../
 import { projectName } from '../bench/project/config.js';
 import { SUITE_NAMES, suiteNames, TOOLS } from '../bench/results/benchmark-action.js';
 import { OUTPUT_FILES } from '../bench/results/write.js';
-import { TREND_SUITES } from '../bench/trend/ratios.js';
-import { TREND_FILES } from '../bench/trend/write.js';
+import { TREND_SUITES } from '../bench/comparison/trend/ratios.js';
+import { TREND_FILES } from '../bench/comparison/trend/write.js';
 
 const PUBLISH_COMMAND = {
   name: 'publish',

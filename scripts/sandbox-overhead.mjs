@@ -2,12 +2,12 @@
 // `npm run sandbox-overhead`: what running a side in the sandbox costs, as a duet A/A of this
 // checkout's servers, unsandboxed (base) against sandboxed (head), in the same private network
 // namespace; prints the ratio sandboxed / unsandboxed of CPU µs/request and req/s with their
-// 95 % intervals (bench/sandbox/overhead.js). A measurement, not a test.
+// 95 % intervals (bench/comparison/sandbox-overhead.js). A measurement, not a test.
 import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
-import { writeComparison } from '../bench/compare/write.js';
+import { writeComparison } from '../bench/comparison/write.js';
 import { defaultResultsDir } from '../bench/results/write.js';
-import { measureSandboxOverhead } from '../bench/sandbox/overhead.js';
+import { measureSandboxOverhead } from '../bench/comparison/sandbox-overhead.js';
 
 const { profile, ...options } = COMPARISON_OPTIONS;
 const OVERHEAD_COMMAND = {

@@ -15,10 +15,10 @@ import { isInstalled, workflowLinters } from '../bench/github/workflow-linters.j
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 // Debian packages by purpose; `bench` is what the benchmark job can use, `test` adds the test tools.
-// postgresql: the database the db scenario's servers query (bench/database.js).
+// postgresql: the database the db scenario's servers query (bench/measurement/database.js).
 // shellcheck: actionlint runs it over the workflows' run: scripts (scripts/lint-workflows.mjs).
-// stress-ng: calibrate's --neighbour CPU hog (bench/calibration/neighbour.js).
-// bubblewrap: the sandbox of the code under test in compare and bisect (bench/sandbox/).
+// stress-ng: calibrate's --neighbour CPU hog (bench/comparison/calibration/neighbour.js).
+// bubblewrap: the sandbox of the code under test in compare and bisect (bench/measurement/sandbox/).
 const DEBIAN_PACKAGES = {
   bench: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'bubblewrap'],
   test: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'chromium', 'shellcheck', 'bubblewrap'],

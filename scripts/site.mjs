@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run site`: serves the trend site (docs/) over perfgate's local history, which
+// `npm run site`: serves the trend site (site/) over perfgate's local history, which
 // appears at /dev/bench/data.js exactly where gh-pages has it, or over any data.js files
 // (github-action-benchmark's gh-pages format, e.g. copies of several branches), with
 // bench/site/server.js. Loopback only. `npm run site -- --help` lists the options.
@@ -15,7 +15,7 @@ const SITE_COMMAND = {
   invocation: 'npm run site --',
   synopsis: '[--port N] [--data FILE...]',
   summary:
-    "Serves the trend site (docs/) over data.js files in github-action-benchmark's gh-pages format; loopback only.\n" +
+    "Serves the trend site (site/) over data.js files in github-action-benchmark's gh-pages format; loopback only.\n" +
     "Without --data: perfgate's local history (PERFGATE_HISTORY, default .perfgate/history/data.js), at /dev/bench/data.js as on gh-pages.\n" +
     'Several files (e.g. one per branch) show side by side: the printed URL names them all in ?data=.',
   options: {

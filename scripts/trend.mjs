@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run trend`: the relative trend of main (bench/trend/). HEAD against the pinned baseline
+// `npm run trend`: the relative trend of main (bench/comparison/trend/). HEAD against the pinned baseline
 // in duet rounds, the ratios appended to the local history; --reanchor moves the baseline.
 //   npm run trend                      HEAD vs the pinned baseline (pinned on the first run)
 //   npm run trend -- --reanchor        measure the configured baseline against the pinned one, pin it
@@ -9,17 +9,17 @@ import { fileURLToPath } from 'node:url';
 import { parseTrendArgs, TREND_COMMAND } from '../bench/cli/trend-command.js';
 import { runCommand } from '../bench/cli/run.js';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { EXIT } from '../bench/errors.js';
+import { EXIT } from '../bench/core/errors.js';
 import { appendSummary } from '../bench/github/context.js';
 import { appendRunToFile, commitFromGit, defaultHistoryPath, writeFileAtomicSync } from '../bench/history/index.js';
 import { readBranchFile } from '../bench/history/publish-branch.js';
 import { withProject } from '../bench/project/config.js';
 import { TOOLS } from '../bench/results/benchmark-action.js';
 import { defaultResultsDir } from '../bench/results/write.js';
-import { BASELINES_FILE } from '../bench/trend/anchors.js';
-import { TREND_SUITES, trendBenches } from '../bench/trend/ratios.js';
-import { runTrend, trendSettings } from '../bench/trend/run-trend.js';
-import { writeTrend } from '../bench/trend/write.js';
+import { BASELINES_FILE } from '../bench/comparison/trend/anchors.js';
+import { TREND_SUITES, trendBenches } from '../bench/comparison/trend/ratios.js';
+import { runTrend, trendSettings } from '../bench/comparison/trend/run-trend.js';
+import { writeTrend } from '../bench/comparison/trend/write.js';
 
 const perfgateRoot = fileURLToPath(new URL('..', import.meta.url));
 

@@ -21,7 +21,7 @@ import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { commandLine, runCommand } from '../bench/cli/run.js';
-import { EXIT } from '../bench/errors.js';
+import { EXIT } from '../bench/core/errors.js';
 import { appendSummary } from '../bench/github/context.js';
 import { changedFrameworks, comparisonRuns } from '../bench/github/packages.js';
 import { changedRuntime } from '../bench/github/runtime-upgrade.js';

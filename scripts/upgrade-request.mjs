@@ -11,7 +11,7 @@
 // Context: GITHUB_EVENT_PATH (pull_request_target), GITHUB_REPOSITORY, GITHUB_TOKEN,
 // GITHUB_API_URL, GITHUB_OUTPUT (dispatched, pr, sha), GITHUB_STEP_SUMMARY.
 import { runCommand } from '../bench/cli/run.js';
-import { githubErrors } from '../bench/errors.js';
+import { githubErrors } from '../bench/core/errors.js';
 import { githubApi } from '../bench/github/api.js';
 import { apiContext, appendSummary, pullRequestOfEvent, readEvent, setOutputs } from '../bench/github/context.js';
 import { changedFrameworks, lockfileAt } from '../bench/github/packages.js';

@@ -1,5 +1,5 @@
 // The describe step: `node servers/describe.js <servers dir> <variant>...` prints, as JSON on
-// stdout, what the harness needs to know about built-in variants (bench/describe/schema.js).
+// stdout, what the harness needs to know about built-in variants (bench/measurement/describe/schema.js).
 // It runs as a child process of the side whose variants it imports, on that side's runtime and
 // inside its sandbox, so that the harness never loads a side's code: it reads this output as
 // data. It imports nothing but Node's own modules and the variant modules it is given, so that
@@ -22,7 +22,7 @@ async function importVariant(name) {
   }
 }
 
-// Only what the module says; the harness fills in the defaults (bench/variants.js).
+// Only what the module says; the harness fills in the defaults (bench/measurement/variants.js).
 async function describe(name) {
   const module = await importVariant(name);
   if (module.missingPackage)

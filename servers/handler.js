@@ -1,10 +1,10 @@
 // Entry point of a user's server given as a module (perfgate.config's `"module"`): serves the
 // request handler it exports on node:http, under the same contract as the built-in variants
-// (port, ready file, clean stop; servers/contract.js).
+// (port, ready file, clean stop; servers/contract/contract.js).
 //   PERFGATE_HANDLER_MODULE  the module's absolute path
 //   PERFGATE_HANDLER_EXPORT  the export holding the handler (default: "default")
 import { pathToFileURL } from 'node:url';
-import { listenHandler, runServer } from './contract.js';
+import { listenHandler, runServer } from './contract/contract.js';
 
 const file = process.env.PERFGATE_HANDLER_MODULE;
 const name = process.env.PERFGATE_HANDLER_EXPORT || 'default';

@@ -186,11 +186,11 @@ describe("perfgate in a user's repository", () => {
   test('the package ships the harness, engines, variants, site and actions, and no test fixtures', () => {
     for (const file of [
       'bin/perfgate.js',
-      'bench/run.js',
-      'bench/load.js',
+      'bench/measurement/run-suite.js',
+      'bench/measurement/load.js',
       'servers/handler.js',
       'servers/variants/node-http.js',
-      'docs/index.html',
+      'site/index.html',
       'docs/getting-started.md',
       'actions/compare/action.yml',
       'actions/fetch-commit.sh',

@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { bisectCommits } from '../bench/bisect/search.js';
+import { bisectCommits } from '../bench/comparison/bisect/search.js';
 import { leftoverServers, PROJECT_ROOT, QUICK_HELLO, tempDir } from './helpers/harness.js';
 import { GIT_ENV, makeServersRepository } from './helpers/servers-repo.js';
 
@@ -124,10 +124,13 @@ describe('bisect over a repository', () => {
     assert.equal(result.range.commits, 8);
     assert.ok(result.steps.length >= 4 && result.steps.length <= 8, `${result.steps.length} steps`);
     assert.equal(result.profile.grew[0].functionName, 'hashBodySlowly');
-    assert.equal(`${result.profile.grew[0].path}:${result.profile.grew[0].line}`, `servers/http-routes.js:${slowLine}`);
+    assert.equal(
+      `${result.profile.grew[0].path}:${result.profile.grew[0].line}`,
+      `servers/routes/http-routes.js:${slowLine}`,
+    );
     const markdown = readFileSync(join(out, 'bisect.md'), 'utf8');
     assert.match(markdown, new RegExp(`\\*\\*First bad commit: ${shas[5].slice(0, 12)}\\*\\* hash the answer 5`));
-    assert.match(markdown, /\| hashBodySlowly \| servers\/http-routes\.js:\d+ \|/);
+    assert.match(markdown, /\| hashBodySlowly \| servers\/routes\/http-routes\.js:\d+ \|/);
     assert.deepEqual(leftoverServers(), []);
     assert.deepEqual(run.left, []);
     assert.equal(

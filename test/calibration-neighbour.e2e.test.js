@@ -1,5 +1,5 @@
 // calibrate --neighbour: the CPU hog starts pinned to the server cores, runs, and is gone after a
-// comparison, an error, SIGINT or SIGTERM (it is one process group of bench/process/children.js).
+// comparison, an error, SIGINT or SIGTERM (it is one process group of bench/measurement/process/children.js).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,8 +13,8 @@ import {
   neighbourUnavailable,
   startNeighbour,
   withNeighbour,
-} from '../bench/calibration/neighbour.js';
-import { currentPinning } from '../bench/pinning.js';
+} from '../bench/comparison/calibration/neighbour.js';
+import { currentPinning } from '../bench/measurement/pinning.js';
 import { groupAlive, PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const PLAN = { method: 'taskset', load: [0], server: [1, 2], cpus: [0, 1, 2] };
@@ -86,8 +86,8 @@ describe('a real hog', { skip: neighbourUnavailable() ?? false }, () => {
       [
         '--input-type=module',
         '-e',
-        `import { startNeighbour } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/calibration/neighbour.js'))};
-         import { currentPinning } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/pinning.js'))};
+        `import { startNeighbour } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/comparison/calibration/neighbour.js'))};
+         import { currentPinning } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/measurement/pinning.js'))};
          const neighbour = await startNeighbour(currentPinning({}), { percent: 20, timeoutSeconds: 60 });
          console.log(neighbour.pid);
          ${then}`,

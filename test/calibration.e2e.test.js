@@ -13,7 +13,7 @@ import {
   pooledChange,
   summarizeTrials,
   trialOutcome,
-} from '../bench/calibration/index.js';
+} from '../bench/comparison/calibration/trials.js';
 import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 test('the injected work is the per-request CPU time a slowdown adds, in loop iterations', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { twoSidedPValue } from '../bench/stats/t-distribution.js';
-import { syntheticSeries } from '../bench/detect/synthetic.js';
-import { CHANGE_POINT_DEFAULTS, detectChangePoints, studentTwoSidedPValue } from '../docs/lib/change-points.js';
+import { syntheticSeries } from '../bench/history/detect/synthetic.js';
+import { CHANGE_POINT_DEFAULTS, detectChangePoints, studentTwoSidedPValue } from '../site/shared/change-points.js';
 
 // Normal noise (cv 2 %) around a level that changes at the given runs.
 const series = ({ length, noise = 0.02, steps = [], seed = 1 }) =>

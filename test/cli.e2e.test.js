@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { exitCodeOf, helpText, parseCommandLine } from '../bench/cli/run.js';
-import { errors, EXIT, githubErrors, historyErrors, PerfgateError } from '../bench/errors.js';
+import { errors, EXIT, githubErrors, historyErrors, PerfgateError } from '../bench/core/errors.js';
 import { PROJECT_ROOT } from './helpers/harness.js';
 
 const COMMAND = {

@@ -2,7 +2,7 @@
 // once more and the second run decides; on constructed runs, then on simulated A/A suites of 12 benchmarks.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { measureConfirmed, secondsToVerdict } from '../bench/compare/confirm.js';
+import { measureConfirmed, secondsToVerdict } from '../bench/comparison/confirm.js';
 import { isSlower } from '../bench/stats/index.js';
 import { simulatedBenchmark } from './helpers/simulated-rounds.js';
 

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Ajv from 'ajv';
-import { comparisonMarkdown } from '../bench/compare/report.js';
-import { comparisonSchema } from '../bench/compare/schema.js';
+import { comparisonMarkdown } from '../bench/comparison/report.js';
+import { comparisonSchema } from '../bench/comparison/schema.js';
 import { renderComment } from '../bench/github/comment.js';
 import { comparisonFixture } from './helpers/comparison-fixture.js';
 

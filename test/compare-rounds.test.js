@@ -1,13 +1,13 @@
 // The interleaved sampling loop and the report, on synthetic measurements: no servers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { comparisonMarkdown } from '../bench/compare/report.js';
-import { escapeMarkdown as escapeCell } from '../bench/text.js';
-import { compareInterleaved, overallVerdict, sequentialRound } from '../bench/compare/rounds.js';
-import { benchmarkMode } from '../bench/compare/run-comparison.js';
+import { comparisonMarkdown } from '../bench/comparison/report.js';
+import { escapeMarkdown as escapeCell } from '../bench/core/text.js';
+import { compareInterleaved, overallVerdict, sequentialRound } from '../bench/comparison/rounds.js';
+import { benchmarkMode } from '../bench/comparison/run-comparison.js';
 import { seededRandom } from '../bench/stats/index.js';
 
-import { defaultBands } from '../bench/metrics.js';
+import { defaultBands } from '../bench/results/metrics.js';
 
 const thresholds = defaultBands();
 

@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { createWorkRoot, missingFileHint, prepareGitSide } from '../bench/compare/sides.js';
-import { installFailure } from '../bench/compare/install-output.js';
+import { createWorkRoot, missingFileHint, prepareGitSide } from '../bench/comparison/sides.js';
+import { installFailure } from '../bench/comparison/install-output.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
 import { tempDir } from './helpers/harness.js';
 

@@ -5,9 +5,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import pg from 'pg';
-import { databaseUnavailable, startDatabase } from '../bench/database.js';
-import { planPinning } from '../bench/pinning.js';
-import { DB_BODY, DB_QUERY } from '../servers/scenarios.js';
+import { databaseUnavailable, startDatabase } from '../bench/measurement/database.js';
+import { planPinning } from '../bench/measurement/pinning.js';
+import { DB_BODY, DB_QUERY } from '../servers/contract/scenarios.js';
 import { groupAlive, tempDir } from './helpers/harness.js';
 
 test('a private PostgreSQL answers the db query, then its whole process group is gone', async (t) => {

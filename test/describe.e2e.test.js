@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { loadBuiltInVariants } from '../bench/variants.js';
+import { loadBuiltInVariants } from '../bench/measurement/variants.js';
 import { tempDir } from './helpers/harness.js';
 
 // A servers/ directory whose variants are the given module texts.
@@ -22,7 +22,7 @@ test("this checkout's variants as described: defaults filled in, a variant's own
   assert.equal(nodeHttp.launch.command[0], process.execPath);
   assert.match(nodeHttp.launch.command[1], /servers\/launch\.js$/);
   assert.ok(nodeHttp.scenarios.includes('hello') && !nodeHttp.scenarios.includes('db'));
-  assert.equal(bun.ownRuntime, 'bun', 'express on the bun runtime (bench/runtime/variant.js places it)');
+  assert.equal(bun.ownRuntime, 'bun', 'express on the bun runtime (bench/measurement/runtime/variant.js places it)');
   assert.equal(bun.launch.command[0], process.execPath);
   assert.equal(backend.role, 'backend');
 });

@@ -27,7 +27,7 @@ test('npm run dev re-runs the smoke load when a server file changes', { timeout:
   try {
     await waitFor(() => output, /\| node-http hello \| 10 \|/);
     const now = new Date();
-    utimesSync(join(PROJECT_ROOT, 'servers/contract.js'), now, now);
+    utimesSync(join(PROJECT_ROOT, 'servers/contract/contract.js'), now, now);
     await waitFor(() => output, /\| node-http hello \| 10 \|[\s\S]*\| node-http hello \| 10 \|/);
   } finally {
     process.kill(-child.pid, 'SIGTERM');

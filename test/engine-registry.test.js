@@ -1,10 +1,10 @@
-// Engines declare themselves (bench/engines/index.js): a fake engine, registered before any
+// Engines declare themselves (bench/measurement/engines/seam.js): a fake engine, registered before any
 // reader loads, is offered by --engine and its help, accepted by the suite schema, may hold a
 // rate, has its packages recorded and is measured by client-check. No servers, no load.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { doubleEngine } from '../bench/engines/double.js';
-import { ENGINES } from '../bench/engines/registered.js';
+import { doubleEngine } from '../bench/measurement/engines/double.js';
+import { ENGINES } from '../bench/measurement/engines/registered.js';
 
 const FAKE = {
   ...doubleEngine(),
@@ -15,10 +15,12 @@ const FAKE = {
 };
 ENGINES.push(FAKE);
 
-const { DEFAULT_ENGINE, ENGINE_NAMES, engineFor, enginePackages } = await import('../bench/engines/index.js');
+const { DEFAULT_ENGINE, ENGINE_NAMES, engineFor, enginePackages } = await import(
+  '../bench/measurement/engines/seam.js'
+);
 const { SUITE_OPTIONS } = await import('../bench/cli/suite-options.js');
 const { suiteSchema } = await import('../bench/config/schema.js');
-const { engineRatios } = await import('../bench/engines/client-check.js');
+const { engineRatios } = await import('../bench/measurement/engines/client-check.js');
 const { default: Ajv } = await import('ajv');
 
 test('--engine and --rate say what each engine declares', () => {

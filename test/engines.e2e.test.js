@@ -1,4 +1,4 @@
-// The load-engine seam: the test double through bench/load.js, autocannon and wrk against a
+// The load-engine seam: the test double through bench/measurement/load.js, autocannon and wrk against a
 // real server (fields filled, POST bodies sent, client CPU sampled), the µs histograms,
 // CPU µs/request from a server that burns a known CPU time, a tier spread over several
 // processes under a lowered open-file limit, and bad input. No test asserts a speed.
@@ -7,14 +7,19 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { doubleEngine } from '../bench/engines/double.js';
-import { engineFor } from '../bench/engines/index.js';
-import { wrkArguments, wrkUnavailable } from '../bench/engines/wrk.js';
-import { createHistogram, encodeHistogram, latencySummary, mergeHistograms } from '../bench/latency-histogram.js';
-import { processesFor, runLoad, splitConnections } from '../bench/load.js';
-import { spawnGroup, stopGroup } from '../bench/process/children.js';
+import { doubleEngine } from '../bench/measurement/engines/double.js';
+import { engineFor } from '../bench/measurement/engines/seam.js';
+import { wrkArguments, wrkUnavailable } from '../bench/measurement/engines/wrk.js';
+import {
+  createHistogram,
+  encodeHistogram,
+  latencySummary,
+  mergeHistograms,
+} from '../bench/measurement/latency-histogram.js';
+import { processesFor, runLoad, splitConnections } from '../bench/measurement/load.js';
+import { spawnGroup, stopGroup } from '../bench/measurement/process/children.js';
 import { runRecord, summarizeRuns } from '../bench/results/record.js';
-import { startSampler } from '../bench/sampling/sampler.js';
+import { startSampler } from '../bench/measurement/sampling/sampler.js';
 import { PROJECT_ROOT } from './helpers/harness.js';
 
 const BURNER = join(PROJECT_ROOT, 'test/fixtures/servers/cpu-burner.js');
@@ -258,7 +263,7 @@ test('CPU µs/request from a server that burns a known CPU time per request', as
 test("a tier beyond one process's open-file limit runs over several load processes", async () => {
   const server = await startBurner();
   try {
-    const script = `import { runLoad } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/load.js'))};
+    const script = `import { runLoad } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/measurement/load.js'))};
       const sample = await runLoad({ port: ${server.port}, request: { method: 'GET', path: '/' }, connections: 600, duration: 1, timeout: 10 });
       console.log(JSON.stringify({ processes: sample.processes, total: sample.requests.total, codes: sample.errorCodes }));`;
     // The hard limit too, so that the load process cannot raise it back.

@@ -1,11 +1,11 @@
-// bench/git.js: the one way perfgate calls git; failures come back as data for callers that
+// bench/core/git.js: the one way perfgate calls git; failures come back as data for callers that
 // word them, and an aborted signal stops git without leaving it running.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { git, gitAsync, gitOutput, gitResult } from '../bench/git.js';
+import { git, gitAsync, gitOutput, gitResult } from '../bench/core/git.js';
 
 const emptyRepo = () => {
   const dir = mkdtempSync(join(tmpdir(), 'perfgate-git-'));

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { comparisonRuns } from '../bench/github/packages.js';
 import { changedRuntime, declaredRuntimes, setupNodeVersions } from '../bench/github/runtime-upgrade.js';
-import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
+import { RUNTIME_KINDS } from '../bench/measurement/runtime/kinds.js';
 import { pullRequestStepEnv, startFakeGitHub } from './helpers/fake-github.js';
 import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
 import { PROJECT_ROOT, tempDir, writeReporterConfig } from './helpers/harness.js';

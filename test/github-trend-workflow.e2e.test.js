@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { YAML } from 'zx';
-import { gitOutput } from '../bench/git.js';
-import { addAnchor, pinFirst } from '../bench/trend/anchors.js';
+import { gitOutput } from '../bench/core/git.js';
+import { addAnchor, pinFirst } from '../bench/comparison/trend/anchors.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
 
@@ -61,8 +61,8 @@ function shard(root, variant, { trend = true } = {}) {
 // The repository on "GitHub" (a bare one on disk) with a gh-pages branch, and its checkout.
 function repository(root) {
   const checkout = join(root, 'checkout');
-  mkdirSync(join(checkout, 'docs'), { recursive: true });
-  writeFileSync(join(checkout, 'docs/index.html'), '<!doctype html>');
+  mkdirSync(join(checkout, 'site'), { recursive: true });
+  writeFileSync(join(checkout, 'site/index.html'), '<!doctype html>');
   git(checkout, 'init', '-q', '-b', 'main');
   git(checkout, 'add', '.');
   git(checkout, 'commit', '-qm', 'site');

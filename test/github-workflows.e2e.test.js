@@ -10,9 +10,9 @@ import { ARTIFACT_NAME } from '../bench/github/artifact.js';
 import { INSIDER_ASSOCIATIONS, UPDATE_BOTS } from '../bench/github/trusted-trigger.js';
 import { SUITES } from '../bench/config/suites.js';
 import { SUITE_NAMES, TOOLS } from '../bench/results/benchmark-action.js';
-import { TREND_SUITES } from '../bench/trend/ratios.js';
-import { TREND_FILES } from '../bench/trend/write.js';
-import { syntheticData, syntheticSeries, syntheticSha } from '../bench/detect/synthetic.js';
+import { TREND_SUITES } from '../bench/comparison/trend/ratios.js';
+import { TREND_FILES } from '../bench/comparison/trend/write.js';
+import { syntheticData, syntheticSeries, syntheticSha } from '../bench/history/detect/synthetic.js';
 import { serializeBenchmarkData } from '../bench/history/format.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
@@ -198,7 +198,7 @@ describe('names shared with the code', () => {
     );
   });
 
-  test('the trend is published under the suite names and tools of bench/results/benchmark-action.js and bench/trend/', () => {
+  test('the trend is published under the suite names and tools of bench/results/benchmark-action.js and bench/comparison/trend/', () => {
     const published = usesOf('benchmark-action/github-action-benchmark@').map(([, step]) => step.with);
     assert.deepEqual(
       published.map((inputs) => [inputs.name, inputs.tool, inputs['output-file-path'].split('/').at(-1)]),
@@ -298,9 +298,9 @@ describe("bench-main's publishing steps on a repository without gh-pages (a firs
   test('gh-pages is created, the action can switch to it, and every later step publishes; a re-run does not alert again', async () => {
     const root = tempDir();
     const checkout = join(root, 'checkout');
-    mkdirSync(join(checkout, 'docs/lib'), { recursive: true });
-    writeFileSync(join(checkout, 'docs/index.html'), '<!doctype html>');
-    writeFileSync(join(checkout, 'docs/lib/app.js'), 'export {};');
+    mkdirSync(join(checkout, 'site/lib'), { recursive: true });
+    writeFileSync(join(checkout, 'site/index.html'), '<!doctype html>');
+    writeFileSync(join(checkout, 'site/lib/app.js'), 'export {};');
     git(checkout, 'init', '-q', '-b', 'main');
     git(checkout, 'add', '.');
     git(checkout, 'commit', '-qm', 'site');

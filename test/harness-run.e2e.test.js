@@ -74,7 +74,7 @@ describe('npm run bench -- --suite smoke', () => {
       ['node-http hello c=4 - req/s', 'node-http json c=4 - req/s'],
     );
     assert.ok(bigger.every((bench) => bench.unit === 'req/s' && bench.value > 0 && /^± [\d.]+%$/.test(bench.range)));
-    // The names of bench/metrics.js; the older four keep the names their trend lines have.
+    // The names of bench/results/metrics.js; the older four keep the names their trend lines have.
     assert.deepEqual(
       smaller.slice(0, 5).map((bench) => `${bench.name} (${bench.unit})`),
       [

@@ -29,7 +29,7 @@ test('a write that fails part way keeps the previous content and leaves no tempo
   const file = join(dir, 'data.js');
   writeFileSync(file, 'previous');
   // A file size limit of 512 bytes makes the write of 1 MB fail after its first block.
-  const script = `import { writeFileAtomicSync } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/atomic-file.js'))};
+  const script = `import { writeFileAtomicSync } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/core/atomic-file.js'))};
     try { writeFileAtomicSync(${JSON.stringify(file)}, 'x'.repeat(1 << 20)); } catch (error) { console.log(error.code); }`;
   const output = execFileSync(
     'sh',

@@ -1,4 +1,4 @@
-// What the upgrade gate installs from a lockfile (bench/lockfile.js): a package's closure, every
+// What the upgrade gate installs from a lockfile (bench/comparison/lockfile.js): a package's closure, every
 // entry an exact registry version with sha512 integrity, and nothing npm would fetch on its own.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import {
   packageClosure,
   registryTarball,
   untrustedReason,
-} from '../bench/lockfile.js';
+} from '../bench/comparison/lockfile.js';
 import { PROJECT_ROOT } from './helpers/harness.js';
 
 const INTEGRITY = `sha512-${'A'.repeat(86)}==`;

@@ -2,7 +2,7 @@
 // last line (the tail of a stack trace or the runtime's banner).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { logExcerpt } from '../bench/process/log-excerpt.js';
+import { logExcerpt } from '../bench/measurement/process/log-excerpt.js';
 
 test("Node's crash: the error's headline, not the stack, the source excerpt or the banner", () => {
   const log = `node:internal/modules/esm/resolve:873

@@ -1,10 +1,10 @@
-// The metric registry (docs/lib/metrics.js) is the single source of every reader: a fake
+// The metric registry (site/shared/metrics.js) is the single source of every reader: a fake
 // judged metric, added before any reader loads, flows through compare's rounds, verdicts,
 // flags, schema and report, perfgate.config's thresholds, the run table, the
 // github-action-benchmark files, the PR comment and the trend site. No servers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { METRIC_REGISTRY } from '../docs/lib/metrics.js';
+import { METRIC_REGISTRY } from '../site/shared/metrics.js';
 
 const FAKE = {
   name: 'fake widgets',
@@ -29,18 +29,18 @@ METRIC_REGISTRY.splice(
   FAKE,
 );
 
-const { JUDGED_METRICS, DECIDING_METRICS, defaultBands } = await import('../bench/metrics.js');
-const { compareInterleaved, roundSample } = await import('../bench/compare/rounds.js');
-const { comparisonSchema } = await import('../bench/compare/schema.js');
-const { comparisonMarkdown, verdictCells } = await import('../bench/compare/report.js');
+const { JUDGED_METRICS, DECIDING_METRICS, defaultBands } = await import('../bench/results/metrics.js');
+const { compareInterleaved, roundSample } = await import('../bench/comparison/rounds.js');
+const { comparisonSchema } = await import('../bench/comparison/schema.js');
+const { comparisonMarkdown, verdictCells } = await import('../bench/comparison/report.js');
 const { COMPARISON_OPTIONS, comparisonRequest } = await import('../bench/cli/compare-command.js');
 const { benchmarkSettings } = await import('../bench/project/config.js');
 const { projectSchema } = await import('../bench/project/schema.js');
 const { markdownTable } = await import('../bench/results/markdown.js');
 const { toBenchmarkAction } = await import('../bench/results/benchmark-action.js');
 const { renderComment } = await import('../bench/github/comment.js');
-const { filterChoices } = await import('../docs/lib/filters.js');
-const { expandSpecs } = await import('../bench/specs.js');
+const { filterChoices } = await import('../site/lib/filters.js');
+const { expandSpecs } = await import('../bench/measurement/specs.js');
 const { default: Ajv } = await import('ajv');
 
 const defaults = (options) => Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, spec.default]));

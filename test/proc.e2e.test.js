@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { planPinning, parseCpuList, pinnedCommand } from '../bench/pinning.js';
-import { coreUsage, parsePidStat, parseProcStat } from '../bench/sampling/proc.js';
+import { planPinning, parseCpuList, pinnedCommand } from '../bench/measurement/pinning.js';
+import { coreUsage, parsePidStat, parseProcStat } from '../bench/measurement/sampling/proc.js';
 import { PROJECT_ROOT } from './helpers/harness.js';
 
 test('/proc/stat per-core busy % as mpstat computes it', () => {
@@ -68,7 +68,7 @@ test('a pinned command starts under taskset', () => {
 test('a second plan in the same process still spans every core, after pinSelf narrowed the process to the load core', () => {
   // In a child: pinSelf pins the whole process, and the test runner must stay unpinned.
   const script = `
-    import { allowedCpus, currentPinning, pinSelf } from './bench/pinning.js';
+    import { allowedCpus, currentPinning, pinSelf } from './bench/measurement/pinning.js';
     const first = currentPinning();
     pinSelf(first);
     console.log(JSON.stringify({ first, pinnedTo: allowedCpus(), second: currentPinning() }));`;

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { loadBuiltInVariant } from '../bench/variants.js';
-import { databaseUnavailable } from '../bench/database.js';
+import { loadBuiltInVariant } from '../bench/measurement/variants.js';
+import { databaseUnavailable } from '../bench/measurement/database.js';
 import { readResult, runBench, startBench, tempDir, writeConfig } from './helpers/harness.js';
 
 const OWN_PROGRAMS = /nginx|postgres|java|servers\/launch\.js|cluster-worker/;

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { bandSettings, JUDGED_METRICS } from '../bench/metrics.js';
+import { bandSettings, JUDGED_METRICS } from '../bench/results/metrics.js';
 import { benchmarkSettings, loadProject, withProject } from '../bench/project/config.js';
-import { expandSpecs } from '../bench/specs.js';
+import { expandSpecs } from '../bench/measurement/specs.js';
 import { tempDir } from './helpers/harness.js';
 
 const USER = { path: '/users/42', expect: { status: 200, body: '{"id":42}' } };

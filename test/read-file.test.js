@@ -1,11 +1,11 @@
-// bench/read-file.js: every input file is read the same way, and each failure becomes the
+// bench/core/read-file.js: every input file is read the same way, and each failure becomes the
 // caller's catalogued error with the problem worded the same everywhere.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readInputJson, readInputText } from '../bench/read-file.js';
+import { readInputJson, readInputText } from '../bench/core/read-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'perfgate-read-'));
 const file = (name, text) => {

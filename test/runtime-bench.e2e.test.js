@@ -9,9 +9,9 @@ import { after, before, describe, test } from 'node:test';
 import { suiteSchema, validateSuite } from '../bench/config/schema.js';
 import { DEFAULTS, SUITES } from '../bench/config/suites.js';
 import { projectSchema } from '../bench/project/schema.js';
-import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
+import { RUNTIME_KINDS } from '../bench/measurement/runtime/kinds.js';
 import { resultProblems } from '../bench/results/schema.js';
-import { expandSpecs } from '../bench/specs.js';
+import { expandSpecs } from '../bench/measurement/specs.js';
 import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
 import { leftoverServers, readResult, runBench, tempDir, writeReporterConfig } from './helpers/harness.js';
 

@@ -8,15 +8,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
-import { stageRuntime } from '../bench/runtime/cache.js';
-import { RUNTIME_KINDS } from '../bench/runtime/kinds.js';
+import { stageRuntime } from '../bench/measurement/runtime/cache.js';
+import { RUNTIME_KINDS } from '../bench/measurement/runtime/kinds.js';
 import {
   onRuntime,
   parseRuntimeSpec,
   resolveRuntime,
   runtimeCacheDir,
   SYSTEM_RUNTIME,
-} from '../bench/runtime/index.js';
+} from '../bench/measurement/runtime/resolve.js';
 import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
 
 const NODE_PACKAGE = RUNTIME_KINDS.node.package();
@@ -197,7 +197,7 @@ describe('bad input: one line, before anything starts, nothing left in the cache
     chmodSync(npmCache, 0o777);
     // root writes anywhere: the resolution then runs as an unprivileged user
     const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const script = `import(${JSON.stringify(new URL('../bench/runtime/index.js', import.meta.url).href)})
+    const script = `import(${JSON.stringify(new URL('../bench/measurement/runtime/resolve.js', import.meta.url).href)})
       .then((m) => m.resolveRuntime('node@24', { cacheDir: ${JSON.stringify(cacheDir)} }))
       .then(() => console.log('installed'), (error) => console.log(error.code, error.message));`;
     // asynchronously: the registry stand-in answers from this process

@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { sandboxUnavailable } from '../bench/sandbox/index.js';
+import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
 import { leftoverServers, PROJECT_ROOT, QUICK_HELLO, tempDir } from './helpers/harness.js';
 import { baseServersRepository, GIT_ENV, makeHelloCpuBound } from './helpers/servers-repo.js';
 

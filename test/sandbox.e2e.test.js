@@ -8,11 +8,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { spawnGroup, stopGroup } from '../bench/process/children.js';
-import { sideCommand } from '../bench/process/server.js';
-import { sandboxDecision, sandboxUnavailable, sideSandbox } from '../bench/sandbox/index.js';
-import { processesIn, sandboxPidNamespace } from '../bench/sandbox/processes.js';
-import { readGroups } from '../bench/sampling/proc.js';
+import { spawnGroup, stopGroup } from '../bench/measurement/process/children.js';
+import { sideCommand } from '../bench/measurement/process/server.js';
+import { sandboxDecision, sandboxUnavailable, sideSandbox } from '../bench/measurement/sandbox/bubblewrap.js';
+import { processesIn, sandboxPidNamespace } from '../bench/measurement/sandbox/processes.js';
+import { readGroups } from '../bench/measurement/sampling/proc.js';
 import { tempDir } from './helpers/harness.js';
 
 const MISSING = 'bubblewrap is not installed (Debian package bubblewrap)';

@@ -1,12 +1,12 @@
-// The scenario options' one home (servers/options.js): the harness passes every option, a
+// The scenario options' one home (servers/contract/options.js): the harness passes every option, a
 // server refuses to start without one, and a bad value is named with the allowed ones.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { skipReason, loadBuiltInVariant } from '../bench/variants.js';
-import { variantOnRuntime } from '../bench/runtime/variant.js';
-import { OPTION_DEFAULTS, optionsEnv, readScenarioOptions } from '../servers/options.js';
+import { skipReason, loadBuiltInVariant } from '../bench/measurement/variants.js';
+import { variantOnRuntime } from '../bench/measurement/runtime/variant.js';
+import { OPTION_DEFAULTS, optionsEnv, readScenarioOptions } from '../servers/contract/options.js';
 
 const rejects = (request, pattern) =>
   assert.rejects(resolveSuite(request), (error) => {

@@ -1,7 +1,7 @@
 // Chart.js configurations: what the charts will draw, checked without a browser.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readBenchmarkData } from '../docs/lib/benchmark-data.js';
+import { readBenchmarkData } from '../site/shared/benchmark-data.js';
 import {
   addChangePointOverlay,
   barChartConfig,
@@ -9,13 +9,13 @@ import {
   isWorse,
   tierChartConfig,
   trendChartConfig,
-} from '../docs/lib/chart-configs.js';
-import { filterChoices } from '../docs/lib/filters.js';
-import { IMPROVEMENT_COLOUR, paletteFor, REGRESSION_COLOUR } from '../docs/lib/palette.js';
-import { tierCurves } from '../docs/lib/tiers.js';
-import { trendSections } from '../docs/lib/trend.js';
-import { readState } from '../docs/lib/url-state.js';
-import { barSeries, variantTable } from '../docs/lib/variants-table.js';
+} from '../site/lib/chart-configs.js';
+import { filterChoices } from '../site/lib/filters.js';
+import { IMPROVEMENT_COLOUR, paletteFor, REGRESSION_COLOUR } from '../site/lib/palette.js';
+import { tierCurves } from '../site/lib/tiers.js';
+import { trendSections } from '../site/lib/trend.js';
+import { readState } from '../site/lib/url-state.js';
+import { barSeries, variantTable } from '../site/lib/variants-table.js';
 import { runFixture } from './fixtures/site/load.js';
 
 const data = readBenchmarkData(runFixture('history-data.js.txt').BENCHMARK_DATA);

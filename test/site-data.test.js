@@ -1,14 +1,14 @@
 // The trend site's reading of dev/bench/data.js: extra facts, bench names, tolerance.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { parseExtra, numericFact } from '../docs/lib/extra.js';
-import { describeBench, variantLabel } from '../docs/lib/bench-name.js';
-import { MalformedDataError, readBenchmarkData, readSources } from '../docs/lib/benchmark-data.js';
-import { filterChoices } from '../docs/lib/filters.js';
-import { tierCurves } from '../docs/lib/tiers.js';
-import { trendSections } from '../docs/lib/trend.js';
-import { readState } from '../docs/lib/url-state.js';
-import { variantTable } from '../docs/lib/variants-table.js';
+import { parseExtra, numericFact } from '../site/shared/extra.js';
+import { describeBench, variantLabel } from '../site/shared/bench-name.js';
+import { MalformedDataError, readBenchmarkData, readSources } from '../site/shared/benchmark-data.js';
+import { filterChoices } from '../site/lib/filters.js';
+import { tierCurves } from '../site/lib/tiers.js';
+import { trendSections } from '../site/lib/trend.js';
+import { readState } from '../site/lib/url-state.js';
+import { variantTable } from '../site/lib/variants-table.js';
 import { runFixture } from './fixtures/site/load.js';
 
 const run = (id, date, benches, tool = 'customBiggerIsBetter') => ({

@@ -1,7 +1,7 @@
 // How the trend site writes numbers, changes and dates.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { formatChange, formatDate, formatNumber, formatShare, formatValue } from '../docs/lib/format.js';
+import { formatChange, formatDate, formatNumber, formatShare, formatValue } from '../site/lib/format.js';
 
 test('numbers keep few digits and their unit', () => {
   assert.equal(formatNumber(12160.5), '12,161');

@@ -1,4 +1,4 @@
-// `npm run site`: serves docs/ with the local history (or --data files) as the page reads them, prints its URL.
+// `npm run site`: serves site/ with the local history (or --data files) as the page reads them, prints its URL.
 import test, { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -66,7 +66,7 @@ test('the CLI prints its URL and serves the page and the history', async () => {
     'data-worker.js',
     'style.css',
     'lib/trend.js',
-    'lib/change-points.js',
+    'shared/change-points.js',
     'vendor/chart.umd.js',
   ]) {
     assert.equal((await fetch(url + path)).status, 200, path);
@@ -101,7 +101,7 @@ test('--data of a missing file is refused with the fix', async () => {
   assert.match(stderr, /no-such-data\.js: no such file; give the path of a data\.js/);
 });
 
-test('nothing outside docs/ is served', async (t) => {
+test('nothing outside site/ is served', async (t) => {
   const site = await startSiteServer({ dataFiles: [fixturePath('history-data.js.txt')] });
   t.after(site.close);
   for (const path of ['..%2fpackage.json', '%2e%2e/%2e%2e/package.json', 'lib/../../package.json', '%E0%A4%A']) {

@@ -2,12 +2,12 @@
 // names, the data.js text, the title from repoUrl, and what a point's tooltip says.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { dataPaths, ForeignDataError, sourceLabels } from '../docs/lib/sources.js';
-import { readDataScript } from '../docs/lib/data-script.js';
-import { repoTitle } from '../docs/lib/repo.js';
-import { pointDetails, describeChangePoint } from '../docs/lib/point-details.js';
-import { readBenchmarkData } from '../docs/lib/benchmark-data.js';
-import { packSamples, unpackSamples } from '../docs/lib/sample-transfer.js';
+import { dataPaths, ForeignDataError, sourceLabels } from '../site/shared/sources.js';
+import { readDataScript } from '../site/lib/data-script.js';
+import { repoTitle } from '../site/lib/repo.js';
+import { pointDetails, describeChangePoint } from '../site/lib/point-details.js';
+import { readBenchmarkData } from '../site/shared/benchmark-data.js';
+import { packSamples, unpackSamples } from '../site/lib/sample-transfer.js';
 import { buildHistory, toDataScript } from './helpers/benchmark-history.js';
 
 const PAGE = 'https://octo-org.github.io/fib-bench/index.html';

@@ -1,9 +1,9 @@
 // The tier curve and its saturation knee.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readBenchmarkData } from '../docs/lib/benchmark-data.js';
-import { findKnee, tierCurves } from '../docs/lib/tiers.js';
-import { readState } from '../docs/lib/url-state.js';
+import { readBenchmarkData } from '../site/shared/benchmark-data.js';
+import { findKnee, tierCurves } from '../site/lib/tiers.js';
+import { readState } from '../site/lib/url-state.js';
 import { runFixture } from './fixtures/site/load.js';
 
 const fixture = readBenchmarkData(runFixture('history-data.js.txt').BENCHMARK_DATA);

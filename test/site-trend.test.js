@@ -2,10 +2,10 @@
 // every unit by default for other tools' data, search, the opt-in neighbour mark, gaps.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readBenchmarkData } from '../docs/lib/benchmark-data.js';
-import { filterChoices } from '../docs/lib/filters.js';
-import { markedPoints, trendSections, worseRatio } from '../docs/lib/trend.js';
-import { readState } from '../docs/lib/url-state.js';
+import { readBenchmarkData } from '../site/shared/benchmark-data.js';
+import { filterChoices } from '../site/lib/filters.js';
+import { markedPoints, trendSections, worseRatio } from '../site/lib/trend.js';
+import { readState } from '../site/lib/url-state.js';
 import { runFixture } from './fixtures/site/load.js';
 import { buildHistory, TOOL_SUITES } from './helpers/benchmark-history.js';
 

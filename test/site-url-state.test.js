@@ -1,7 +1,7 @@
 // The view in the URL: read, write, and back again.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_THRESHOLD, readState, writeState } from '../docs/lib/url-state.js';
+import { DEFAULT_THRESHOLD, readState, writeState } from '../site/lib/url-state.js';
 
 test('an empty query is the default view', () => {
   assert.deepEqual(readState(''), {

@@ -1,10 +1,10 @@
 // Variants side by side at one commit: the table, its sorting and the bar chart's series.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { readBenchmarkData } from '../docs/lib/benchmark-data.js';
-import { barSeries, nextSort, sortRows, variantTable } from '../docs/lib/variants-table.js';
-import { readState } from '../docs/lib/url-state.js';
-import { filterChoices } from '../docs/lib/filters.js';
+import { readBenchmarkData } from '../site/shared/benchmark-data.js';
+import { barSeries, nextSort, sortRows, variantTable } from '../site/lib/variants-table.js';
+import { readState } from '../site/lib/url-state.js';
+import { filterChoices } from '../site/lib/filters.js';
 import { runFixture } from './fixtures/site/load.js';
 
 const fixture = readBenchmarkData(runFixture('history-data.js.txt').BENCHMARK_DATA);

@@ -4,19 +4,19 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-test("docs/vendor/chart.umd.js is node_modules' chart.js/dist/chart.umd.js", () => {
+test("site/vendor/chart.umd.js is node_modules' chart.js/dist/chart.umd.js", () => {
   const installed = new URL('../node_modules/chart.js/dist/chart.umd.js', import.meta.url);
-  const vendored = new URL('../docs/vendor/chart.umd.js', import.meta.url);
+  const vendored = new URL('../site/vendor/chart.umd.js', import.meta.url);
   assert.ok(
     readFileSync(vendored).equals(readFileSync(installed)),
-    'the vendored Chart.js differs from the installed one: cp node_modules/chart.js/dist/chart.umd.js docs/vendor/',
+    'the vendored Chart.js differs from the installed one: cp node_modules/chart.js/dist/chart.umd.js site/vendor/',
   );
 });
 
 // index.html preloads app.js's modules so they load side by side; a module added to the
 // import graph but not to that list would load late, one missing from the graph is dead.
 test('index.html preloads exactly the modules app.js imports', () => {
-  const docs = new URL('../docs/', import.meta.url);
+  const docs = new URL('../site/', import.meta.url);
   const graph = new Set();
   const walk = (url) => {
     for (const [, spec] of readFileSync(url, 'utf8').matchAll(/^import [^;]*? from '(\.[^']+)';/gms)) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULTS, SUITES } from '../bench/config/suites.js';
-import { benchmarkId, expandSpecs, optionSettings } from '../bench/specs.js';
+import { benchmarkId, expandSpecs, optionSettings } from '../bench/measurement/specs.js';
 
 const suite = (name) => ({ ...DEFAULTS, ...SUITES[name], options: { ...DEFAULTS.options, ...SUITES[name].options } });
 

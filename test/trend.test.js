@@ -1,4 +1,4 @@
-// The relative trend (bench/trend/): which commit is the baseline, the ratio records and their
+// The relative trend (bench/comparison/trend/): which commit is the baseline, the ratio records and their
 // github-action-benchmark entries, the baselines file, and chaining across a re-anchor. The duet
 // itself is compare's (tested there); runTrend's steps are driven here with a stand-in comparison.
 import assert from 'node:assert/strict';
@@ -7,12 +7,19 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { validateSuite } from '../bench/config/schema.js';
-import { syntheticData, syntheticSeries } from '../bench/detect/synthetic.js';
+import { syntheticData, syntheticSeries } from '../bench/history/detect/synthetic.js';
 import { appendRun, emptyBenchmarkData, validateBenches } from '../bench/history/index.js';
-import { JUDGED_METRICS } from '../bench/metrics.js';
-import { addAnchor, chainOf, mergeBaselines, pinFirst, readBaselines, writeBaselines } from '../bench/trend/anchors.js';
-import { selectBaseline } from '../bench/trend/baseline.js';
-import { analyseHistory, evidenceMarkdown } from '../bench/trend/evidence.js';
+import { JUDGED_METRICS } from '../bench/results/metrics.js';
+import {
+  addAnchor,
+  chainOf,
+  mergeBaselines,
+  pinFirst,
+  readBaselines,
+  writeBaselines,
+} from '../bench/comparison/trend/anchors.js';
+import { selectBaseline } from '../bench/comparison/trend/baseline.js';
+import { analyseHistory, evidenceMarkdown } from '../bench/comparison/trend/evidence.js';
 import {
   chainRatios,
   directRatios,
@@ -22,9 +29,9 @@ import {
   relativeName,
   TREND_SUITES,
   trendBenches,
-} from '../bench/trend/ratios.js';
-import { runTrend, trendSelection } from '../bench/trend/run-trend.js';
-import { trendMarkdown } from '../bench/trend/write.js';
+} from '../bench/comparison/trend/ratios.js';
+import { runTrend, trendSelection } from '../bench/comparison/trend/run-trend.js';
+import { trendMarkdown } from '../bench/comparison/trend/write.js';
 import { tempDir } from './helpers/harness.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
 

@@ -4,14 +4,14 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { DEFAULTS } from '../bench/config/suites.js';
-import { planPinning } from '../bench/pinning.js';
-import { requestFor } from '../bench/requests.js';
-import { startBenchmarkServer } from '../bench/measure.js';
-import { SYSTEM_RUNTIME } from '../bench/runtime/index.js';
-import { placeOnRuntime } from '../bench/runtime/variant.js';
-import { builtInVariantNames, loadBuiltInVariants, skipReason } from '../bench/variants.js';
-import { PROXY_CLIENTS } from '../servers/options.js';
-import { verifyServer } from '../bench/verify.js';
+import { planPinning } from '../bench/measurement/pinning.js';
+import { requestFor } from '../bench/measurement/requests.js';
+import { startBenchmarkServer } from '../bench/measurement/measure.js';
+import { SYSTEM_RUNTIME } from '../bench/measurement/runtime/resolve.js';
+import { placeOnRuntime } from '../bench/measurement/runtime/variant.js';
+import { builtInVariantNames, loadBuiltInVariants, skipReason } from '../bench/measurement/variants.js';
+import { PROXY_CLIENTS } from '../servers/contract/options.js';
+import { verifyServer } from '../bench/measurement/verify.js';
 import { leftoverServers, tempDir } from './helpers/harness.js';
 
 const logDir = tempDir();

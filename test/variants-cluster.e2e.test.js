@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { planPinning } from '../bench/pinning.js';
-import { startServer } from '../bench/process/server.js';
-import { loadBuiltInVariant } from '../bench/variants.js';
-import { OPTION_DEFAULTS, optionsEnv } from '../servers/options.js';
+import { planPinning } from '../bench/measurement/pinning.js';
+import { startServer } from '../bench/measurement/process/server.js';
+import { loadBuiltInVariant } from '../bench/measurement/variants.js';
+import { OPTION_DEFAULTS, optionsEnv } from '../servers/contract/options.js';
 import { leftoverServers, tempDir } from './helpers/harness.js';
 
 const plan = planPinning([0], {}); // unpinned: the primary is the child itself

@@ -2,9 +2,9 @@
 // load) is skipped with a one-line reason that names the cause.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { builtInVariantNames, loadBuiltInVariants } from '../bench/variants.js';
-import { serverWorkers } from '../servers/parallelism.js';
-import { commandProblem } from '../servers/probe.js';
+import { builtInVariantNames, loadBuiltInVariants } from '../bench/measurement/variants.js';
+import { serverWorkers } from '../servers/workers/parallelism.js';
+import { commandProblem } from '../servers/probes/probe.js';
 
 test('a command that runs is no problem', () => {
   assert.equal(commandProblem([process.execPath, '-e', ''], 'node'), null);

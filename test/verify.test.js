@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compareAnswer } from '../bench/verify.js';
+import { compareAnswer } from '../bench/measurement/verify.js';
 
 const expect = { status: 200, contentType: 'application/json; charset=utf-8', body: '{"message":"Hello, World!"}' };
 

@@ -1,5 +1,5 @@
 // `npm run bench`: its option table and the turning of its values into a run request.
-import { commandLine } from './invocation.js';
+import { commandLine } from '../core/invocation.js';
 import { SUITE_OPTIONS, suiteRequest } from './suite-options.js';
 
 export const BENCH_COMMAND = {

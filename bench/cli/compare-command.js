@@ -1,10 +1,10 @@
 // `npm run compare`: its option table and the turning of its values into a comparison request.
 // The measurement and verdict options are shared with `npm run calibrate`.
-import { MODES } from '../compare/run-comparison.js';
-import { percentNumber as percent } from '../format.js';
-import { bandSettings, bandsFrom, defaultBands } from '../metrics.js';
+import { MODES } from '../comparison/run-comparison.js';
+import { percentNumber as percent } from '../core/format.js';
+import { bandSettings, bandsFrom, defaultBands } from '../results/metrics.js';
 import { COMPARE_DEFAULTS, INTERVAL_KINDS } from '../stats/index.js';
-import { SYSTEM } from '../runtime/spec.js';
+import { SYSTEM } from '../measurement/runtime/spec.js';
 import { SUITE_OPTIONS, suiteRequest } from './suite-options.js';
 
 // What a band flag sets, in its help: the metrics it applies to and the part of their band.
@@ -17,7 +17,7 @@ function bandHelp({ sets }) {
     : `${metrics}: an interval wholly beyond ±PCT is a regression/improvement`;
 }
 
-// One flag per verdict band setting of the metric registry (bench/metrics.js), in percent.
+// One flag per verdict band setting of the metric registry (bench/results/metrics.js), in percent.
 const BAND_OPTIONS = Object.fromEntries(
   bandSettings().map((setting) => [
     setting.flag,
@@ -181,7 +181,7 @@ export function comparisonRequest(values) {
     overrides: { ...request.overrides, repetitions: 1, runtimes: [SYSTEM] },
     outDir: values.out,
     settings: {
-      // The judged metrics and their default bands: bench/metrics.js; the band options set them.
+      // The judged metrics and their default bands: bench/results/metrics.js; the band options set them.
       thresholds: bandsFrom(values, 'flag', defaultBands()),
       mode: values.mode,
       interval: values.interval,

@@ -1,12 +1,12 @@
 // The one argument runner of every entry point in scripts/: a command is a table of options
 // (type, default, help text), from which the parser (node:util parseArgs), the checks and
 // `--help` all come, so that a flag, its default and its documentation cannot drift apart.
-// Errors from the catalogue (bench/errors.js) become a printed message and their exit code.
+// Errors from the catalogue (bench/core/errors.js) become a printed message and their exit code.
 // Node built-ins only: scripts/setup.mjs runs it before node_modules exist.
 import { parseArgs } from 'node:util';
-import { errors, EXIT, PerfgateError } from '../errors.js';
-import { commandLine, runAsCommand } from './invocation.js';
-import { printable } from '../text.js';
+import { errors, EXIT, PerfgateError } from '../core/errors.js';
+import { commandLine, runAsCommand } from '../core/invocation.js';
+import { printable } from '../core/text.js';
 
 // Value types beyond string and boolean: what a value must be, as the help and errors say it.
 const NUMBER_TYPES = {
@@ -98,7 +98,7 @@ function checkPositionals(command, positionals, problems) {
 }
 
 // bin/perfgate.js runs the same scripts as `perfgate <command>`: their help and errors then say so.
-export { commandLine, invokedAs } from './invocation.js';
+export { commandLine, invokedAs } from '../core/invocation.js';
 const invocation = (command) => (runAsCommand() ? commandLine(command.name) : command.invocation);
 
 export function usageLine(command) {

@@ -2,7 +2,7 @@
 // as one option table, and their turning into the overrides of a suite config. Ranges are
 // checked by the suite schema (bench/config/schema.js), which names the field.
 import { SUITES } from '../config/suites.js';
-import { DEFAULT_ENGINE, engineHelp, PACING_ENGINES } from '../engines/index.js';
+import { DEFAULT_ENGINE, engineHelp, PACING_ENGINES } from '../measurement/engines/seam.js';
 
 export const SUITE_OPTIONS = {
   suite: {

@@ -3,7 +3,7 @@
 import { BENCH_COMMAND } from './bench-command.js';
 import { COMPARISON_OPTIONS } from './compare-command.js';
 import { suiteRequest } from './suite-options.js';
-import { TREND_DEFAULTS } from '../trend/run-trend.js';
+import { TREND_DEFAULTS } from '../comparison/trend/run-trend.js';
 
 const {
   threshold,

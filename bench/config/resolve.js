@@ -1,12 +1,12 @@
 // Turns what the user asked for (a named suite, an optional config file, command-line
 // overrides) into one validated suite config. Later sources win: defaults < suite < file < flags.
-import { SCENARIO_NAMES } from '../../servers/scenarios.js';
-import { engineFor } from '../engines/index.js';
-import { errors } from '../errors.js';
-import { readInputJson } from '../read-file.js';
-import { parseRuntimeList, resolveRuntimes } from '../runtime/index.js';
-import { placeOnRuntime } from '../runtime/variant.js';
-import { builtInVariantNames, loadVariants } from '../variants.js';
+import { SCENARIO_NAMES } from '../../servers/contract/scenarios.js';
+import { engineFor } from '../measurement/engines/seam.js';
+import { errors } from '../core/errors.js';
+import { readInputJson } from '../core/read-file.js';
+import { parseRuntimeList, resolveRuntimes } from '../measurement/runtime/resolve.js';
+import { placeOnRuntime } from '../measurement/runtime/variant.js';
+import { builtInVariantNames, loadVariants } from '../measurement/variants.js';
 import { validateSuite } from './schema.js';
 import { SERVER_DEFAULTS, settingsInEnvironment } from './server-settings.js';
 import { DEFAULTS, SUITES } from './suites.js';
@@ -77,7 +77,7 @@ export async function resolveSuite({ suite, configFile, fromProject, overrides =
   const known = new Set(merged.variants);
   const all = [...variants, ...references.filter((variant) => !known.has(variant.name))];
   const runtimes = await resolveRuntimes(merged.runtimes);
-  // One variant per runtime, described on it: each benchmark (bench/specs.js) runs the one of its runtime.
+  // One variant per runtime, described on it: each benchmark (bench/measurement/specs.js) runs the one of its runtime.
   const describeOn = (names, runtime) => loadVariants(names, merged.commands, { runtime });
   const names = all.map((variant) => variant.name);
   const placed = (

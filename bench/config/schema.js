@@ -4,9 +4,9 @@
 // here with the list of valid names.
 import Ajv from 'ajv';
 import { nearestName } from './nearest-name.js';
-import { ENGINE_NAMES } from '../engines/index.js';
+import { ENGINE_NAMES } from '../measurement/engines/seam.js';
 import { serverSettingsSchema } from './server-settings.js';
-import { SCENARIO_OPTIONS } from '../../servers/options.js';
+import { SCENARIO_OPTIONS } from '../../servers/contract/options.js';
 
 const nonEmpty = { type: 'string', minLength: 1 };
 const oneOrMany = (schema) => ({ anyOf: [schema, { type: 'array', items: schema, minItems: 1 }] });
@@ -97,9 +97,9 @@ export function suiteSchema({
         propertyNames: { enum: scenarioNames },
         additionalProperties: tiersSchema,
       },
-      // The runtimes every benchmark runs on (bench/runtime/): "system" (default), node@24, bun@1.3, ...
+      // The runtimes every benchmark runs on (bench/measurement/runtime/): "system" (default), node@24, bun@1.3, ...
       runtimes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } },
-      // The load engine: one of bench/engines/ (each declares itself, one is the default).
+      // The load engine: one of bench/measurement/engines/ (each declares itself, one is the default).
       engine: { enum: ENGINE_NAMES },
       duration: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
       warmup: { type: 'number', minimum: 0, maximum: 600 },
@@ -114,7 +114,7 @@ export function suiteSchema({
       server: serverSettingsSchema,
       commands: { type: 'object', additionalProperties: commandSchema },
       reference: referenceSchema({ builtInNames, builtInScenarios }),
-      // The relative trend of main (bench/trend/): how its baseline is chosen, and which
+      // The relative trend of main (bench/comparison/trend/): how its baseline is chosen, and which
       // benchmarks get a line (ids "variant scenario c=N", "variant scenario" or scenarios; default all).
       trend: {
         type: 'object',
@@ -132,7 +132,7 @@ export function suiteSchema({
       options: {
         type: 'object',
         additionalProperties: false,
-        // servers/options.js; a list of values runs each, but for a single-valued option
+        // servers/contract/options.js; a list of values runs each, but for a single-valued option
         properties: Object.fromEntries(
           Object.entries(SCENARIO_OPTIONS).map(([name, option]) => [
             name,

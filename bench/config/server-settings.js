@@ -3,7 +3,7 @@
 // harness passes every one to every server (serverSettingsEnv), result.json keeps them with
 // the config and the github-action-benchmark `extra` text names them, so that two runs with
 // different values never look alike in a trend. A setting whose variable is NODE_OPTIONS is
-// appended to the options the server would have anyway (bench/process/server.js).
+// appended to the options the server would have anyway (bench/measurement/process/server.js).
 const whole = (minimum, maximum) => ({ type: 'integer', minimum, maximum });
 
 const SERVER_SETTINGS = {

@@ -1,9 +1,9 @@
 // The named suites (`npm run bench -- --suite <name>`): the study suites re-run published
 // Node.js server load studies, each with the study's tiers and settings (README: Named suites).
 import os from 'node:os';
-import { DEFAULT_ENGINE } from '../engines/index.js';
-import { OPTION_DEFAULTS } from '../../servers/options.js';
-import { SYSTEM } from '../runtime/spec.js';
+import { DEFAULT_ENGINE } from '../measurement/engines/seam.js';
+import { OPTION_DEFAULTS } from '../../servers/contract/options.js';
+import { SYSTEM } from '../measurement/runtime/spec.js';
 
 const PROXY_BASELINE_TIERS = [50, 100, 150, 200, 500, 1000, 2000, 5000, 10000, 20000];
 
@@ -40,7 +40,7 @@ export const SUITES = {
     options: { backendDelayMs: [0, 500], logging: [false, true] },
   },
   // Study 1's question for Node users, "is fetch slow for a proxy?": the same proxies with each
-  // outgoing client of the proxyClient option (servers/forward.js), at one connection (the
+  // outgoing client of the proxyClient option (servers/contract/forward.js), at one connection (the
   // per-request floor) and at the study's first tier. proxy-baseline runs the default, http.
   'proxy-clients': {
     variants: ['express', 'node-http'],
@@ -115,7 +115,7 @@ export const SUITES = {
     options: { ioDelayMs: 2000 },
   },
   // What a Node.js upgrade (or a move to Bun) does to a framework: the default suite's variants
-  // on every Node.js major the npm registry serves from 20 on, and Bun (bench/runtime/).
+  // on every Node.js major the npm registry serves from 20 on, and Bun (bench/measurement/runtime/).
   runtimes: {
     variants: ['node-http', 'express', 'fastify'],
     scenarios: ['hello', 'json'],
@@ -137,7 +137,7 @@ export const DEFAULTS = {
   repetitions: 1,
   workers: 0,
   readyTimeout: 15,
-  options: OPTION_DEFAULTS, // servers/options.js: the one home of the scenario options' defaults
+  options: OPTION_DEFAULTS, // servers/contract/options.js: the one home of the scenario options' defaults
   runtimes: [SYSTEM], // the Node.js that runs perfgate
   commands: {},
 };

@@ -1,6 +1,6 @@
 // A small client of GitHub's REST API on fetch. The token goes only to the API's own origin:
 // pagination links pointing elsewhere are refused, and redirects are not followed.
-import { githubErrors } from '../errors.js';
+import { githubErrors } from '../core/errors.js';
 
 const TIMEOUT_MS = 30_000;
 

@@ -3,14 +3,14 @@
 // plain files only (never a link, never run), every field schema-checked before use, and the
 // pull request it names checked against the event and the API.
 //   pr.json             { format: "perfgate-pr", version: 1, number, headSha }
-//   comparison*.json    scripts/compare.mjs's comparison.json (its schema: bench/compare/schema.js)
+//   comparison*.json    scripts/compare.mjs's comparison.json (its schema: bench/comparison/schema.js)
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
-import { writeFileAtomicSync } from '../atomic-file.js';
-import { comparisonSchema } from '../compare/schema.js';
-import { githubErrors } from '../errors.js';
-import { printable } from '../text.js';
+import { writeFileAtomicSync } from '../core/atomic-file.js';
+import { comparisonSchema } from '../comparison/schema.js';
+import { githubErrors } from '../core/errors.js';
+import { printable } from '../core/text.js';
 
 export const ARTIFACT_NAME = 'perfgate-bench';
 const PR_FILE = 'pr.json';

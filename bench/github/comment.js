@@ -1,10 +1,10 @@
 // The sticky pull-request comment: rendered here from the validated numbers and verdicts of
 // the artifact (never its markdown), then created once and updated in place, found again by
 // a hidden marker in a comment of the workflow's own bot user.
-import { confirmationLine, dependencyChangeLines, smallRegressionLine, verdictCells } from '../compare/report.js';
-import { percent } from '../format.js';
-import { profileTables } from '../profile/report.js';
-import { codeSpan as code, oneLine } from '../text.js';
+import { confirmationLine, dependencyChangeLines, smallRegressionLine, verdictCells } from '../comparison/report.js';
+import { percent } from '../core/format.js';
+import { profileTables } from '../comparison/profile/report.js';
+import { codeSpan as code, oneLine } from '../core/text.js';
 
 export const MARKER = '<!-- perfgate-bench -->';
 const BOT_LOGIN = 'github-actions[bot]';
@@ -32,7 +32,7 @@ function profiles(comparison) {
 }
 
 // How the rounds ran, per comparison.json's mode (a benchmark falls back to sequential where
-// duet cannot run, bench/compare/run-comparison.js); an unknown mode from the artifact says nothing.
+// duet cannot run, bench/comparison/run-comparison.js); an unknown mode from the artifact says nothing.
 const MODE_TEXT = {
   duet: 'duet rounds (base and head at the same time on the same cores)',
   sequential: 'sequential rounds (base and head one after the other, alternating which goes first)',

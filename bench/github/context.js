@@ -2,8 +2,8 @@
 // GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_REPOSITORY, ...), never from `${{ }}` text, so
 // that every script runs the same under a test that provides them.
 import { appendFileSync } from 'node:fs';
-import { githubErrors } from '../errors.js';
-import { readInputJson } from '../read-file.js';
+import { githubErrors } from '../core/errors.js';
+import { readInputJson } from '../core/read-file.js';
 
 export function requireEnv(env, name) {
   if (!env[name]) throw githubErrors.missingContext(name);

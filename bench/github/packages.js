@@ -1,13 +1,13 @@
 // What the upgrade gate compares: the framework packages whose installed version differs
 // between the base's package-lock.json and the pull request's, each to be measured old vs new
-// with the dependency closure its own lockfile locks (bench/lockfile.js: exact registry versions
+// with the dependency closure its own lockfile locks (bench/comparison/lockfile.js: exact registry versions
 // with integrity only, installed by npm ci, never re-resolved). .github/dependabot.yml groups the
 // same packages, so one dependabot pull request bumps them together. Node built-ins only.
 //
 // An upgrade has a kind; UPGRADE_KINDS says how each kind is named and measured: packages
 // (changedFrameworks) and the Node.js runtime (changedRuntime, bench/github/runtime-upgrade.js).
-import { githubErrors } from '../errors.js';
-import { lockPackages, packageClosure } from '../lockfile.js';
+import { githubErrors } from '../core/errors.js';
+import { lockPackages, packageClosure } from '../comparison/lockfile.js';
 
 export const FRAMEWORK_PACKAGES = [
   'express',
@@ -38,7 +38,7 @@ const HEAD_LOCK = "the pull request's package-lock.json";
 
 // [{ kind: 'package', name, from, to }] for each framework (or package of `names`) installed on
 // both sides at different versions. Throws when either side locks it, or anything it needs, as
-// other than an exact registry version with integrity (bench/lockfile.js), so that nothing is
+// other than an exact registry version with integrity (bench/comparison/lockfile.js), so that nothing is
 // dispatched or installed for it. A project's gate watches its own direct dependencies.
 export function changedFrameworks(baseLock, headLock, names = FRAMEWORK_PACKAGES) {
   const before = lockedVersions(baseLock, BASE_LOCK, names);

@@ -3,7 +3,7 @@
 // and the node-version of actions/setup-node in a workflow), differs between the base and the
 // head. The upgrade gate then compares the two runtimes on the project's benchmarks
 // (compare --runtime node@OLD --vs-runtime node@NEW), each installed from the npm registry by
-// bench/runtime/. Pure text reading, Node built-ins only (the request job installs nothing).
+// bench/measurement/runtime/. Pure text reading, Node built-ins only (the request job installs nothing).
 
 export const RUNTIME_FILES = ['.nvmrc', '.node-version', 'package.json'];
 export const WORKFLOWS_DIR = '.github/workflows';

@@ -5,13 +5,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBenchmarkInput } from '../history/input-file.js';
 import { OUTPUT_FILES } from '../results/write.js';
-import { githubErrors } from '../errors.js';
-import { BASELINES_FILE, mergeBaselines, readBaselines } from '../trend/anchors.js';
-import { TREND_FILES } from '../trend/write.js';
+import { githubErrors } from '../core/errors.js';
+import { BASELINES_FILE, mergeBaselines, readBaselines } from '../comparison/trend/anchors.js';
+import { TREND_FILES } from '../comparison/trend/write.js';
 
 const KINDS = ['bigger', 'smaller'];
 
-// A shard's relative trend (bench/trend/) is optional: before the first release there is none.
+// A shard's relative trend (bench/comparison/trend/) is optional: before the first release there is none.
 const TREND_KINDS = { trendBigger: TREND_FILES.bigger, trendSmaller: TREND_FILES.smaller };
 
 // Resolves to { bigger, smaller, trendBigger, trendSmaller, baselines, merged: [dir], missing: [dir] };

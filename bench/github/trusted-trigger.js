@@ -6,8 +6,8 @@
 // the job starts), and dispatches the self-hosted workflow on the default branch with that pull
 // request and commit as inputs: whatever is pushed later, that commit is measured.
 // Node built-ins and this directory's small modules only: the request job installs nothing.
-import { codeSpan as code } from '../text.js';
-import { errors, githubErrors } from '../errors.js';
+import { codeSpan as code } from '../core/text.js';
+import { errors, githubErrors } from '../core/errors.js';
 
 export const DEFAULT_COMMAND = '/perfgate';
 export const DEFAULT_LABEL = 'run-bench';

@@ -1,11 +1,11 @@
 // The two sides of the upgrade gate as the pull request and its base lock them: each commit's
 // package-lock.json (what is installed) and package.json (its overrides shape how), read with
 // git show (or from the working tree), and written to a directory of their own for
-// `compare --dep-lock/--vs-lock`, which installs from them exactly (bench/lockfile.js).
+// `compare --dep-lock/--vs-lock`, which installs from them exactly (bench/comparison/lockfile.js).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { githubErrors } from '../errors.js';
-import { gitResult } from '../git.js';
+import { githubErrors } from '../core/errors.js';
+import { gitResult } from '../core/git.js';
 import { isWorkflow, RUNTIME_FILES, WORKFLOWS_DIR } from './runtime-upgrade.js';
 
 // `--end-of-options`: a ref starting with a dash is never an option of git.

@@ -1,7 +1,7 @@
 // Adds one perfgate run to benchmark data the way github-action-benchmark does: one entry
 // per suite (a chart group such as "perfgate throughput"), oldest first, each suite cut to
 // its `maxItems` newest entries (the action's max-items-in-chart).
-import { historyErrors } from '../errors.js';
+import { historyErrors } from '../core/errors.js';
 import { validateRun } from './schema.js';
 
 // The key order the action writes a bench in (its zod schema: name, value, range, unit, extra),

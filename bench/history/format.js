@@ -3,7 +3,7 @@
 // append.js, a run written by perfgate and the same run written by the action are the same
 // bytes (scripts/check-action-format.mjs runs the action's code to compare), so the two diff
 // cleanly in the pages branch.
-import { historyErrors } from '../errors.js';
+import { historyErrors } from '../core/errors.js';
 import { validateBenchmarkData } from './schema.js';
 
 export const SCRIPT_PREFIX = 'window.BENCHMARK_DATA = ';

@@ -3,7 +3,7 @@
 // the run's time when the directory is not a git checkout (or has no commit yet).
 import { userInfo } from 'node:os';
 import { basename } from 'node:path';
-import { gitOutput as git } from '../git.js';
+import { gitOutput as git } from '../core/git.js';
 
 // NUL never occurs in a commit's header fields, and %B (the message) comes last.
 const FIELDS = ['%H', '%T', '%an', '%ae', '%cn', '%ce', '%cI', '%B'];

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { appendRun } from './append.js';
-import { writeFileAtomicSync } from '../atomic-file.js';
+import { writeFileAtomicSync } from '../core/atomic-file.js';
 import { emptyBenchmarkData, parseBenchmarkData, serializeBenchmarkData } from './format.js';
 import { commitFromGit } from './git-commit.js';
 import { suiteNames, TOOLS } from '../results/benchmark-action.js';

@@ -1,7 +1,7 @@
 // The history store: github-action-benchmark's gh-pages data file (window.BENCHMARK_DATA),
 // kept locally by the bench runner and published to a pages branch by scripts/publish.mjs.
 export { appendRun } from './append.js';
-export { writeFileAtomicSync } from '../atomic-file.js';
+export { writeFileAtomicSync } from '../core/atomic-file.js';
 export { emptyBenchmarkData, parseBenchmarkData, serializeBenchmarkData, SCRIPT_PREFIX } from './format.js';
 export { commitFromGit, originWebUrl, placeholderCommit, webUrlOfRemote } from './git-commit.js';
 export {

@@ -1,7 +1,7 @@
 // Reads a github-action-benchmark input file (a JSON array of {name, value, unit, range?,
 // extra?}), such as the benchmark-action-*.json files `npm run bench` writes.
-import { historyErrors } from '../errors.js';
-import { readInputJson } from '../read-file.js';
+import { historyErrors } from '../core/errors.js';
+import { readInputJson } from '../core/read-file.js';
 import { validateBenches } from './schema.js';
 
 export function readBenchmarkInput(file) {

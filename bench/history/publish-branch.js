@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { historyErrors } from '../errors.js';
-import { gitAsync } from '../git.js';
+import { historyErrors } from '../core/errors.js';
+import { gitAsync } from '../core/git.js';
 import { appendRunToFile } from './history-file.js';
 
 // Rejections that mean "the branch moved since we fetched it", as `git push --porcelain`

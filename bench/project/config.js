@@ -4,16 +4,16 @@
 // its reference variants (built-in) run beside them on built-in scenarios.
 import { existsSync, readFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, relative, resolve } from 'node:path';
-import { SCENARIO_NAMES } from '../../servers/scenarios.js';
+import { SCENARIO_NAMES } from '../../servers/contract/scenarios.js';
 import { validateWith } from '../config/schema.js';
-import { expandSpecs } from '../specs.js';
-import { INSTALLED } from '../cli/invocation.js';
-import { errors } from '../errors.js';
-import { readInputJson } from '../read-file.js';
-import { gitOutput } from '../git.js';
-import { bandsFrom } from '../metrics.js';
-import { unexpandedVariables } from '../process/server.js';
-import { builtInVariantNames } from '../variants.js';
+import { expandSpecs } from '../measurement/specs.js';
+import { INSTALLED } from '../core/invocation.js';
+import { errors } from '../core/errors.js';
+import { readInputJson } from '../core/read-file.js';
+import { gitOutput } from '../core/git.js';
+import { bandsFrom } from '../results/metrics.js';
+import { unexpandedVariables } from '../measurement/process/server.js';
+import { builtInVariantNames } from '../measurement/variants.js';
 import { projectSchema } from './schema.js';
 
 const CONFIG_FILE = 'perfgate.config.json';
@@ -113,7 +113,7 @@ export function benchmarkSettings(thresholds = {}, specs, settings) {
     if (!keys.length) continue;
     const given = Object.assign({}, ...keys.map((key) => thresholds[key]));
     own[spec.id] = {
-      // Every judged metric's band, as compare's flags set them (bench/metrics.js: bandConfig).
+      // Every judged metric's band, as compare's flags set them (bench/results/metrics.js: bandConfig).
       thresholds: { ...settings.thresholds, ...bandsFrom(given, 'config', settings.thresholds) },
       failThreshold: given.failThreshold === undefined ? settings.failThreshold : given.failThreshold / 100,
     };

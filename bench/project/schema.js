@@ -3,7 +3,7 @@
 // measurement settings (tiers, duration, engine, ...) are the suite config's own fields,
 // taken from its schema so that the two cannot drift apart.
 import { referenceSchema, requestSchema, serverProperties, suiteSchema, tiersSchema } from '../config/schema.js';
-import { bandSettings } from '../metrics.js';
+import { bandSettings } from '../results/metrics.js';
 
 // Suite fields that a project config spells its own way.
 const OWN_FIELDS = ['name', 'variants', 'scenarios', 'commands', 'reference', 'scenarioConnections'];
@@ -12,7 +12,7 @@ const percent = { type: 'number', exclusiveMinimum: 0, maximum: 1000 };
 
 // Per benchmark (an id "server scenario c=N", "server scenario" or a scenario name): the
 // verdict bands of compare where the defaults do not fit, in percent, as its flags
-// (bench/metrics.js: each band setting's config name), and the fail threshold.
+// (bench/results/metrics.js: each band setting's config name), and the fail threshold.
 const thresholdsSchema = {
   type: 'object',
   additionalProperties: false,

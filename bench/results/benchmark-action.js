@@ -1,11 +1,11 @@
 // github-action-benchmark's input format (shared/formats.md): throughput in a
 // customBiggerIsBetter file; latency, CPU per request, errors and memory in a
-// customSmallerIsBetter file (the metrics and their directions: bench/metrics.js).
+// customSmallerIsBetter file (the metrics and their directions: bench/results/metrics.js).
 // Names "<id> - <metric>" are the identity of a trend line: never change them lightly.
 import { describeServerSettings } from '../config/server-settings.js';
-import { METRIC_REGISTRY } from '../metrics.js';
-import { describePinning } from '../pinning.js';
-import { SYSTEM } from '../runtime/spec.js';
+import { METRIC_REGISTRY } from './metrics.js';
+import { describePinning } from '../measurement/pinning.js';
+import { SYSTEM } from '../measurement/runtime/spec.js';
 
 // The two chart groups of a history, named after the project (its config's `name`), so that the
 // site shows a project's trend under its own name; perfgate's own runs go by "perfgate".
@@ -49,7 +49,7 @@ function extraText(benchmark, result) {
   ].join('\n');
 }
 
-// Every metric of the registry (bench/metrics.js) goes to the file of its direction.
+// Every metric of the registry (bench/results/metrics.js) goes to the file of its direction.
 export function toBenchmarkAction(result) {
   const measured = result.benchmarks.filter((benchmark) => benchmark.status === 'ok');
   const files = { bigger: [], smaller: [] };

@@ -1,13 +1,13 @@
-import { DEFAULT_ENGINE } from '../engines/index.js';
-import { integer, microseconds, milliseconds as ms, percentValue as pct } from '../format.js';
-import { METRIC_REGISTRY } from '../metrics.js';
-import { describePinning } from '../pinning.js';
-import { SYSTEM } from '../runtime/spec.js';
-import { oneLine } from '../text.js';
+import { DEFAULT_ENGINE } from '../measurement/engines/seam.js';
+import { integer, microseconds, milliseconds as ms, percentValue as pct } from '../core/format.js';
+import { METRIC_REGISTRY } from './metrics.js';
+import { describePinning } from '../measurement/pinning.js';
+import { SYSTEM } from '../measurement/runtime/spec.js';
+import { oneLine } from '../core/text.js';
 
 // The run's table with the proxy-baseline study's columns, plus the failures and warnings
 // that a reader must see next to the numbers. A metric with a `table` entry in the registry
-// (docs/lib/metrics.js) has its column after the one it names; the rest are the summary's.
+// (site/shared/metrics.js) has its column after the one it names; the rest are the summary's.
 
 // The formats a registry entry's table column may name.
 export const TABLE_FORMATS = { integer, milliseconds: ms, microseconds, percentValue: pct };
@@ -70,7 +70,7 @@ function row(benchmark) {
 
 export function markdownTable(result) {
   // On runtimes other than the default, a column names each row's runtime; the rows of one
-  // benchmark on its runtimes are adjacent (bench/specs.js), so they read side by side.
+  // benchmark on its runtimes are adjacent (bench/measurement/specs.js), so they read side by side.
   const withRuntime = onRuntimes(result);
   const columns = withRuntime ? ['Server', 'Runtime', ...COLUMNS.slice(1)] : COLUMNS;
   const cells = (benchmark) => {

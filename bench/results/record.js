@@ -1,7 +1,7 @@
-// Turns one measured load (the engine's load sample, bench/load.js, plus the sampler's
+// Turns one measured load (the engine's load sample, bench/measurement/load.js, plus the sampler's
 // readings) into the run record of perfgate's result file, and several runs of a benchmark
 // into its summary. Pure functions: tested without starting anything.
-import { latencySummary, mergeHistograms } from '../latency-histogram.js';
+import { latencySummary, mergeHistograms } from '../measurement/latency-histogram.js';
 import { mean, standardDeviation as stddev } from '../stats/descriptive.js';
 
 // Above this share of the cores it may use, the load generator, not the server, sets the pace.
@@ -21,8 +21,8 @@ export const cpuMicrosPerRequest = (cpuSeconds, requests) =>
   requests > 0 ? round((cpuSeconds * 1e6) / requests, 3) : null;
 
 /**
- * @param {object} load      the load sample (bench/load.js)
- * @param {object} sampled   the sampler's readings (bench/sampling/sampler.js)
+ * @param {object} load      the load sample (bench/measurement/load.js)
+ * @param {object} sampled   the sampler's readings (bench/measurement/sampling/sampler.js)
  * @param {{clientCores: number}} how  the cores the client processes could use at most
  *   (min of the load cores and its processes/threads): its CPU % is judged against them
  */

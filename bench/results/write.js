@@ -1,7 +1,7 @@
 // The files of a run's results directory: result.json's companions, the github-action-benchmark
 // inputs and the table (the history takes them from here: bench/history/history-file.js).
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../atomic-file.js';
+import { writeFileAtomicSync } from '../core/atomic-file.js';
 import { toBenchmarkAction } from './benchmark-action.js';
 import { markdownTable } from './markdown.js';
 

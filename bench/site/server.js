@@ -1,15 +1,15 @@
-// The trend site's HTTP server: docs/ and the data.js files it shows, on loopback. One file
+// The trend site's HTTP server: site/ and the data.js files it shows, on loopback. One file
 // appears at /dev/bench/data.js, where gh-pages has it; several at /data/<name>/data.js, with
 // the page's ?data= naming them all (npm run site, and the site's tests).
 import { createServer } from 'node:http';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_DATA_PATH, sourceLabels } from '../../docs/lib/sources.js';
+import { DEFAULT_DATA_PATH, sourceLabels } from '../../site/shared/sources.js';
 import { defaultHistoryPath } from '../history/history-file.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const docsDir = join(root, 'docs');
+const siteDir = join(root, 'site');
 
 const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -24,8 +24,8 @@ const CONTENT_TYPES = {
 // URL path -> file on disk, or null when it is not ours to serve.
 function fileFor(urlPath, mounts) {
   if (mounts.has(urlPath)) return mounts.get(urlPath);
-  const file = resolve(docsDir, `.${urlPath}`);
-  return file.startsWith(docsDir + sep) ? file : null;
+  const file = resolve(siteDir, `.${urlPath}`);
+  return file.startsWith(siteDir + sep) ? file : null;
 }
 
 // Where each data file appears: one at the action's default place, several side by side.

@@ -6,7 +6,7 @@ import { VERDICTS } from './verdict.js';
 // A metric's result is resolved when its interval is clear of every horizon, i.e. it has a verdict other than
 // inconclusive (an interval in the band whose estimate makes a change likely is inconclusive: classifyInterval).
 // A benchmark's verdict over several metrics says itself whether it is resolved: a small change in one metric
-// while another is still open is a verdict, but not yet a reason to stop (bench/compare/rounds.js).
+// while another is still open is a verdict, but not yet a reason to stop (bench/comparison/rounds.js).
 export const isResolved = (result) => result.resolved ?? result.verdict !== VERDICTS.inconclusive;
 
 // Why to stop adding rounds, or null to add another. maxRounds and the time budget are hard limits that win over

@@ -1,7 +1,7 @@
-// The go-nethttp variant: Go's net/http with the common scenarios of servers/scenarios.js
+// The go-nethttp variant: Go's net/http with the common scenarios of servers/contract/scenarios.js
 // (the proxy-baseline study's authors compared Go next). Standard library only, so the
-// build needs no module downloads. It follows servers/contract.js itself: every scenario
-// option in its PERFGATE_* variable (servers/options.js holds the defaults; a missing one
+// build needs no module downloads. It follows servers/contract/contract.js itself: every scenario
+// option in its PERFGATE_* variable (servers/contract/options.js holds the defaults; a missing one
 // stops the server), PORT/HOST, the ready file written atomically, stop on SIGTERM.
 // The proxy forwards with Go's own net/http client (keep-alive, idle connections kept
 // without a per-host cap), so it serves proxyClient=http only: the Node clients do not apply.
@@ -43,7 +43,7 @@ func env(name, fallback string) string {
 func option(name string) string {
 	value, ok := os.LookupEnv(name)
 	if !ok {
-		log.Fatalf("perfgate server failed to start: %s is not set: perfgate passes every scenario option to its servers (servers/options.js)", name)
+		log.Fatalf("perfgate server failed to start: %s is not set: perfgate passes every scenario option to its servers (servers/contract/options.js)", name)
 	}
 	return value
 }

@@ -1,7 +1,7 @@
 // Express 5.
 import express from 'express';
-import { listenHandler } from '../contract.js';
-import { expressApp } from '../express-app.js';
+import { listenHandler } from '../contract/contract.js';
+import { expressApp } from '../routes/express-app.js';
 
 export const packages = ['express'];
 

@@ -1,7 +1,7 @@
 // Fastify 5.
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
-import { HELLO_TEXT, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from '../scenarios.js';
+import { HELLO_TEXT, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from '../contract/scenarios.js';
 
 export const packages = ['fastify', '@fastify/static'];
 

@@ -2,8 +2,16 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { getQuery, getRouterParam, H3, serveStatic, toNodeHandler } from 'h3';
-import { listenHandler } from '../contract.js';
-import { HELLO_TEXT, HTML_TYPE, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from '../scenarios.js';
+import { listenHandler } from '../contract/contract.js';
+import {
+  HELLO_TEXT,
+  HTML_TYPE,
+  JSON_BODY,
+  JSON_TYPE,
+  STATIC_DIR,
+  TEXT_TYPE,
+  userAnswer,
+} from '../contract/scenarios.js';
 
 // h3's serveStatic leaves reading the file and naming its type to the app (it runs anywhere,
 // not only on a file system): the page's type is the one of the .html files served here.

@@ -1,8 +1,8 @@
 // hyper-express 6 on uWebSockets.js (the npm mirror in package.json's overrides). Pinned to
 // 6.18.0: 7.x needs Node >= 22 and uWS APIs the mirror's build lacks (getRemotePort).
-import { uwsUnavailable } from '../uws-binary.js';
+import { uwsUnavailable } from '../probes/uws-binary.js';
 import { join } from 'node:path';
-import { HELLO_TEXT, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from '../scenarios.js';
+import { HELLO_TEXT, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from '../contract/scenarios.js';
 
 export const packages = ['hyper-express', 'uWebSockets.js'];
 export const unavailable = uwsUnavailable;

@@ -2,8 +2,8 @@
 // per request, and a pure wait). koa is imported when the server starts, so that this module's
 // metadata loads where koa is not installed.
 import pg from 'pg';
-import { listenHandler } from '../contract.js';
-import { DB_QUERY, JSON_BODY, JSON_TYPE, TEXT_TYPE } from '../scenarios.js';
+import { listenHandler } from '../contract/contract.js';
+import { DB_QUERY, JSON_BODY, JSON_TYPE, TEXT_TYPE } from '../contract/scenarios.js';
 
 export const packages = ['koa', 'pg'];
 export const scenarios = ['db', 'io'];

@@ -4,8 +4,8 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import send from 'koa-send';
-import { listenHandler, readBody } from '../contract.js';
-import { HELLO_TEXT, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from '../scenarios.js';
+import { listenHandler, readBody } from '../contract/contract.js';
+import { HELLO_TEXT, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from '../contract/scenarios.js';
 
 export const packages = ['koa', '@koa/router', 'koa-send'];
 

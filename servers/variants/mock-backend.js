@@ -2,8 +2,8 @@
 // with a fixed completion after an optional delay. It serves the `proxy` route itself,
 // so measuring it directly and measuring a proxy in front of it verify the same answer.
 import express from 'express';
-import { listenHandler } from '../contract.js';
-import { COMPLETION_BODY, JSON_TYPE } from '../scenarios.js';
+import { listenHandler } from '../contract/contract.js';
+import { COMPLETION_BODY, JSON_TYPE } from '../contract/scenarios.js';
 
 export const packages = ['express'];
 export const scenarios = ['proxy'];

@@ -5,7 +5,7 @@
 import cluster from 'node:cluster';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { serverWorkers } from '../parallelism.js';
+import { serverWorkers } from '../workers/parallelism.js';
 
 // Resolves to the worker's port, or rejects if it exits first (a crash, a taken port).
 function listening(worker) {
@@ -30,7 +30,7 @@ async function stopAll(workers) {
 }
 
 export async function start(_ctx, { port, host }) {
-  cluster.setupPrimary({ exec: fileURLToPath(new URL('../cluster-worker.js', import.meta.url)) });
+  cluster.setupPrimary({ exec: fileURLToPath(new URL('../workers/cluster-worker.js', import.meta.url)) });
   // Workers listening on port 0 share one handle, so one random port, through the primary.
   const workers = Array.from({ length: serverWorkers() }, () => cluster.fork({ PORT: String(port), HOST: host }));
   let ports;

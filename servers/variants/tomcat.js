@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SCENARIO_NAMES } from '../scenarios.js';
+import { SCENARIO_NAMES } from '../contract/scenarios.js';
 
 const JAR = fileURLToPath(new URL('../../.perfgate/build/tomcat/perfgate-tomcat.jar', import.meta.url));
 

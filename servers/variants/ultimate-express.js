@@ -1,6 +1,6 @@
 // ultimate-express: Express's API on uWebSockets.js (the npm mirror in package.json's overrides).
-import { expressApp } from '../express-app.js';
-import { uwsUnavailable } from '../uws-binary.js';
+import { expressApp } from '../routes/express-app.js';
+import { uwsUnavailable } from '../probes/uws-binary.js';
 
 export const packages = ['ultimate-express', 'uWebSockets.js'];
 export const unavailable = uwsUnavailable;

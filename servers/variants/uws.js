@@ -3,8 +3,16 @@
 import { readFile } from 'node:fs/promises';
 import { STATUS_CODES } from 'node:http';
 import { extname, join } from 'node:path';
-import { uwsUnavailable } from '../uws-binary.js';
-import { HELLO_TEXT, HTML_TYPE, JSON_BODY, JSON_TYPE, STATIC_DIR, TEXT_TYPE, userAnswer } from '../scenarios.js';
+import { uwsUnavailable } from '../probes/uws-binary.js';
+import {
+  HELLO_TEXT,
+  HTML_TYPE,
+  JSON_BODY,
+  JSON_TYPE,
+  STATIC_DIR,
+  TEXT_TYPE,
+  userAnswer,
+} from '../contract/scenarios.js';
 
 export const packages = ['uWebSockets.js'];
 export const unavailable = uwsUnavailable;

@@ -1,6 +1,6 @@
 // The parts of a comparison.json that report and comment tests do not vary: compare's default
 // settings, a stand-in machine and no pinning. A test adds its sides, benchmarks and gate.
-import { defaultBands } from '../../bench/metrics.js';
+import { defaultBands } from '../../bench/results/metrics.js';
 
 export const comparisonFixture = () => ({
   settings: {

@@ -101,7 +101,7 @@ export function leftoverServers() {
       (line) =>
         line.includes(PROJECT_ROOT) &&
         (line.includes('servers/launch.js') ||
-          line.includes('servers/cluster-worker.js') ||
+          line.includes('servers/workers/cluster-worker.js') ||
           line.includes('fixtures/servers/')),
     );
 }

@@ -43,10 +43,10 @@ export function baseServersRepository(prefix = 'perfgate-repo-') {
 
 // Makes /hello spend the servers' own CPU work per request (uncommitted): a plain, clear slowdown.
 export function makeHelloCpuBound(repo) {
-  const routes = join(repo, 'servers/http-routes.js');
+  const routes = join(repo, 'servers/routes/http-routes.js');
   const before = readFileSync(routes, 'utf8');
   if (!before.includes(HELLO_ROUTE))
-    throw new Error(`servers/http-routes.js no longer has ${HELLO_ROUTE}: update this helper`);
+    throw new Error(`servers/routes/http-routes.js no longer has ${HELLO_ROUTE}: update this helper`);
   writeFileSync(
     routes,
     before.replace(HELLO_ROUTE, "'GET /hello': async () => { ctx.cpuWork(); return [TEXT_TYPE, HELLO_TEXT]; },"),
@@ -59,13 +59,13 @@ export function makeHelloCpuBound(repo) {
  */
 export function makeServersRepository(history) {
   const { repo, git } = baseServersRepository();
-  const routes = join(repo, 'servers/http-routes.js');
+  const routes = join(repo, 'servers/routes/http-routes.js');
   let slowLine;
   history.forEach((kind, index) => {
     if (kind === 'slower') {
       const before = readFileSync(routes, 'utf8');
       if (!before.includes(HELLO_ROUTE))
-        throw new Error(`servers/http-routes.js no longer has ${HELLO_ROUTE}: update this helper`);
+        throw new Error(`servers/routes/http-routes.js no longer has ${HELLO_ROUTE}: update this helper`);
       writeFileSync(routes, before.replace(HELLO_ROUTE, SLOW_HELLO_ROUTE));
       slowLine =
         readFileSync(routes, 'utf8').split('\n').length +

@@ -2,9 +2,9 @@
 // head/base log ratio of CPU µs/request is the true change plus normal noise, req/s moves the other way with
 // noise correlated to it, and a share of rounds is hit by a burst (three times the noise). Each round takes
 // `roundSeconds` of a fake clock, so the budget counts rounds as on the machine.
-import { compareInterleaved } from '../../bench/compare/rounds.js';
-import { measureConfirmed } from '../../bench/compare/confirm.js';
-import { defaultBands } from '../../bench/metrics.js';
+import { compareInterleaved } from '../../bench/comparison/rounds.js';
+import { measureConfirmed } from '../../bench/comparison/confirm.js';
+import { defaultBands } from '../../bench/results/metrics.js';
 import { COMPARE_DEFAULTS, seededRandom } from '../../bench/stats/index.js';
 
 export function simulatedRun({ change, sd = 0.027, correlation = 0.5, bursts = 0.1, roundSeconds = 6, seed }) {

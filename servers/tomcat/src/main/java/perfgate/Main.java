@@ -1,6 +1,6 @@
 // The tomcat variant: one servlet on embedded Tomcat with the common scenarios of
-// servers/scenarios.js, and the db scenario through a Tomcat JDBC pool (node-vs-java study).
-// It follows servers/contract.js itself: scenario options in PERFGATE_* variables, PORT/HOST, the
+// servers/contract/scenarios.js, and the db scenario through a Tomcat JDBC pool (node-vs-java study).
+// It follows servers/contract/contract.js itself: scenario options in PERFGATE_* variables, PORT/HOST, the
 // ready file written atomically, stop on SIGTERM. Tomcat's thread and connection limits come
 // from PERFGATE_TOMCAT_MAX_THREADS / PERFGATE_TOMCAT_MAX_CONNECTIONS (the config field server).
 package perfgate;

@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 import org.apache.tomcat.jdbc.pool.DataSource;
 import org.apache.tomcat.jdbc.pool.PoolProperties;
 
-// The scenarios' work and answers, byte for byte as servers/scenarios.js defines them. Every
-// scenario option arrives in its PERFGATE_* variable (servers/options.js holds the defaults);
+// The scenarios' work and answers, byte for byte as servers/contract/scenarios.js defines them. Every
+// scenario option arrives in its PERFGATE_* variable (servers/contract/options.js holds the defaults);
 // a missing one stops the server. The proxy forwards with Java's HttpClient (HTTP/1.1,
 // keep-alive pool), so it serves proxyClient=http only: the Node clients do not apply.
 final class Scenarios implements AutoCloseable {
@@ -41,7 +41,7 @@ final class Scenarios implements AutoCloseable {
     // A scenario option: the harness always passes it, so a missing one is an error.
     static String option(Map<String, String> env, String name) {
         String value = env.get(name);
-        if (value == null) throw new IllegalStateException(name + " is not set: perfgate passes every scenario option to its servers (servers/options.js)");
+        if (value == null) throw new IllegalStateException(name + " is not set: perfgate passes every scenario option to its servers (servers/contract/options.js)");
         return value;
     }
 

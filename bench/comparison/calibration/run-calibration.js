@@ -1,0 +1,208 @@
+// One calibration of compare's verdicts on one benchmark (npm run calibrate): each injected
+// slowdown sized from the server's CPU cost and corrected by duet checks, then K A/A and K
+// injected comparisons per size and mode, alternating, each kept on disk with its rounds; with
+// --neighbour, a CPU hog on the server cores during every comparison.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runComparison } from '../run-comparison.js';
+import { sideOf } from '../sides.js';
+import { writeComparison } from '../write.js';
+import { errors } from '../../core/errors.js';
+import { DECIDING_METRICS } from '../../results/metrics.js';
+import { currentPinning } from '../../measurement/pinning.js';
+import { mean } from '../../stats/index.js';
+import {
+  calibrationMarkdown,
+  correctedLoops,
+  loopsForSlowdown,
+  measureLoopSeconds,
+  pooledChange,
+  summarizeTrials,
+  trialOutcome,
+} from './trials.js';
+import { describeNeighbour, withNeighbour } from './neighbour.js';
+
+// Fixed-length runs that size the slowdown and check its size; not part of the statistics.
+const PROBE_ROUNDS = 3;
+const CHECK_ROUNDS = 6;
+const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const thisCheckout = (label, env) => ({
+  ...sideOf(
+    label,
+    projectRoot,
+    env ? `this checkout, ${env.PERFGATE_INJECT_LOOPS} loops injected` : 'this checkout',
+    projectRoot,
+  ),
+  env,
+});
+
+// The longest a comparison can take (two runs, each to its budget or its rounds, every round a
+// fresh pair of servers): the neighbour's own timeout, so that it stops by itself in any case.
+const comparisonBoundSeconds = (settings, config) =>
+  2 * Math.min(settings.budgetSeconds, settings.maxRounds * (config.duration + config.warmup + 30)) + 300;
+
+async function compareOnce({ config, settings, outDir, injectLoops, label, neighbour }) {
+  const sides = {
+    base: thisCheckout('base'),
+    head: thisCheckout('head', injectLoops ? { PERFGATE_INJECT_LOOPS: String(injectLoops) } : undefined),
+  };
+  const plan = currentPinning({ loadWorkers: config.workers });
+  const comparison = await withNeighbour(
+    plan,
+    { percent: neighbour, timeoutSeconds: comparisonBoundSeconds(settings, config) },
+    () => runComparison({ config, sides, settings, outDir: join(outDir, label) }),
+  );
+  // Every trial's rounds and samples stay on disk, so a rate can be checked against its data.
+  writeComparison(comparison, join(outDir, label));
+  const [benchmark] = comparison.benchmarks;
+  if (benchmark.status !== 'ok') throw errors.calibrationFailed(benchmark.id, benchmark.status, benchmark.reason);
+  return { comparison, benchmark };
+}
+
+// A sizing run: a fixed number of rounds, never confirmed (its change is what is wanted, not a verdict).
+const fixedRounds = (settings, rounds) => ({
+  ...settings,
+  minRounds: rounds,
+  maxRounds: rounds,
+  budgetSeconds: 24 * 3600,
+  confirm: false,
+});
+const pct = (fraction) => `${(fraction * 100).toFixed(1)} %`;
+const sizeLabel = (slowdown) => `${+(slowdown * 100).toFixed(2)}pct`;
+
+// The server's CPU cost from a duet probe, and this core's loop speed: what every size starts from.
+async function probeServer({ config, settings, outDir, neighbour }) {
+  const probe = await compareOnce({
+    config,
+    settings: fixedRounds({ ...settings, mode: 'duet' }, PROBE_ROUNDS),
+    outDir,
+    label: 'probe',
+    neighbour,
+  });
+  const samples = [...probe.benchmark.samples.base, ...probe.benchmark.samples.head];
+  return {
+    id: probe.benchmark.id,
+    cpuMicrosPerRequest: mean(samples.map((sample) => sample.cpuMicrosPerRequest)),
+    requestsPerSecond: mean(samples.map((sample) => sample.requestsPerSecond)),
+    loopSeconds: measureLoopSeconds(),
+  };
+}
+
+// Sizes one slowdown from the probe, corrects it from what duet checks achieve, then checks per
+// mode what it achieves.
+async function sizeInjection({ config, settings, outDir, server, slowdown, modes, maxSizings, neighbour }) {
+  let loops = loopsForSlowdown({ ...server, slowdown });
+  const sizings = [];
+  const check = async (mode, label) => {
+    const { benchmark } = await compareOnce({
+      config,
+      settings: fixedRounds({ ...settings, mode }, CHECK_ROUNDS),
+      outDir,
+      label: `${label}-${sizeLabel(slowdown)}`,
+      injectLoops: loops,
+      neighbour,
+    });
+    const [cpu, requests] = [benchmark.verdicts['CPU µs/request'], benchmark.verdicts['req/s']];
+    console.error(
+      `${server.id}: ${loops} loop iterations per request achieve, ${mode}: CPU µs/request ${pct(cpu.change)}, req/s ${pct(requests.change)}`,
+    );
+    return {
+      loops,
+      rounds: CHECK_ROUNDS,
+      cpuChange: cpu.change,
+      cpuCi: cpu.ci,
+      change: requests.change,
+      ci: requests.ci,
+    };
+  };
+  for (let attempt = 1; attempt <= maxSizings; attempt++) {
+    const sized = await check('duet', `size-${attempt}`);
+    sizings.push(sized);
+    const corrected = correctedLoops(sizings, slowdown);
+    // The count the trials use is always one a sizing checked.
+    if (corrected === null || attempt === maxSizings) break;
+    loops = corrected;
+  }
+  const checks = {};
+  // The last duet sizing checked the final count in duet mode.
+  for (const each of modes) checks[each] = each === 'duet' ? sizings.at(-1) : await check(each, `check-${each}`);
+  const { id, ...cost } = server;
+  return { slowdown, injection: { ...cost, loops, sizings }, checks };
+}
+
+/**
+ * Calibrates one benchmark of `config` in each of `modes`, for each injected size: the report
+ * entries and markdown sections. neighbour: the CPU hog's duty cycle in percent, or undefined.
+ */
+export async function calibrateBenchmark({ config, settings, outDir, slowdowns, modes, runs, sizings, neighbour }) {
+  const server = await probeServer({ config, settings, outDir, neighbour });
+  const sized = [];
+  for (const slowdown of slowdowns)
+    sized.push(
+      await sizeInjection({ config, settings, outDir, server, slowdown, modes, maxSizings: sizings, neighbour }),
+    );
+  const byMode = Object.fromEntries(modes.map((each) => [each, { trials: [], aa: [] }]));
+  const kinds = [
+    { kind: 'A/A', slowdown: null, loops: 0 },
+    ...sized.map((each) => ({ kind: 'injected', slowdown: each.slowdown, loops: each.injection.loops })),
+  ];
+  // Modes, kinds and sizes alternate within each run, so a slow phase of the machine hits all of them.
+  for (let run = 1; run <= runs; run++) {
+    for (const each of modes) {
+      for (const { kind, slowdown, loops } of kinds) {
+        const label = `${each}-${kind === 'A/A' ? 'aa' : `injected-${sizeLabel(slowdown)}`}-${run}`;
+        const { comparison, benchmark } = await compareOnce({
+          config,
+          settings: { ...settings, mode: each },
+          outDir,
+          label,
+          injectLoops: loops,
+          neighbour,
+        });
+        const trial = trialOutcome(kind, benchmark, comparison.pinning, each, slowdown);
+        byMode[each].trials.push(trial);
+        if (kind === 'A/A') byMode[each].aa.push(benchmark);
+        const first = trial.firstVerdict === trial.verdict ? '' : ` (first run: ${trial.firstVerdict})`;
+        console.error(
+          `${server.id} ${each} [${run}/${runs}] ${kind}${slowdown ? ` ${pct(slowdown)}` : ''}: ${trial.verdict}${first}${trial.calledBy ? `, called by ${trial.calledBy}` : ''}, ${pct(trial.change ?? 0)}, ${trial.rounds} rounds, ${trial.seconds.toFixed(0)} s`,
+        );
+      }
+    }
+  }
+  const plan = currentPinning({ loadWorkers: config.workers });
+  const neighbourRecord = neighbour ? describeNeighbour(plan, neighbour) : null;
+  const band = settings.thresholds['req/s'].threshold;
+  const sections = [];
+  const report = [];
+  for (const each of modes) {
+    const { trials, aa } = byMode[each];
+    const summary = summarizeTrials(trials, { band, budgetSeconds: settings.budgetSeconds });
+    const pooledAA = DECIDING_METRICS.map((metric) => pooledChange(aa, metric.name));
+    const injections = sized.map(({ slowdown, injection, checks }) => ({
+      slowdown,
+      injection: { ...injection, check: checks[each] },
+    }));
+    sections.push(
+      calibrationMarkdown({
+        benchmark: server.id,
+        mode: each,
+        injections,
+        summary,
+        trials,
+        pooledAA,
+        neighbour: neighbourRecord,
+        budgetSeconds: settings.budgetSeconds,
+      }),
+    );
+    report.push({
+      benchmark: server.id,
+      mode: each,
+      neighbour: neighbourRecord,
+      injections,
+      summary,
+      pooledAA,
+      trials,
+    });
+  }
+  return { sections, report };
+}

@@ -1,0 +1,37 @@
+// Suite-level error control (bench/stats/METHOD.md, section 5b): a benchmark whose run calls it slower (a
+// regression, or a small one) is measured once more, in a fresh run of its own with the same settings, and
+// that second run's verdict stands. The first run stopped as soon as it looked slower, so its interval is
+// the one the stopping selected; the second is not. On the same code both must call a slowdown by chance,
+// which keeps a harmless pull request's many benchmarks green; a true slowdown is called again. A run that
+// finds no slowdown costs nothing more, so a suite's time is spent only where something was found.
+import { isSlower } from '../stats/index.js';
+
+export const needsConfirmation = (measured) => isSlower(measured.verdict.verdict);
+
+// What is kept of the first run when a second one decides: its verdicts and rounds, for the audit.
+const firstRunOf = ({ verdict, verdicts, samples, rounds, elapsedMs, stoppedBy }) => ({
+  verdict,
+  verdicts,
+  samples,
+  rounds,
+  elapsedMs,
+  stoppedBy,
+});
+
+/**
+ * @param {(attempt: 1|2) => Promise<{verdict: object, verdicts: object, samples: object, rounds: number, elapsedMs: number,
+ *   stoppedBy: string}>} measure  one run of the benchmark (bench/comparison/rounds.js's compareInterleaved)
+ * @param {{confirm?: boolean, onConfirm?: (first: object) => void}} options  confirm: false keeps the first run
+ * @returns the run whose verdict stands; after a confirmation with `confirmation: {repeated, first}`
+ */
+export async function measureConfirmed(measure, { confirm = true, onConfirm = () => {} } = {}) {
+  const first = await measure(1);
+  if (!confirm || !needsConfirmation(first)) return first;
+  onConfirm(first);
+  const second = await measure(2);
+  return { ...second, confirmation: { repeated: isSlower(second.verdict.verdict), first: firstRunOf(first) } };
+}
+
+// The seconds from the start of a benchmark's first run to its verdict.
+export const secondsToVerdict = (benchmark) =>
+  ((benchmark.elapsedMs ?? 0) + (benchmark.confirmation?.first.elapsedMs ?? 0)) / 1000;

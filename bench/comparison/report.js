@@ -1,0 +1,285 @@
+// The comparison's markdown report: one table of verdicts, then collapsed details with
+// the per-round samples, the machine and the warnings. Used for the terminal, the job
+// summary and the sticky PR comment, so every text from outside is escaped.
+import { DEFAULT_ENGINE } from '../measurement/engines/seam.js';
+import { intervalText, measured as number, percent, signedPercent } from '../core/format.js';
+import { DECIDING_METRICS, JUDGED_METRICS, metricByName, sampleValue } from '../results/metrics.js';
+import { describePinning } from '../measurement/pinning.js';
+import { profileMarkdown } from './profile/report.js';
+import { isSmallChange, VERDICTS } from '../stats/index.js';
+import { escapeMarkdown as escapeCell, oneLine } from '../core/text.js';
+
+export const VERDICT_SYMBOLS = {
+  [VERDICTS.regression]: '🔴',
+  [VERDICTS.smallRegression]: '🟠',
+  [VERDICTS.improvement]: '🟢',
+  [VERDICTS.smallImprovement]: '🔵',
+  [VERDICTS.noChange]: '⚪',
+  [VERDICTS.inconclusive]: '🟡',
+};
+// What a small change is, said wherever one is shown apart from "no change".
+export const SMALL_CHANGE_NOTE = 'smaller than the gate, but certain';
+
+const meanOf = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+// What "change" and its interval are, per settings.interval (bench/stats/METHOD.md); older files were Welch.
+const CHANGE_METHODS = {
+  paired: 'change = median of the per-round head/base ratios (Hodges–Lehmann), with its signed-rank 95 % interval',
+  welch: 'change = ratio of the means, with a Welch (delta-method) 95 % interval',
+  bootstrap: 'change = ratio of the means, with a percentile-bootstrap 95 % interval',
+};
+
+// The judged metrics a benchmark has verdicts for: a comparison written before a metric
+// existed has none for it.
+const judgedIn = (benchmark) => JUDGED_METRICS.filter((metric) => benchmark.verdicts[metric.name]);
+
+// The verdict bands the comparison ran with (settings.thresholds: fractions per metric name),
+// metrics that share a band named together; a file from before a metric was judged lacks it.
+function bandSentence(thresholds) {
+  const groups = new Map();
+  for (const { name } of JUDGED_METRICS.filter((metric) => thresholds[metric.name])) {
+    const { threshold, minimumEffect } = thresholds[name];
+    const band =
+      threshold === minimumEffect
+        ? `band and minimum effect ±${percent(threshold)}`
+        : `band ±${percent(threshold)}, minimum effect ±${percent(minimumEffect)}`;
+    groups.set(band, [...(groups.get(band) ?? []), name]);
+  }
+  const bands = [...groups].map(([band, names]) => `${names.join(' and ')}: ${band}`).join('; ');
+  // Inconclusive means "the budget ran out" only for a metric that decides; another one is
+  // judged on the rounds the deciding metrics took (issue 29: p99 latency).
+  const listed = (metrics) => metrics.filter((metric) => thresholds[metric.name]).map((metric) => metric.name);
+  const deciding = listed(DECIDING_METRICS);
+  const others = listed(JUDGED_METRICS.filter((metric) => !metric.decides));
+  return (
+    'Verdicts from that interval: regression or improvement when it lies wholly beyond the minimum effect; ' +
+    `small regression or small improvement when it lies wholly on one side of zero, inside the band (${SMALL_CHANGE_NOTE}); ` +
+    'no change when it contains zero and lies wholly inside the band, with the estimate inside the minimum effect; ' +
+    `inconclusive otherwise: for ${deciding.join(' and ')}, which decide, the time budget ran out first` +
+    (others.length
+      ? `; for ${others.join(' and ')}, which ${others.length > 1 ? 'do' : 'does'} not decide, its interval was still open when the deciding metrics stopped the sampling`
+      : '') +
+    ` (${bands}).`
+  );
+}
+
+// The cells after the benchmark's name, per metric, from numbers and verdicts only: shared
+// by this report and the PR comment, which each quote the name their own way.
+export function verdictCells(benchmark) {
+  return judgedIn(benchmark).map((metric) => {
+    const { name, unit } = metric;
+    const verdict = benchmark.verdicts[name];
+    const [base, head] = ['base', 'head'].map((side) =>
+      meanOf(benchmark.samples[side].map((sample) => sampleValue(metric, sample))),
+    );
+    const change = verdict.change ?? (head - base) / (base || 1);
+    return `${name} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPercent(change)} | ${intervalText(verdict.ci)} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict}`;
+  });
+}
+
+function verdictRows(benchmark) {
+  if (benchmark.status !== 'ok') {
+    return [
+      `| ${escapeCell(benchmark.id)} | | | | | | ${benchmark.status}: ${escapeCell(oneLine(benchmark.reason))} |`,
+    ];
+  }
+  return verdictCells(benchmark).map((cells) => `| ${escapeCell(benchmark.id)} | ${cells} |`);
+}
+
+const cellOf = (value) => (typeof value === 'number' ? number(value) : 'n/a');
+
+// One run's rounds; a confirmed benchmark shows the run that decides, then the first run.
+function samplesTable(benchmark) {
+  const first = benchmark.confirmation?.first;
+  return [
+    ...runTable(benchmark, `**${escapeCell(benchmark.id)}**${first ? ' (the second run, which decides)' : ''}`),
+    ...(first ? runTable({ ...first, mode: benchmark.mode }, `**${escapeCell(benchmark.id)}** (the first run)`) : []),
+  ];
+}
+
+function runTable(run, title) {
+  const metrics = judgedIn(run);
+  const rows = run.samples.base.map((base, index) => {
+    const head = run.samples.head[index];
+    const cells = metrics.map((metric) =>
+      [base, head].map((sample) => cellOf(sampleValue(metric, sample))).join(' | '),
+    );
+    return `| ${index + 1} | ${cells.join(' | ')} |`;
+  });
+  return [
+    `${title} — ${run.rounds} rounds (${run.mode ?? 'sequential'}) in ${Math.round(run.elapsedMs / 1000)} s, stopped: ${run.stoppedBy}`,
+    '',
+    `| round | ${metrics.map(({ name, unit }) => `base ${name} (${unit}) | head ${name} (${unit})`).join(' | ')} |`,
+    `| ---: | ${metrics.map(() => '---: | ---:').join(' | ')} |`,
+    ...rows,
+    '',
+  ];
+}
+
+// The benchmark's verdict and the change of the metric that called it, e.g. "🟠 small regression,
+// called by CPU µs/request: +3.3 % (+1.9 % … +4.5 %), smaller than the gate, but certain".
+export function verdictSummary(benchmark) {
+  const { verdict, calledBy } = benchmark.verdict;
+  const called = calledChange(benchmark);
+  const change = called ? `: ${signedPercent(called.change)} (${intervalText(called.ci)})` : '';
+  return `${VERDICT_SYMBOLS[verdict]} ${verdict}, called by ${calledBy}${change}${isSmallChange(verdict) ? `, ${SMALL_CHANGE_NOTE}` : ''}`;
+}
+
+// The verdict of the metric that called the benchmark's verdict, when it has an interval.
+function calledChange({ verdict, verdicts }) {
+  const called = verdicts && Object.hasOwn(verdicts, verdict.calledBy) ? verdicts[verdict.calledBy] : undefined;
+  return called?.ci && Number.isFinite(called.change) ? called : undefined;
+}
+
+// The benchmarks whose verdict is a small but certain slowdown: they pass the gate, and are listed so
+// that a trend of them is seen (ten PRs of +3 % each are a third).
+export const smallRegressions = (comparison) =>
+  comparison.benchmarks.filter(
+    (benchmark) => benchmark.status === 'ok' && benchmark.verdict?.verdict === VERDICTS.smallRegression,
+  );
+
+// The line under the gate that counts them, with each one's called change; none when there are none.
+// quote: how names from the comparison are shown (escaped here, code spans in the PR comment).
+export function smallRegressionLine(comparison, quote) {
+  const small = smallRegressions(comparison);
+  if (!small.length) return [];
+  const each = small.map((benchmark) => {
+    const called = calledChange(benchmark);
+    const change = called ? ` ${signedPercent(called.change)}, ${intervalText(called.ci)}` : '';
+    // A metric's name is ours, shown as is; anything else from the file is quoted.
+    const { calledBy } = benchmark.verdict;
+    return `${quote(benchmark.id)} (${metricByName(calledBy) ? calledBy : quote(calledBy)}${change})`;
+  });
+  return [
+    `🟠 ${small.length} small regression${small.length > 1 ? 's' : ''}, ${SMALL_CHANGE_NOTE}: ${each.join('; ')}.`,
+    '',
+  ];
+}
+
+// What a confirmation did (bench/comparison/confirm.js), in a benchmark's notes.
+function confirmationNote({ confirmation }) {
+  if (!confirmation) return [];
+  const { verdict, rounds } = confirmation.first;
+  return [
+    `a first run called ${verdict.verdict} after ${rounds} rounds; this second run ${confirmation.repeated ? 'confirmed a slowdown' : 'did not repeat it'} and decides`,
+  ];
+}
+
+// The benchmark's own verdict line: which metric called it, and why (bench/comparison/rounds.js).
+function verdictLine(benchmark) {
+  if (!benchmark.verdict) return [];
+  const notes = [...benchmark.verdict.notes, ...confirmationNote(benchmark)];
+  return [
+    `- **${escapeCell(benchmark.id)}**: ${escapeCell(verdictSummary(benchmark))}${notes.length ? ` (${notes.map(escapeCell).join('; ')})` : ''}`,
+  ];
+}
+
+// How many slowdowns a first run called were measured again, and how many the second run confirmed.
+export function confirmationLine(comparison) {
+  const confirmed = comparison.benchmarks.filter((benchmark) => benchmark.status === 'ok' && benchmark.confirmation);
+  if (!confirmed.length) return [];
+  const repeated = confirmed.filter((benchmark) => benchmark.confirmation.repeated).length;
+  return [
+    `${confirmed.length} benchmark${confirmed.length > 1 ? 's' : ''} called slower by a first run ${confirmed.length > 1 ? 'were' : 'was'} measured again, and the second run decides: ` +
+      `${repeated} confirmed, ${confirmed.length - repeated} not repeated.`,
+    '',
+  ];
+}
+
+// The differential profiles, one collapsed section per profiled benchmark.
+function profileSections(comparison, linkFrom) {
+  return comparison.benchmarks
+    .filter((benchmark) => benchmark.profile)
+    .flatMap((benchmark) => [
+      `<details><summary>Where the CPU time went: ${escapeCell(benchmark.id)}</summary>`,
+      '',
+      ...profileMarkdown(benchmark.profile, { linkFrom }),
+      '</details>',
+      '',
+    ]);
+}
+
+// What a sandboxed side did that it should not have: the verdicts stand (the harness measured
+// them), but the side is named.
+function misbehaviour(sides) {
+  const lines = ['base', 'head'].flatMap((key) =>
+    (sides[key].sandbox?.misbehaviour ?? []).map((what) => `- the ${key} side ${escapeCell(what)}`),
+  );
+  return lines.length
+    ? `\n\n⚠️ **The code under test misbehaved** (stopped by the sandbox; the verdicts are from what perfgate measured):\n${lines.join('\n')}`
+    : '';
+}
+
+const SHOWN_CHANGES = 30;
+
+// What the sides' resolved lockfiles install differently (overrides, or two commits' lockfiles);
+// cell: how a text goes into a table cell (the PR comment quotes the artifact's as code).
+export function dependencyChangeLines(changes = [], cell = escapeCell) {
+  if (!changes.length) return [];
+  const more = changes.length > SHOWN_CHANGES ? [`- and ${changes.length - SHOWN_CHANGES} more`] : [];
+  return [
+    `<details><summary>Dependencies changed: ${changes.length} (base.package-lock.json vs head.package-lock.json)</summary>`,
+    '',
+    '| package | base | head | where in the tree |',
+    '| --- | --- | --- | --- |',
+    ...changes
+      .slice(0, SHOWN_CHANGES)
+      .map(
+        (change) => `| ${[change.name, change.from, change.to, change.where].map((text) => cell(text)).join(' | ')} |`,
+      ),
+    ...more,
+    '</details>',
+    '',
+  ];
+}
+
+// linkFrom: the folder the report is written to, so links to kept profiles are relative.
+export function comparisonMarkdown(comparison, { linkFrom } = {}) {
+  const { sides, settings, machine } = comparison;
+  const measured = comparison.benchmarks.filter((benchmark) => benchmark.status === 'ok');
+  const warnings = comparison.benchmarks.flatMap((benchmark) =>
+    (benchmark.warnings ?? []).map((warning) => `- ${escapeCell(benchmark.id)}: ${escapeCell(warning)}`),
+  );
+  const gate = comparison.gate.failed
+    ? `**Regression beyond ${percent(comparison.gate.failThreshold)}** in ${comparison.gate.regressions.map(escapeCell).join(', ')}: the check fails.`
+    : `No regression beyond ${percent(comparison.gate.failThreshold)} in the metric that called each verdict.`;
+  // The references run the same code on both sides (perfgate.config's "reference").
+  const moved = comparison.gate.referencesMoved ?? [];
+  const noise = moved.length
+    ? `\n\n⚠️ The reference ${moved.map(escapeCell).join(', ')} moved although its code is the same on both sides: the machine was not steady, so read the other verdicts with care.`
+    : '';
+  return [
+    `### perfgate: ${escapeCell(sides.head.description)} vs ${escapeCell(sides.base.description)}`,
+    '',
+    `${gate}${noise}${misbehaviour(sides)}`,
+    '',
+    ...dependencyChangeLines(comparison.dependencyChanges),
+    ...smallRegressionLine(comparison, escapeCell),
+    ...confirmationLine(comparison),
+    '| benchmark | metric | base | head | change | 95 % CI | verdict |',
+    '| --- | --- | ---: | ---: | ---: | --- | --- |',
+    ...comparison.benchmarks.flatMap(verdictRows),
+    '',
+    ...measured.flatMap(verdictLine),
+    '',
+    `${CHANGE_METHODS[settings.interval ?? 'welch']}. ${bandSentence(settings.thresholds)}`,
+    ...(warnings.length ? ['', '**Warnings**', ...warnings] : []),
+    '',
+    '<details><summary>Per-round samples</summary>',
+    '',
+    ...measured.flatMap(samplesTable),
+    '</details>',
+    '',
+    ...profileSections(comparison, linkFrom),
+    '<details><summary>Machine and settings</summary>',
+    '',
+    `- ${escapeCell(machine.cpuModel)} x${machine.cores}, Node ${machine.node}, kernel ${escapeCell(machine.kernel)}`,
+    `- pinning: ${escapeCell(describePinning(comparison.pinning))}`,
+    `- sandbox: ${['base', 'head'].map((key) => `${key} ${sides[key].sandbox?.sandboxed ? 'sandboxed (bubblewrap)' : 'not sandboxed'}`).join(', ')}`,
+    `- ${settings.mode === 'sequential' ? 'sequential: the sides one after the other' : 'duet: both sides at the same time on the same cores'}, load engine ${escapeCell(settings.engine ?? DEFAULT_ENGINE)}`,
+    `- rounds of ${settings.roundSeconds} s after ${settings.warmupSeconds} s warm-up, fresh server each, order alternating; ` +
+      `${settings.minRounds}–${settings.maxRounds} rounds, budget ${settings.budgetSeconds} s per benchmark`,
+    '</details>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,144 @@
+// The adaptive round loop of one benchmark on two sides. Each round yields one base and one
+// head sample: in duet mode both servers measured at the same time (bench/measurement/measure.js), in
+// sequential mode one after the other. Rounds alternate which side goes first (AB, BA, ...;
+// in a duet: which starts first and gets the first engine instance), and are added until
+// every deciding metric is resolved or the time budget is spent (Node core's compare.js,
+// tachometer's automatic mode, duet benchmarking of Bulej et al.).
+import { DECIDING_METRICS, JUDGED_METRICS, sampleValue } from '../results/metrics.js';
+import {
+  compareSamples,
+  DEFAULTS,
+  isFullChange,
+  isResolved,
+  isSlower,
+  isSmallChange,
+  stopReason,
+  VERDICTS,
+} from '../stats/index.js';
+
+// What is kept of each measured round (a run record of bench/results/record.js): every
+// judged metric under its sampleKey, enough to recompute the verdicts and to audit them.
+export const roundSample = (run) => ({
+  ...Object.fromEntries(JUDGED_METRICS.map((metric) => [metric.sampleKey, metric.fromRun(run)])),
+  errors: run.errors,
+  timeouts: run.timeouts,
+  clientSaturated: run.loadGenerator.saturated,
+});
+
+// Which metrics may stop the sampling and call the verdict, in the order they call it (each
+// metric's `decides`, bench/results/metrics.js): a client-dependent one is left out when the client was
+// the bottleneck (it is only a lower bound then); the fallback decides when nothing else was
+// measured in every round.
+function decidingMetrics(samples) {
+  const all = [...samples.base, ...samples.head];
+  const clientBound = all.some((sample) => sample.clientSaturated);
+  const present = (metric) => all.every((sample) => typeof sampleValue(metric, sample) === 'number');
+  const names = DECIDING_METRICS.filter((metric) => !(clientBound && metric.decides.clientDependent))
+    .filter(present)
+    .map((metric) => metric.name);
+  const fallback = DECIDING_METRICS.filter((metric) => metric.decides.fallback).map((metric) => metric.name);
+  return { names: names.length ? names : fallback, clientBound };
+}
+
+// thresholds: per metric, { threshold, minimumEffect } as fractions; interval: which one decides (bench/stats/verdict.js).
+function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULTS.interval }) {
+  return Object.fromEntries(
+    JUDGED_METRICS.map((judged) => {
+      const { name: metric, direction } = judged;
+      const value = (sample) => sampleValue(judged, sample);
+      const base = samples.base.map(value);
+      const head = samples.head.map(value);
+      if (![...base, ...head].every((each) => typeof each === 'number'))
+        return [metric, { verdict: VERDICTS.inconclusive, ci: null, reason: 'not measured in every round' }];
+      // A value of 0 cannot be a relative baseline.
+      if (base.every((each) => each === 0))
+        return [metric, { verdict: VERDICTS.inconclusive, ci: null, reason: 'base is 0' }];
+      return [metric, compareSamples(base, head, { direction, ...thresholds[metric], minSamples, interval })];
+    }),
+  );
+}
+
+// Why a client-bound benchmark's verdict rests on some deciding metrics only (bench/results/metrics.js).
+const namesOf = (metrics) => metrics.map((metric) => metric.name).join(', ');
+const lowerBounds = namesOf(DECIDING_METRICS.filter((metric) => metric.decides.clientDependent));
+const restsOn = namesOf(DECIDING_METRICS.filter((metric) => !metric.decides.clientDependent));
+const CLIENT_BOUND_NOTE = `client-bound: ${lowerBounds} is a lower bound, the verdict rests on ${restsOn}`;
+
+// The benchmark's verdict from its deciding metrics, in their order (METHOD.md, section 1b):
+// - the first that found a change of at least the minimum effect calls it, and it is resolved;
+// - else the first that found a small but certain change calls it; resolved only once every deciding
+//   metric is, since another may still find a larger change (and "no change" in one does not contradict
+//   a small change in another);
+// - else "no change" when all of them say so; else inconclusive.
+export function overallVerdict(verdicts, deciding) {
+  const notes = deciding.clientBound ? [CLIENT_BOUND_NOTE] : [];
+  const said = (name) => verdicts[name].verdict;
+  const full = deciding.names.find((name) => isFullChange(said(name)));
+  if (full) return { verdict: said(full), calledBy: full, resolved: true, notes };
+  const open = deciding.names.filter((name) => !isResolved(verdicts[name]));
+  const small = deciding.names.find((name) => isSmallChange(said(name)));
+  if (small) {
+    const disagree = deciding.names.filter(
+      (name) => isSmallChange(said(name)) && isSlower(said(name)) !== isSlower(said(small)),
+    );
+    return {
+      verdict: said(small),
+      calledBy: small,
+      resolved: open.length === 0,
+      notes: [
+        ...notes,
+        ...(open.length ? [`${open.join(', ')} not resolved: a larger change there is not ruled out`] : []),
+        ...disagree.map((name) => `${name} moved the other way (${said(name)})`),
+      ],
+    };
+  }
+  const calledBy = deciding.names.join(' + ');
+  if (open.length === 0) return { verdict: VERDICTS.noChange, calledBy, resolved: true, notes };
+  return { verdict: VERDICTS.inconclusive, calledBy, resolved: false, notes };
+}
+
+/**
+ * @param {{measureRound: (round: number, order: ['base'|'head', 'base'|'head']) => Promise<{base: object, head: object}>,
+ *   budgetMs: number, minRounds: number, maxRounds: number, thresholds: object, interval?: string, now?: () => number}} plan
+ * @returns {Promise<{samples: {base: object[], head: object[]}, verdicts: object, verdict: object, rounds: number, elapsedMs: number, stoppedBy: string}>}
+ */
+export async function compareInterleaved({
+  measureRound,
+  budgetMs,
+  minRounds,
+  maxRounds,
+  thresholds,
+  interval,
+  now = Date.now,
+}) {
+  const samples = { base: [], head: [] };
+  const startedAt = now();
+  let rounds = 0;
+  for (;;) {
+    const order = rounds % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
+    const measured = await measureRound(rounds + 1, order);
+    samples.base.push(measured.base);
+    samples.head.push(measured.head);
+    rounds++;
+    const verdicts = verdictsOf(samples, { thresholds, minSamples: Math.max(2, minRounds), interval });
+    const deciding = decidingMetrics(samples);
+    const verdict = overallVerdict(verdicts, deciding);
+    // Resolved when a deciding metric found a change of at least the minimum effect, or all of them are resolved.
+    const stoppedBy = stopReason({
+      result: verdict,
+      elapsedMs: now() - startedAt,
+      budgetMs,
+      rounds,
+      minRounds,
+      maxRounds,
+    });
+    if (stoppedBy) return { samples, verdicts, verdict, rounds, elapsedMs: now() - startedAt, stoppedBy };
+  }
+}
+
+// A sequential round from a one-side measurement: the sides one after the other, in `order`.
+export const sequentialRound = (measure) => async (round, order) => {
+  const measured = {};
+  for (const side of order) measured[side] = await measure(side, round);
+  return measured;
+};

@@ -1,0 +1,267 @@
+// Compares two prepared sides (bench/comparison/sides.js) over a resolved suite: every
+// benchmark is measured in rounds on both sides by the same harness and load engine, and
+// judged per metric. Duet mode (the default) measures both sides at the same time on the
+// same cores, so machine noise hits both; sequential mode one after the other, and is the
+// fallback, with its reason, for a benchmark that cannot run twice at once. Raw per-round
+// samples are kept, so every verdict can be recomputed and audited (Node core's benchmark/ keeps measurement and judgement apart).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PerfgateError } from '../core/errors.js';
+import { gitInfo, machineInfo } from '../measurement/machine.js';
+import { currentPinning, pinSelf } from '../measurement/pinning.js';
+import { fileSafe, measureOnce, measureTogether } from '../measurement/measure.js';
+import { JUDGED_METRICS } from '../results/metrics.js';
+import { failsGate, isFullChange, isSlower, VERDICTS } from '../stats/index.js';
+import { expandSpecs, isReference } from '../measurement/specs.js';
+import { loadBuiltInVariant, skipReason } from '../measurement/variants.js';
+import { runtimeRecord } from '../measurement/runtime/resolve.js';
+import { profileBenchmark } from './profile/profile-benchmark.js';
+import { measureConfirmed } from './confirm.js';
+import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
+import { COMPARISON_FORMAT } from './schema.js';
+import { loadSideVariants, missingFileHint } from './sides.js';
+import { takeMisbehaviour } from '../measurement/sandbox/conduct.js';
+import { runInPrivateNetwork } from '../measurement/sandbox/private-network.js';
+
+export const MODES = ['duet', 'sequential'];
+
+// Why a benchmark cannot be measured in duet mode, or null when it can.
+function duetUnavailable(variant, spec) {
+  if (variant.launch.port)
+    return `${variant.name} listens on the fixed port ${variant.launch.port}, so its two sides cannot run at once`;
+  if (spec.scenario === 'db')
+    return 'the db scenario starts a PostgreSQL server per side, and two would share the server cores with the servers measured';
+  return null;
+}
+
+// The mode a benchmark is measured in: the one asked for, or sequential with the reason.
+export function benchmarkMode(asked, spec, variants) {
+  const reason =
+    asked === 'duet' ? (duetUnavailable(variants.base, spec) ?? duetUnavailable(variants.head, spec)) : null;
+  return reason ? { mode: 'sequential', fallback: `sequential, not duet: ${reason}` } : { mode: asked };
+}
+
+// The round of one benchmark: both sides together (duet), or one after the other.
+function roundMeasurer({ mode, spec, variants, backend, config, plan, logDir, attempt = 1 }) {
+  const prefix = attempt > 1 ? 'confirm-' : '';
+  if (mode === 'duet') {
+    return async (round, order) => {
+      const records = await measureTogether({
+        sides: order.map((key) => ({ key, spec, variant: variants[key][spec.variant] })),
+        backend,
+        config,
+        plan,
+        logDir,
+        label: `${prefix}round${round}`,
+      });
+      return Object.fromEntries(order.map((key, index) => [key, roundSample(records[index])]));
+    };
+  }
+  return sequentialRound(async (side, round) =>
+    roundSample(
+      await measureOnce({
+        spec,
+        variant: variants[side][spec.variant],
+        backend,
+        config,
+        plan,
+        logDir,
+        repetition: `${prefix}${side}${round}`,
+      }),
+    ),
+  );
+}
+
+async function sideVariants(sides, config) {
+  const names = [...new Set([...config.variants, ...(config.reference?.variants ?? [])])];
+  const loaded = {};
+  for (const [key, side] of Object.entries(sides)) loaded[key] = await loadSideVariants(side, names, config.commands);
+  return loaded;
+}
+
+// Why a benchmark is not measured: a side cannot run its variant (on two runtimes, either may
+// not: a native addon of another ABI), or a side's variant does not serve its proxyClient.
+function skippedBecause(variants, spec) {
+  for (const key of ['head', 'base']) {
+    const variant = variants[key][spec.variant];
+    const reason = variant.unavailable ?? skipReason(variant, spec);
+    if (reason)
+      return variant.runtime && variants.base[spec.variant].runtime !== variants.head[spec.variant].runtime
+        ? `${key} (${variant.runtime}): ${reason}`
+        : reason;
+  }
+  return null;
+}
+
+// A benchmark's own verdict bands and gate, where a project's thresholds give them.
+const settingsOf = (settings, spec) => ({ ...settings, ...settings.benchmarks?.[spec.id] });
+
+// 'auto' profiles a benchmark only when it is slower (a regression, or a small one: what grew is what a
+// reviewer wants to see) or some metric regressed; 'always' and 'never' as they say.
+const wantsProfile = (mode = 'auto', { verdict, verdicts }) =>
+  mode === 'always' ||
+  (mode === 'auto' &&
+    (isSlower(verdict.verdict) || Object.values(verdicts).some((each) => each.verdict === VERDICTS.regression)));
+
+/**
+ * @param {{config: object, sides: {base: object, head: object}, settings: object, outDir: string, onProgress?: Function, select?: Function}} comparison
+ * settings: { thresholds: {'req/s': 0.05, 'p99 latency': 0.1}, failThreshold, budgetSeconds, minRounds, maxRounds }
+ * select: which benchmarks (specs) of the suite to measure; all by default (the relative trend picks some)
+ */
+export async function runComparison({ config, sides, settings, outDir, onProgress = () => {}, select = () => true }) {
+  const plan = currentPinning({ loadWorkers: config.workers });
+  pinSelf(plan);
+  const logDir = join(outDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const variants = await sideVariants(sides, config);
+  const backend = await loadBuiltInVariant('mock-backend');
+  const specs = expandSpecs(config).filter(select);
+  const benchmarks = [];
+  for (const [index, spec] of specs.entries()) {
+    onProgress(`[${index + 1}/${specs.length}] ${spec.id}`);
+    const entry = {
+      id: spec.id,
+      variant: spec.variant,
+      scenario: spec.scenario,
+      connections: spec.connections,
+      tags: spec.tags,
+      ...(isReference(config, spec) ? { reference: true } : {}),
+    };
+    const reason = skippedBecause(variants, spec);
+    if (reason) {
+      benchmarks.push({ ...entry, status: 'skipped', reason });
+      continue;
+    }
+    const { mode, fallback } = benchmarkMode(settings.mode, spec, {
+      base: variants.base[spec.variant],
+      head: variants.head[spec.variant],
+    });
+    try {
+      const measured = await measureConfirmed(
+        (attempt) =>
+          compareInterleaved({
+            ...settingsOf(settings, spec),
+            budgetMs: settings.budgetSeconds * 1000,
+            // The confirming run's logs beside the first run's, not over them.
+            measureRound: roundMeasurer({ mode, spec, variants, backend, config, plan, logDir, attempt }),
+          }),
+        {
+          confirm: settings.confirm !== false,
+          onConfirm: (first) => onProgress(`  ${first.verdict.verdict}: measuring it again to confirm`),
+        },
+      );
+      const saturated = [...measured.samples.base, ...measured.samples.head].some((sample) => sample.clientSaturated);
+      const profile = wantsProfile(settings.profile, measured)
+        ? await profileBenchmark({
+            spec,
+            variants: { base: variants.base[spec.variant], head: variants.head[spec.variant] },
+            roots: { base: sides.base.root, head: sides.head.root },
+            config,
+            plan,
+            outDir: join(outDir, fileSafe(spec.id)),
+          })
+        : undefined;
+      benchmarks.push({
+        ...entry,
+        status: 'ok',
+        mode,
+        ...(fallback ? { fallback } : {}),
+        verdict: measured.verdict,
+        rounds: measured.rounds,
+        elapsedMs: measured.elapsedMs,
+        stoppedBy: measured.stoppedBy,
+        verdicts: measured.verdicts,
+        samples: measured.samples,
+        ...(measured.confirmation ? { confirmation: measured.confirmation } : {}),
+        warnings: [
+          ...(fallback ? [fallback] : []),
+          ...(saturated
+            ? [
+                'client saturated in some rounds: req/s is a client-bound lower bound; the verdict rests on CPU µs/request',
+              ]
+            : []),
+        ],
+        ...(profile ? { profile } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof PerfgateError)) throw error;
+      const hint = missingFileHint(error, Object.values(sides));
+      benchmarks.push({
+        ...entry,
+        status: 'failed',
+        code: error.code,
+        reason: [error.message, hint].filter(Boolean).join('\n'),
+      });
+    }
+  }
+  // A reference variant (a project's built-in beside its servers) is the same code on both sides:
+  // it never fails the gate, and when it moves, the machine did. Otherwise the gate fails on a
+  // regression beyond the threshold in the metric that called the verdict.
+  const judged = benchmarks.filter((benchmark) => benchmark.status === 'ok' && !benchmark.reference);
+  const regressions = judged.filter(
+    (benchmark) =>
+      isSlower(benchmark.verdict.verdict) &&
+      failsGate(benchmark.verdicts[benchmark.verdict.calledBy], settingsOf(settings, benchmark).failThreshold),
+  );
+  // Small but certain slowdowns pass the gate; they are listed so that a trend of them is seen.
+  const smallRegressions = judged.filter((benchmark) => benchmark.verdict.verdict === VERDICTS.smallRegression);
+  const moved = benchmarks.filter(
+    (benchmark) => benchmark.reference && benchmark.status === 'ok' && isFullChange(benchmark.verdict.verdict),
+  );
+  return {
+    ...COMPARISON_FORMAT,
+    suite: config.name,
+    finishedAt: new Date().toISOString(),
+    machine: machineInfo(),
+    harness: gitInfo(),
+    pinning: plan,
+    sides: Object.fromEntries(
+      Object.entries(sides).map(([key, side]) => [
+        key,
+        {
+          description: side.description,
+          ref: side.ref,
+          sha: side.sha,
+          spec: side.spec,
+          ...(side.runtime ? { runtime: runtimeRecord(side.runtime) } : {}),
+          sandbox: side.sandbox
+            ? { sandboxed: true, misbehaviour: takeMisbehaviour(side.sandbox.side) }
+            : { sandboxed: false },
+        },
+      ]),
+    ),
+    settings: {
+      ...settings,
+      engine: config.engine,
+      roundSeconds: config.duration,
+      warmupSeconds: config.warmup,
+      server: config.server,
+      metrics: JUDGED_METRICS.map((metric) => metric.name),
+    },
+    benchmarks,
+    gate: {
+      metric: 'the metric that called the verdict',
+      failThreshold: settings.failThreshold,
+      failed: regressions.length > 0,
+      regressions: regressions.map((benchmark) => benchmark.id),
+      smallRegressions: smallRegressions.map((benchmark) => benchmark.id),
+      referencesMoved: moved.map((benchmark) => benchmark.id),
+    },
+  };
+}
+
+/**
+ * runComparison, in the private network namespace of bench/measurement/sandbox/private-network.js when a
+ * side is sandboxed (its servers then reach nothing but loopback). Whatever is still running
+ * there when it ends is killed and reported in each sandboxed side's misbehaviour.
+ */
+export async function measureComparison({ onProgress, ...comparison }) {
+  if (!Object.values(comparison.sides).some((side) => side.sandbox))
+    return runComparison({ ...comparison, onProgress });
+  const { result, leftBehind } = await runInPrivateNetwork(import.meta.url, 'runComparison', comparison);
+  if (leftBehind.length) {
+    const what = `processes still running after the measurement (killed): ${leftBehind.map((each) => each.command).join('; ')}`;
+    for (const side of Object.values(result.sides)) if (side.sandbox.sandboxed) side.sandbox.misbehaviour.push(what);
+  }
+  return result;
+}

@@ -1,0 +1,68 @@
+// Runs the describe step (servers/describe.js) for the built-in variants of one servers/
+// directory and returns what it said, validated (./schema.js). The step is a child process
+// launched like a server of that side (bench/measurement/process/server.js: its runtime, its sandbox), so a
+// side's variant modules are imported there, never into the harness.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { errors } from '../../core/errors.js';
+import { sideCommand } from '../process/server.js';
+import { validateDescription } from './schema.js';
+
+const DESCRIBE_SCRIPT = fileURLToPath(new URL('../../../servers/describe.js', import.meta.url));
+const TIMEOUT_MS = 60_000; // importing every framework and probing java, bun, uWebSockets.js
+const SHOWN = 2000; // characters of a failed step's output in the error
+
+function runChild(argv, { cwd, env }) {
+  return new Promise((resolve) => {
+    const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr = (stderr + chunk).slice(-SHOWN);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: null, stdout, stderr: error.message });
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * @param {string[]} names  built-in variant names, each a file in `serversDir`/variants/
+ * @param {{serversDir: string, launch?: object}} where  launch: the side's runtime and sandbox
+ * @returns {Promise<object[]>} one description per name, in order (./schema.js)
+ */
+export async function describeVariants(names, { serversDir, launch = {} }) {
+  if (!names.length) return [];
+  // In a sandbox, the step gets a network of its own: it has nobody to talk to.
+  const own = launch.sandbox ? { ...launch, sandbox: { ...launch.sandbox, network: 'own' } } : launch;
+  const { argv, env } = sideCommand([process.execPath, DESCRIBE_SCRIPT, serversDir, ...names], own);
+  const result = await runChild(argv, { cwd: serversDir, env });
+  const where = `${serversDir} (${names.join(', ')})`;
+  if (result.code !== 0) {
+    const how = result.signal ? `signal ${result.signal}` : `code ${result.code}`;
+    throw errors.describeFailed(where, `exited with ${how}: ${result.stderr.trim().slice(-SHOWN) || 'no output'}`);
+  }
+  let answer;
+  try {
+    answer = JSON.parse(result.stdout.trim().split('\n').at(-1));
+  } catch {
+    throw errors.describeFailed(where, 'its last line is not JSON');
+  }
+  if (!validateDescription(answer))
+    throw errors.describeFailed(
+      where,
+      validateDescription.errors.map((error) => `${error.instancePath || '/'} ${error.message}`).join('; '),
+    );
+  const said = answer.variants.map((variant) => variant.name);
+  if (said.join() !== names.join()) throw errors.describeFailed(where, `it described ${said.join(', ') || 'nothing'}`);
+  return answer.variants;
+}

@@ -1,0 +1,44 @@
+// The load-engine seam. Every engine has the same shape:
+//   name, unavailable() -> null | the reason it cannot run here,
+//   launch(options) -> { go(duration?) -> part sample, stop() }: launch makes it ready
+//     (processes started), each go loads once (a warm-up, then the measured load), stop ends
+//     it; two engines launched first can be started at the same moment.
+// options: { port, request: {method, path, headers, body}, connections, duration, pipelining, rate, timeout, threads };
+// Each engine also declares itself, so that nothing outside bench/measurement/engines names one:
+//   help      what --engine's help says of it
+//   packages  the npm packages whose versions a result records when it ran (result.packages)
+//   paces     true when it can hold a rate (--rate)
+//   isDefault true for the one engine a suite uses unless it names another
+// The part sample (one process's): { durationSeconds, requests: {total, perSecond}, responses,
+// bytes, errors, timeouts, errorCodes, latencyHistogram (µs, encoded), client: {cpuSeconds} };
+// bench/measurement/load.js merges the parts of a load into perfgate's load sample.
+import { errors } from '../../core/errors.js';
+import { ENGINES } from './registered.js';
+
+export { ENGINES };
+
+const byName = (name) => ENGINES.find((engine) => engine.name === name);
+export const DEFAULT_ENGINE = ENGINES.find((engine) => engine.isDefault).name;
+export const ENGINE_NAMES = ENGINES.map((engine) => engine.name);
+export const PACING_ENGINES = ENGINES.filter((engine) => engine.paces).map((engine) => engine.name);
+
+// What --engine's help says: every engine and what it is for.
+export const engineHelp = () => `load engine: ${ENGINES.map((engine) => engine.help).join(', or ')}`;
+
+// The npm packages a result records the versions of, for the engine a suite ran with.
+export const enginePackages = (name) => byName(name)?.packages ?? [];
+
+// Why some engine cannot run here (the first such reason), or null when all can.
+export const unavailableEngine = () =>
+  ENGINES.map((engine) => engine.unavailable()).find((reason) => reason !== null) ?? null;
+
+// A name (or an engine object, for tests' double) -> an engine that can run here, and hold
+// `rate` requests per second when one is asked (0: unpaced).
+export function engineFor(nameOrEngine = DEFAULT_ENGINE, rate = 0) {
+  const engine = typeof nameOrEngine === 'string' ? byName(nameOrEngine) : nameOrEngine;
+  if (!engine) throw errors.unknownEngine(nameOrEngine, ENGINE_NAMES);
+  const reason = engine.unavailable();
+  if (reason) throw errors.engineUnavailable(engine.name, reason);
+  if (rate > 0 && !engine.paces) throw errors.engineCannotPace(engine.name, PACING_ENGINES);
+  return engine;
+}

@@ -1,0 +1,172 @@
+// One measurement: the servers of one benchmark started (one, or two for a duet: both on
+// the same server cores), verified, warmed up and loaded at the same moment with identical
+// settings, one engine instance per server on the load cores; then stopped. Each server
+// gets a run record (bench/results/record.js). The suite loop is bench/measurement/run-suite.js; compare's
+// rounds are bench/comparison/.
+import { join } from 'node:path';
+import { optionsEnv } from '../../servers/contract/options.js';
+import { serverSettingsEnv } from '../config/server-settings.js';
+import { startDatabase } from './database.js';
+import { errors } from '../core/errors.js';
+import { prepareLoad } from './load.js';
+import { startServer } from './process/server.js';
+import { requestFor } from './requests.js';
+import { runRecord } from '../results/record.js';
+import { startSampler } from './sampling/sampler.js';
+import { verifyServer } from './verify.js';
+
+// The environment that carries a benchmark's options to the server: every scenario option
+// (servers/contract/options.js), every server setting (config/server-settings.js), and where the
+// backend and the database are.
+function serverEnv(options, backendUrl, databaseUrl, server) {
+  return {
+    ...optionsEnv(options),
+    ...serverSettingsEnv(server),
+    ...(backendUrl ? { PERFGATE_BACKEND_URL: backendUrl } : {}),
+    ...(databaseUrl ? { PERFGATE_DATABASE_URL: databaseUrl } : {}),
+  };
+}
+
+export const fileSafe = (text) => text.replace(/[^a-zA-Z0-9._=-]+/g, '_');
+
+// Starts the server of one benchmark, and first the mock backend when it forwards to one,
+// or the database when it queries one. Resolves to the server and a stop() that ends all.
+export async function startBenchmarkServer({ spec, variant, backend, plan, readyTimeout, logFile, server: settings }) {
+  const needsBackend = spec.scenario === 'proxy' && variant.kind === 'builtin' && variant.role !== 'backend';
+  const started = [];
+  const stop = () => Promise.all(started.reverse().map((server) => server.stop()));
+  try {
+    let backendUrl;
+    if (needsBackend) {
+      const backendServer = await startServer(backend, {
+        plan,
+        readyTimeout,
+        env: serverEnv(spec.options, undefined, undefined, settings),
+        logFile: `${logFile}.backend`,
+      });
+      started.push(backendServer);
+      backendUrl = `http://127.0.0.1:${backendServer.port}/proxy`;
+    }
+    let databaseUrl;
+    if (spec.scenario === 'db' && variant.kind === 'builtin') {
+      const database = await startDatabase({ plan, logFile: `${logFile}.database` });
+      started.push(database);
+      databaseUrl = database.url;
+    }
+    const server = await startServer(variant, {
+      plan,
+      readyTimeout,
+      logFile,
+      env: serverEnv(spec.options, backendUrl, databaseUrl, settings),
+    });
+    started.push(server);
+    return { server, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+// The cores the client processes of one side can use at most: its share of the load cores.
+function clientCores(plan, processes, sides) {
+  const loadCores = plan.method === 'taskset' ? plan.load.length : plan.cpus.length;
+  return Math.min(loadCores, processes) / sides;
+}
+
+// Loads every opened side at the same moment (all engines launched first, then started
+// together): the warm-up, then the measured load with the server groups sampled.
+async function loadTogether(opened, config) {
+  const prepared = [];
+  try {
+    for (const side of opened) {
+      prepared.push(
+        await prepareLoad({
+          engine: config.engine,
+          port: side.server.port,
+          request: side.request,
+          connections: side.spec.connections,
+          duration: config.duration,
+          pipelining: config.pipelining,
+          rate: config.rate,
+          timeout: config.timeout,
+          workers: config.workers,
+        }),
+      );
+    }
+    if (config.warmup > 0) await Promise.all(prepared.map((load) => load.go(config.warmup)));
+    const samplers = opened.map((side) =>
+      startSampler([side.server.pid], side.server.pidNamespace ? [side.server.pidNamespace] : []),
+    );
+    const loads = await Promise.all(prepared.map((load) => load.go()));
+    return loads.map((load, index) => ({ load, sampled: samplers[index]() }));
+  } finally {
+    await Promise.all(prepared.map((load) => load.stop()));
+  }
+}
+
+/**
+ * Measures one or two servers of one benchmark at the same time (a duet when two).
+ * @param {{sides: {key: string, spec: object, variant: object}[], backend: object, config: object, plan: object,
+ *   logDir: string, label: string}} measurement  sides start in the given order
+ * @returns {Promise<object[]>} one run record per side, in the given order
+ */
+export async function measureTogether({ sides, backend, config, plan, logDir, label }) {
+  const opened = [];
+  try {
+    // Started in the given order, without waiting for one to be ready before the next.
+    const starting = sides.map(async (side) => {
+      const logFile = join(logDir, `${fileSafe(side.spec.id)}-${label}${sides.length > 1 ? `-${side.key}` : ''}.log`);
+      const { server, stop } = await startBenchmarkServer({
+        spec: side.spec,
+        variant: side.variant,
+        backend,
+        plan,
+        readyTimeout: config.readyTimeout,
+        logFile,
+        server: config.server,
+      });
+      const entry = { ...side, server, stop, logFile, request: requestFor(side.variant, side.spec) };
+      opened.push(entry);
+      server.exited.then((result) => {
+        entry.exit = result;
+      });
+      return entry;
+    });
+    const started = await Promise.allSettled(starting);
+    const failedStart = started.find((each) => each.status === 'rejected');
+    if (failedStart) throw failedStart.reason;
+    opened.sort(
+      (a, b) => sides.findIndex((side) => side.key === a.key) - sides.findIndex((side) => side.key === b.key),
+    );
+    for (const side of opened) {
+      await verifyServer({
+        port: side.server.port,
+        request: side.request,
+        variant: side.variant.name,
+        scenario: side.spec.scenario,
+        timeout: config.timeout,
+      });
+    }
+    const measured = await loadTogether(opened, config);
+    const failed = opened.find((side) => side.exit);
+    if (failed) throw errors.serverExited(failed.variant.name, failed.exit.code, failed.exit.signal, failed.logFile);
+    return measured.map(({ load, sampled }) =>
+      runRecord(load, sampled, { clientCores: clientCores(plan, load.processes, sides.length) }),
+    );
+  } finally {
+    await Promise.all(opened.map((side) => side.stop()));
+  }
+}
+
+// One measured run of one benchmark: fresh server, verification, warm-up, load, stop.
+export async function measureOnce({ spec, variant, backend, config, plan, logDir, repetition }) {
+  const [record] = await measureTogether({
+    sides: [{ key: 'run', spec, variant }],
+    backend,
+    config,
+    plan,
+    logDir,
+    label: `run${repetition}`,
+  });
+  return record;
+}

@@ -1,0 +1,174 @@
+// The sandbox a side's code runs in: bubblewrap (Debian package bubblewrap), the tool Flatpak
+// builds its sandboxes with. Without root it makes its own user namespace; run as root, perfgate
+// first drops to an unprivileged uid (setpriv), so that the side never holds the runner's
+// identity. Inside: a PID namespace (the side sees only its own processes, and all of them die
+// with it), the side's tree and the runtime read-only, one writable scratch directory, the
+// system's /usr and /etc read-only, and nothing else of the machine: no work directory, tool
+// cache, home or credentials. Its network is the one it is started in: the private,
+// loopback-only network namespace a measurement runs in (./private-network.js), or a namespace
+// of its own (the describe step).
+import { spawnSync } from 'node:child_process';
+import { chownSync, existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { errors } from '../../core/errors.js';
+import { onlyLoopback } from './private-network.js';
+
+// What the sandbox runs as when perfgate runs as root: the kernel's overflow user, which owns nothing.
+export const SANDBOX_UID = 65534;
+const SYSTEM_DIRS = ['/usr', '/etc'];
+const ROOT_LINKS = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+// The environment a sandboxed process keeps of the harness's: nothing that names the runner's
+// files or carries a token (GITHUB_*, ACTIONS_*, RUNNER_*, npm's and git's settings are dropped).
+const KEPT_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'NODE_OPTIONS'];
+
+const asRoot = () => process.getuid?.() === 0;
+
+let probed;
+/** Why the sandbox cannot run here, as one line, or null when it can. */
+export function sandboxUnavailable() {
+  probed ??= probe();
+  return probed;
+}
+
+function probe() {
+  const check = spawnSync(
+    ...splitArgv(wrap(['/usr/bin/true'], { readOnly: [], network: 'own' }, { scratch: undefined, cwd: '/' })),
+    { encoding: 'utf8', timeout: 10_000 },
+  );
+  if (check.error?.code === 'ENOENT') return 'bubblewrap is not installed (Debian package bubblewrap)';
+  if (check.status === 0) return null;
+  const said = (check.stderr || check.error?.message || `exit code ${check.status}`).trim().split('\n').at(-1);
+  return `bubblewrap cannot create namespaces here (${said})`;
+}
+
+const splitArgv = (argv) => [argv[0], argv.slice(1)];
+
+// /bin, /lib, ... are links into /usr on a merged-/usr system, directories on an older one.
+function rootEntries() {
+  return ROOT_LINKS.filter((path) => existsSync(path)).flatMap((path) =>
+    lstatSync(path).isSymbolicLink() ? ['--symlink', readlinkSync(path), path] : ['--ro-bind', path, path],
+  );
+}
+
+// A directory is bound at its real path, so that links into it resolve inside as outside.
+const real = (path) => (existsSync(path) ? realpathSync(path) : path);
+
+// The installation of the Node that runs the harness (its bin/node's grandparent), when it is
+// not the system's (setup-node's tool cache): that one directory, never the cache around it.
+function runtimeDirs(command) {
+  const binary = real(command[0].includes('/') ? command[0] : process.execPath);
+  const home = dirname(dirname(binary));
+  return SYSTEM_DIRS.some((dir) => home === dir || home.startsWith(`${dir}/`)) ? [] : [home];
+}
+
+/**
+ * The argv that runs `command` in the sandbox.
+ * @param {string[]} command
+ * @param {{readOnly: string[], writable?: string[], network: 'own' | 'shared'}} sandbox
+ *   readOnly: the side's tree and what it links to; writable: directories the harness gives it besides scratch
+ * @param {{scratch?: string, cwd?: string}} where  scratch: the one writable directory
+ */
+export function wrap(command, sandbox, { scratch, cwd }) {
+  // A server shares the network it is started in: that must be a private one.
+  if (sandbox.network === 'shared' && !onlyLoopback())
+    throw new Error(
+      'a sandboxed server must start inside the private network namespace (bench/measurement/sandbox/private-network.js)',
+    );
+  // Each at the path the side names it by and at its real path, so links resolve either way.
+  const readOnly = [...new Set([...runtimeDirs(command), ...sandbox.readOnly].flatMap((dir) => [dir, real(dir)]))];
+  const bwrap = [
+    'bwrap',
+    '--unshare-user',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    ...(sandbox.network === 'own' ? ['--unshare-net'] : []),
+    '--die-with-parent',
+    '--cap-drop',
+    'ALL',
+    ...SYSTEM_DIRS.flatMap((dir) => ['--ro-bind', dir, dir]),
+    ...rootEntries(),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    ...readOnly.flatMap((dir) => ['--ro-bind', real(dir), dir]),
+    ...[...(sandbox.writable ?? []), ...(scratch ? [scratch] : [])].flatMap((dir) => ['--bind', dir, dir]),
+    '--remount-ro',
+    '/',
+    ...(cwd ? ['--chdir', cwd] : []),
+    '--',
+    ...command,
+  ];
+  return asRoot()
+    ? ['setpriv', `--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_UID}`, '--clear-groups', '--', ...bwrap]
+    : bwrap;
+}
+
+/** What a sandboxed process keeps of the harness's environment `env`. */
+export function sandboxEnv(env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => KEPT_ENV.includes(name)));
+}
+
+/** Makes `dir` the sandbox's to write (as root, the sandbox's uid owns it). */
+export function giveScratch(dir) {
+  if (asRoot()) chownSync(dir, SANDBOX_UID, SANDBOX_UID);
+}
+
+/** True on a GitHub Actions runner (CI=true and GITHUB_ACTIONS set). */
+const onRunner = (env) => env.CI === 'true' && Boolean(env.GITHUB_ACTIONS);
+
+/**
+ * Whether the untrusted sides of a run are sandboxed here: { sandboxed: true }, or { sandboxed:
+ * false, note } with the one line that says why. On a runner an unsandboxed untrusted side is
+ * refused unless the workflow opts out with PERFGATE_ALLOW_UNSANDBOXED=true.
+ */
+export function sandboxDecision(env = process.env, reason = sandboxUnavailable()) {
+  if (!reason) return { sandboxed: true };
+  if (onRunner(env) && env.PERFGATE_ALLOW_UNSANDBOXED !== 'true') throw errors.sandboxRequired(reason);
+  return { sandboxed: false, note: `sandbox: none, the code under test runs as the runner's user: ${reason}` };
+}
+
+// The directories outside a side's tree that its node_modules links into: the project's
+// node_modules when the side reuses it, or its packages one by one (a package comparison).
+function linkedDirs(root) {
+  const modules = join(root, 'node_modules');
+  if (!existsSync(modules)) return [];
+  const target = (link) => resolve(dirname(link), readlinkSync(link));
+  if (lstatSync(modules).isSymbolicLink()) return [target(modules)];
+  const entries = readdirSync(modules).flatMap((entry) =>
+    entry.startsWith('@') && !lstatSync(join(modules, entry)).isSymbolicLink()
+      ? readdirSync(join(modules, entry)).map((member) => join(modules, entry, member))
+      : [join(modules, entry)],
+  );
+  const outside = entries
+    .filter((entry) => lstatSync(entry).isSymbolicLink() && existsSync(entry))
+    .map((entry) => dirname(target(entry)))
+    .filter((dir) => !`${dir}/`.startsWith(`${realpathSync(root)}/`));
+  return [...new Set(outside)];
+}
+
+/**
+ * The sandbox of a side's processes: its tree and what its tree links to, read-only; it shares
+ * the network it is started in (the measurement's private one).
+ * @param {{label: string, root: string, runtime?: object}} side
+ */
+export function sideSandbox(side) {
+  // A runtime from perfgate's cache (bench/measurement/runtime/): its installation, bound with the side's.
+  const runtime = side.runtime && !side.runtime.system ? [dirname(dirname(side.runtime.binary))] : [];
+  const readOnly = [side.root, ...linkedDirs(side.root), ...runtime];
+  if (asRoot()) for (const dir of [...readOnly, tmpdir()]) checkPassable(dir);
+  return { side: side.label, readOnly, network: 'shared' };
+}
+
+// Run as root, the sandbox's uid must be able to pass through every directory above one it
+// binds (bubblewrap opens them as that uid): say which one is closed, before anything starts.
+function checkPassable(dir) {
+  for (let at = dirname(real(dir)); ; at = dirname(at)) {
+    const { mode, uid } = statSync(at);
+    if (!(mode & 0o001) && uid !== SANDBOX_UID) throw errors.sandboxUnreachable(dir, at, SANDBOX_UID);
+    if (at === '/') return;
+  }
+}

@@ -1,0 +1,63 @@
+// What perfgate's commands read from the metric registry (site/shared/metrics.js, where each
+// metric is one entry): the record, the github-action-benchmark files, the tables, compare
+// (its rounds, verdicts, flags, schema and report), perfgate.config's thresholds and the PR
+// comment all derive from these views, so adding a metric means adding one entry there.
+import { METRIC_REGISTRY } from '../../site/shared/metrics.js';
+
+export { METRIC_REGISTRY };
+
+export const metricByName = (name) => METRIC_REGISTRY.find((metric) => metric.name === name);
+
+// The metrics compare judges per round, in the order its report lists them.
+export const JUDGED_METRICS = METRIC_REGISTRY.filter((metric) => metric.band);
+
+// A judged metric's value in one of compare's per-round samples (bench/comparison/rounds.js).
+export const sampleValue = (metric, sample) => sample[metric.sampleKey];
+
+// The metrics that may call a benchmark's verdict, in the order they call it.
+export const DECIDING_METRICS = JUDGED_METRICS.filter((metric) => metric.decides).sort(
+  (a, b) => a.decides.rank - b.decides.rank,
+);
+
+// compare's default bands, keyed by metric name (the settings' `thresholds`).
+export const defaultBands = () => Object.fromEntries(JUDGED_METRICS.map((metric) => [metric.name, { ...metric.band }]));
+
+const BAND_PARTS = ['threshold', 'minimumEffect'];
+
+/**
+ * The settings that set the verdict bands, one per compare flag (a flag may set a part of
+ * several metrics' bands, or both parts of one), in the registry's order:
+ * [{ flag, config, default, sets: [{ metric, part }] }]; default is a fraction.
+ */
+export function bandSettings() {
+  const byFlag = new Map();
+  for (const metric of JUDGED_METRICS) {
+    for (const part of BAND_PARTS) {
+      const flag = metric.bandFlags[part];
+      if (!byFlag.has(flag))
+        byFlag.set(flag, { flag, config: metric.bandConfig[part], default: metric.band[part], sets: [] });
+      byFlag.get(flag).sets.push({ metric: metric.name, part });
+    }
+  }
+  return [...byFlag.values()];
+}
+
+/**
+ * The bands of every judged metric from the values of the band settings (percentages, keyed
+ * by `key`: 'flag' for compare's options, 'config' for a perfgate.config thresholds entry);
+ * a part whose setting is not given keeps its band in `fallback` (else the registry's default).
+ * @param {object} given  e.g. { threshold: 5, 'min-effect': 2 } or { p99Threshold: 20 }
+ * @param {'flag'|'config'} key
+ * @param {object} fallback  the bands keyed by metric name
+ */
+export function bandsFrom(given, key, fallback) {
+  const bands = Object.fromEntries(
+    JUDGED_METRICS.map((metric) => [metric.name, { ...metric.band, ...fallback[metric.name] }]),
+  );
+  for (const setting of bandSettings()) {
+    const value = given[setting[key]];
+    if (value === undefined) continue;
+    for (const { metric, part } of setting.sets) bands[metric][part] = value / 100;
+  }
+  return bands;
+}

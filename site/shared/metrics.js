@@ -1,0 +1,108 @@
+// Every metric perfgate measures, defined once. Each entry carries what every reader needs:
+//   name        the trend line's identity in the history, "<benchmark id> - <name>": never rename one
+//   label, unit, direction ('bigger' or 'smaller' is better)
+//   fromRun, fromSummary   how it is read from a run record (bench/results/record.js) and from a
+//               benchmark's summary
+//   rangeFromSummary  the `range` text of its github-action-benchmark entry (the runs' spread)
+//   table       its column in a run's markdown table (bench/results/markdown.js): title, format
+//               (a formatter of bench/core/format.js) and the column it follows; none: not in the table
+//   siteDefault shown before any metric is chosen on the trend site
+// and, for a metric compare judges (bench/comparison/, bench/stats/verdict.js):
+//   sampleKey   the field of compare's per-round sample that holds it
+//   band        its default verdict band, { threshold, minimumEffect } as fractions: an interval
+//               wholly inside ±threshold is "no change", wholly beyond ±minimumEffect a change
+//   bandFlags   the compare flag that sets each part of the band (flags may be shared)
+//   bandConfig  the key of a perfgate.config `thresholds` entry that sets each part
+//   decides     may call the benchmark's verdict: rank (lower calls first), clientDependent (left
+//               out when the load generator was the bottleneck), fallback (decides when no other
+//               deciding metric was measured in every round)
+//   inEveryComparison   every comparison.json has its verdict and samples (its schema requires them)
+// The order of the list is the order of the tables, the history files and the trend site.
+//
+// The file is plain data with no imports, in site/shared/ (the modules both the trend site, in
+// the browser without a build step, and perfgate's commands run) because the site orders its
+// metrics by it too; bench/results/metrics.js derives what perfgate's commands need from it.
+
+const MB = 1024 * 1024;
+const round = (value, digits) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+export const METRIC_REGISTRY = [
+  {
+    name: 'req/s',
+    label: 'Requests/sec',
+    unit: 'req/s',
+    direction: 'bigger',
+    fromRun: (run) => run.requests.mean,
+    fromSummary: (summary) => summary.requests.mean,
+    rangeFromSummary: (summary) =>
+      summary.requests.mean > 0
+        ? `± ${((100 * summary.requests.stddev) / summary.requests.mean).toFixed(1)}%`
+        : undefined,
+    table: { title: 'Requests/sec', format: 'integer', after: 'Connections' },
+    siteDefault: true,
+    sampleKey: 'requestsPerSecond',
+    band: { threshold: 0.05, minimumEffect: 0.02 },
+    bandFlags: { threshold: 'threshold', minimumEffect: 'min-effect' },
+    bandConfig: { threshold: 'threshold', minimumEffect: 'minEffect' },
+    // A lower bound only when the client was the bottleneck.
+    decides: { rank: 2, clientDependent: true, fallback: true },
+    inEveryComparison: true,
+  },
+  {
+    name: 'p50 latency',
+    label: 'p50 latency',
+    unit: 'ms',
+    direction: 'smaller',
+    fromRun: (run) => run.latencyMs.p50,
+    fromSummary: (summary) => summary.latencyMs.p50,
+  },
+  {
+    name: 'p99 latency',
+    label: 'p99 latency',
+    unit: 'ms',
+    direction: 'smaller',
+    fromRun: (run) => run.latencyMs.p99,
+    fromSummary: (summary) => summary.latencyMs.p99,
+    table: { title: 'p99 Latency', format: 'milliseconds', after: 'Avg Latency' },
+    siteDefault: true,
+    sampleKey: 'p99LatencyMs',
+    band: { threshold: 0.1, minimumEffect: 0.1 },
+    bandFlags: { threshold: 'p99-threshold', minimumEffect: 'p99-threshold' },
+    bandConfig: { threshold: 'p99Threshold', minimumEffect: 'p99Threshold' },
+    inEveryComparison: true,
+  },
+  {
+    // The server process group's CPU time (user + system, children included) over the
+    // measured window, per completed request: independent of how fast the client is, and
+    // the least noisy per-round ratio (bench/stats/METHOD.md), so it calls verdicts first.
+    name: 'CPU µs/request',
+    label: 'Server CPU µs/request',
+    unit: 'µs',
+    direction: 'smaller',
+    fromRun: (run) => run.server.cpuMicrosPerRequest,
+    fromSummary: (summary) => summary.cpuMicrosPerRequest,
+    table: { title: 'CPU µs/request', format: 'microseconds', after: 'Max Latency' },
+    sampleKey: 'cpuMicrosPerRequest',
+    band: { threshold: 0.05, minimumEffect: 0.02 },
+    bandFlags: { threshold: 'threshold', minimumEffect: 'min-effect' },
+    bandConfig: { threshold: 'threshold', minimumEffect: 'minEffect' },
+    decides: { rank: 1 },
+  },
+  {
+    name: 'error %',
+    label: 'Error %',
+    unit: '%',
+    direction: 'smaller',
+    fromRun: (run) => run.errorPct,
+    fromSummary: (summary) => summary.errorPct,
+    table: { title: 'Error %', format: 'percentValue', after: 'Total Errors' },
+  },
+  {
+    name: 'peak RSS',
+    label: 'Peak RSS',
+    unit: 'MB',
+    direction: 'smaller',
+    fromRun: (run) => round(run.server.peakRssBytes / MB, 1),
+    fromSummary: (summary) => round(summary.peakRssBytes / MB, 1),
+  },
+];
