@@ -1,7 +1,7 @@
-// `npm run test:unit` is the edit–test loop's subset of `npm test`: every test file but the
-// <name>.e2e.test.js ones, each loaded after test/helpers/unit-guard.js. A unit test runs
-// perfgate's code in its own process: it starts no program but git (no perfgate command, no
-// server, load generator, database or browser). This checks the convention in every file, so
+// `npm run test:unit` is the edit–test loop's subset of `npm test` (which runs it first): every
+// test file but the <name>.e2e.test.js ones, each loaded after test/helpers/unit-guard.js. A unit
+// test runs perfgate's code in its own process: it starts no program but git (no perfgate command,
+// no server, load generator, database or browser). This checks the convention in every file, so
 // that it stays true as tests are added, and that the guard refuses what it must.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -42,7 +42,12 @@ test('npm run test:unit runs every unit file under the guard; npm test runs them
   const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   assert.match(scripts['test:unit'], /--import \.\/test\/helpers\/unit-guard\.js/);
   assert.match(scripts['test:unit'], /-name '\*\.test\.js' ! -name '\*\.e2e\.test\.js'/);
-  assert.match(scripts.test, / test\/\*\.test\.js$/);
+  // npm test: the unit files side by side, then every end-to-end file one at a time (they pin
+  // servers and load to cores, and look for processes left behind); it fails when either part does.
+  assert.match(
+    scripts.test,
+    /^npm run test:unit --silent; unit=\$\?; node --test --test-concurrency=1 test\/\*\.e2e\.test\.js && exit \$unit$/,
+  );
 });
 
 // Last: the guard stays in this process once loaded.
