@@ -14,6 +14,8 @@
 // A changed Node.js version (.nvmrc, .node-version, package.json volta.node or engines.node, a
 // workflow's actions/setup-node node-version) is compared the same way, as
 // `npm run compare -- --runtime node@OLD --vs-runtime node@NEW` on the checkout's own code.
+// With --head, the workflows that commit changed since its merge base with --base may differ only
+// in actions/setup-node's node-version (parsed as YAML; PG_WORKFLOW_CHANGE before anything runs).
 // Exit 0 no regression (or no framework changed), 1 a regression beyond compare's
 // --fail-threshold, 2 bad input or a comparison that could not run.
 import { spawnSync } from 'node:child_process';
@@ -25,7 +27,8 @@ import { EXIT } from '../bench/core/errors.js';
 import { appendSummary } from '../bench/github/context.js';
 import { changedFrameworks, comparisonRuns } from '../bench/github/packages.js';
 import { changedRuntime } from '../bench/github/runtime-upgrade.js';
-import { runtimeFilesAt, sideAt, writeSide } from '../bench/github/upgrade-sides.js';
+import { mergeBaseOf, runtimeFilesAt, sideAt, writeSide } from '../bench/github/upgrade-sides.js';
+import { checkWorkflowChanges } from '../bench/github/workflow-change.js';
 import { loadProject } from '../bench/project/config.js';
 
 const UPGRADE_GATE_COMMAND = {
@@ -58,9 +61,13 @@ await runCommand(UPGRADE_GATE_COMMAND, async ({ values: { base, head, out: outAr
   const watched = project
     ? Object.keys(JSON.parse(readFileSync(join(project.root, 'package.json'), 'utf8')).dependencies ?? {})
     : undefined;
+  const [baseFiles, headFiles] = [runtimeFilesAt(base), runtimeFilesAt(head)];
+  // A pull request's own workflow changes (since its merge base) must be a new setup-node
+  // node-version and nothing else, before anything is installed.
+  if (head !== undefined) checkWorkflowChanges(runtimeFilesAt(mergeBaseOf(base, head)), headFiles);
   const changes = [
     ...changedFrameworks(baseSide.lock, headSide.lock, watched),
-    ...changedRuntime(runtimeFilesAt(base), runtimeFilesAt(head)),
+    ...changedRuntime(baseFiles, headFiles),
   ];
   const sides = changes.length
     ? {

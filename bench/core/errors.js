@@ -296,6 +296,12 @@ export const githubErrors = {
     (what, key, reason) =>
       `${what} locks ${key} as ${reason}: the upgrade gate installs only exact versions from the npm registry with their sha512 integrity, so nothing was installed; lock a registry release instead (npm install <package>@<version>, or an override in package.json for a dependency)`,
   ),
+  // Thrown by the gate (bench/github/workflow-change.js), and the request job's reply (trusted-trigger.js).
+  workflowChange: define(
+    'PG_WORKFLOW_CHANGE',
+    (changes) =>
+      `the pull request changes its workflows beyond actions/setup-node's node-version, so the upgrade gate does not measure it:\n${bullets(changes)}\nmove the other workflow changes to a pull request of their own (a workflow change the gate measures is a new node-version of actions/setup-node, nothing else)`,
+  ),
   duplicateBenchmark: define(
     'PG_DUPLICATE_BENCHMARK',
     (name, first, second) =>

@@ -43,6 +43,24 @@ export function setupNodeVersions(workflow) {
   return versions;
 }
 
+// The one change of a workflow that an upgrade-gate request may carry is actions/setup-node's
+// node-version. The request job screens the pull request's patch of a workflow (GitHub's unified
+// diff of that file) line by line: every removed and added line must be a node-version line with a
+// version (not an alias, an expression or a matrix list), in pairs. The gate then proves it on the parsed YAML of both versions (workflow-change.js).
+const isNodeVersionLine = (line) => nodeVersion(/^\s*node-version:(.*)$/.exec(line)?.[1]) !== null;
+
+/** The first changed line of a workflow's patch that is not a node-version line, or null when there is none. */
+export function patchBeyondNodeVersion(patch) {
+  const changed = String(patch)
+    .split('\n')
+    .filter((line) => /^[+-]/.test(line));
+  const other = changed.find((line) => !isNodeVersionLine(line.slice(1)));
+  if (other !== undefined) return other;
+  const added = changed.filter((line) => line.startsWith('+')).length;
+  // A node-version line added or removed (not changed) is a change of its own.
+  return added * 2 === changed.length ? null : changed[0];
+}
+
 const manifestOf = (text) => {
   try {
     return JSON.parse(text ?? '{}') ?? {};

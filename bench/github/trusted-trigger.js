@@ -8,6 +8,7 @@
 // Node built-ins and this directory's small modules only: the request job installs nothing.
 import { codeSpan as code } from '../core/text.js';
 import { errors, githubErrors } from '../core/errors.js';
+import { isWorkflow, patchBeyondNodeVersion } from './runtime-upgrade.js';
 
 export const DEFAULT_COMMAND = '/perfgate';
 export const DEFAULT_LABEL = 'run-bench';
@@ -22,7 +23,8 @@ export const UPDATE_BOTS = ['dependabot[bot]', 'renovate[bot]'];
 const SHA = /^[0-9a-f]{40}$/;
 const HEX = /^[0-9a-f]+$/i;
 // The files an upgrade-gate request may change: manifests, lockfiles and the Node.js version
-// files (data, read as text: bench/github/runtime-upgrade.js), at any depth.
+// files (data, read as text: bench/github/runtime-upgrade.js), at any depth; and a workflow
+// whose patch changes only setup-node's node-version (runtime-upgrade.js screens it).
 const MANIFESTS = new Set(['package.json', 'package-lock.json', 'npm-shrinkwrap.json', '.nvmrc', '.node-version']);
 const MAX_PULL_COMMITS = 250; // what GET /pulls/{n}/commits lists at most
 
@@ -88,7 +90,8 @@ async function permissionOf({ api, repository, actor }) {
  * The commit is the one approved: the label event's head, the full commit a comment names (a
  * commit of the pull request, also after later pushes), or for a bare comment the head the API
  * shows now, read first of all, before anything else can take time.
- * lockfileOnly: the pull request may change only package manifests and lockfiles (the upgrade gate).
+ * lockfileOnly: the pull request may change only package manifests, lockfiles, the Node.js version files and
+ * setup-node's node-version in workflows (the upgrade gate).
  */
 export async function decide({ api, repository, defaultBranch, request, command = DEFAULT_COMMAND, lockfileOnly }) {
   if (!request.actor) return { approved: false, reason: 'the event names no requester' };
@@ -127,11 +130,13 @@ export async function decide({ api, repository, defaultBranch, request, command 
       reason: `${sha} is not a commit of #${request.number} (its head is ${head}): name the full commit of this pull request to measure`,
     };
   if (lockfileOnly) {
-    const other = await nonManifestFile({ api, repository, number: request.number });
+    const other = await nonUpgradeChange({ api, repository, number: request.number });
     if (other)
       return {
         approved: false,
-        reason: `#${request.number} changes ${code(other)}; the upgrade gate runs only on pull requests that change nothing but package.json and lockfiles`,
+        reason: other.beyond
+          ? `#${request.number}: ${githubErrors.workflowChange([`${code(other.file)}: ${code(other.beyond)}`]).message}`
+          : `#${request.number} changes ${code(other.file)}; the upgrade gate runs only on pull requests that change nothing but package.json, lockfiles, .nvmrc, .node-version and setup-node's node-version in workflows`,
       };
   }
   return { approved: true, number: request.number, sha, head, actor: request.actor, role };
@@ -147,11 +152,21 @@ async function isCommitOf({ api, repository, number, sha }) {
   return false;
 }
 
-// The first file of the pull request's diff that is not a manifest or lockfile, or null.
-async function nonManifestFile({ api, repository, number }) {
+// What of the pull request's diff is not an upgrade, or null: the first file that is not a
+// manifest or lockfile, or a workflow whose patch changes more than setup-node's node-version
+// ({ file, beyond: the first such line }; a workflow added, removed, renamed or too large for a
+// patch counts as a whole).
+async function nonUpgradeChange({ api, repository, number }) {
   for await (const file of api.paginate(`/repos/${repository}/pulls/${number}/files?per_page=100`, { maxPages: 30 })) {
-    for (const name of [file?.filename, file?.previous_filename].filter((each) => each !== undefined))
-      if (!MANIFESTS.has(String(name).split('/').pop())) return String(name);
+    const names = [file?.filename, file?.previous_filename].filter((each) => each !== undefined).map(String);
+    if (names.length === 1 && isWorkflow(names[0]) && file.status === 'modified') {
+      const beyond =
+        typeof file.patch === 'string' ? patchBeyondNodeVersion(file.patch) : 'no patch: too large to read';
+      if (beyond !== null) return { file: names[0], beyond };
+      continue;
+    }
+    const other = names.find((name) => !MANIFESTS.has(name.split('/').pop()));
+    if (other !== undefined) return { file: other };
   }
   return null;
 }

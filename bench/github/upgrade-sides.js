@@ -4,7 +4,7 @@
 // `compare --dep-lock/--vs-lock`, which installs from them exactly (bench/comparison/lockfile.js).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { githubErrors } from '../core/errors.js';
+import { errors, githubErrors } from '../core/errors.js';
 import { gitResult } from '../core/git.js';
 import { isWorkflow, RUNTIME_FILES, WORKFLOWS_DIR } from './runtime-upgrade.js';
 
@@ -49,6 +49,13 @@ export function writeSide(dir, side) {
   writeFileSync(join(dir, 'package-lock.json'), JSON.stringify(side.lock));
   writeFileSync(join(dir, 'package.json'), JSON.stringify(side.manifest));
   return dir;
+}
+
+/** The merge base of two commits (where a pull request's head branched off --base). */
+export function mergeBaseOf(base, head) {
+  const found = gitResult(['merge-base', '--end-of-options', base, head]);
+  if (!found.ok) throw errors.unknownRef(head, `the history of ${base} (no merge base)`);
+  return found.stdout.trim();
 }
 
 /**
