@@ -25,9 +25,9 @@ import {
   serializeBenchmarkData,
 } from '../bench/history/index.js';
 import { githubUsername } from '../bench/history/git-commit.js';
-import { SUITE_NAMES, TOOLS } from '../bench/results/benchmark-action.js';
+import { SUITE_NAMES, TOOLS, TREND_SUITES } from '../bench/results/benchmark-action.js';
 import { addAnchor, pinFirst } from '../bench/comparison/trend/anchors.js';
-import { relativeName, TREND_SUITES, trendBenches } from '../bench/comparison/trend/ratios.js';
+import { relativeName, trendBenches } from '../bench/comparison/trend/ratios.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REPO_URL = 'https://github.com/perf/gate';

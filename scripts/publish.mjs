@@ -6,9 +6,8 @@ import { resolve } from 'node:path';
 import { commandLine, runCommand } from '../bench/cli/run.js';
 import { commitFromGit, originWebUrl, publishRun, readBenchmarkInput } from '../bench/history/index.js';
 import { projectName } from '../bench/project/config.js';
-import { SUITE_NAMES, suiteNames, TOOLS } from '../bench/results/benchmark-action.js';
+import { SUITE_NAMES, suiteNames, TOOLS, TREND_SUITES, trendSuiteNames } from '../bench/results/benchmark-action.js';
 import { OUTPUT_FILES } from '../bench/results/write.js';
-import { TREND_SUITES } from '../bench/comparison/trend/ratios.js';
 import { TREND_FILES } from '../bench/comparison/trend/write.js';
 
 const PUBLISH_COMMAND = {
@@ -28,7 +27,7 @@ const PUBLISH_COMMAND = {
       type: 'string',
       multiple: true,
       value: 'DIR',
-      help: `a results directory of \`${commandLine('bench')}\`: publishes its ${OUTPUT_FILES.bigger} as "<name> throughput" and ${OUTPUT_FILES.smaller} as "<name> latency", <name> the perfgate.config's name at --commit-dir ("${SUITE_NAMES.bigger}" without one) (and \`${commandLine('trend')}\`'s files there as "${TREND_SUITES.bigger}" and "${TREND_SUITES.smaller}")`,
+      help: `a results directory of \`${commandLine('bench')}\`: publishes its ${OUTPUT_FILES.bigger} as "<name> throughput" and ${OUTPUT_FILES.smaller} as "<name> latency", <name> the perfgate.config's name at --commit-dir ("${SUITE_NAMES.bigger}" without one) (and \`${commandLine('trend')}\`'s files there as "<name> throughput vs baseline" and "<name> latency vs baseline", "${TREND_SUITES.bigger}" without one)`,
     },
     input: {
       type: 'string',
@@ -80,8 +79,9 @@ function parseInput(text, names, problems) {
   return { file, tool, suite };
 }
 
-// --results and --input -> the files to publish, and what is wrong with them; names: suiteNames'.
-function readInputs(values, names = SUITE_NAMES) {
+// --results and --input -> the files to publish, and what is wrong with them; names: suiteNames',
+// trendNames: trendSuiteNames'.
+function readInputs(values, names = SUITE_NAMES, trendNames = TREND_SUITES) {
   const problems = [];
   const inputs = [
     ...(values.results ?? []).flatMap((dir) => [
@@ -89,7 +89,7 @@ function readInputs(values, names = SUITE_NAMES) {
       { file: resolve(dir, OUTPUT_FILES.smaller), tool: TOOLS.smaller, suite: names.smaller },
       // The relative trend's lines, when `perfgate trend` measured them into the same directory.
       ...['bigger', 'smaller']
-        .map((kind) => ({ file: resolve(dir, TREND_FILES[kind]), tool: TOOLS[kind], suite: TREND_SUITES[kind] }))
+        .map((kind) => ({ file: resolve(dir, TREND_FILES[kind]), tool: TOOLS[kind], suite: trendNames[kind] }))
         .filter(({ file }) => existsSync(file)),
     ]),
     ...(values.input ?? []).map((text) => parseInput(text, names, problems)),
@@ -104,8 +104,12 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => interrupt
 await runCommand(PUBLISH_COMMAND, async ({ values }) => {
   const commitDir = resolve(values['commit-dir']);
   // A project's runs are its own group on the site, under its config's name.
-  const names = suiteNames(projectName(commitDir) ?? undefined);
-  const options = { ...values, commitDir, inputs: readInputs(values, names).inputs };
+  const project = projectName(commitDir) ?? undefined;
+  const options = {
+    ...values,
+    commitDir,
+    inputs: readInputs(values, suiteNames(project), trendSuiteNames(project)).inputs,
+  };
   const suites = options.inputs.map(({ file, tool, suite }) => ({ suite, tool, benches: readBenchmarkInput(file) }));
   const date = Date.now();
   const repoUrl = values['repo-url'] ?? originWebUrl(options.commitDir);

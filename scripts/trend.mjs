@@ -14,10 +14,10 @@ import { appendSummary } from '../bench/github/context.js';
 import { appendRunToFile, commitFromGit, defaultHistoryPath, writeFileAtomicSync } from '../bench/history/index.js';
 import { readBranchFile } from '../bench/history/publish-branch.js';
 import { withProject } from '../bench/project/config.js';
-import { TOOLS } from '../bench/results/benchmark-action.js';
+import { TOOLS, trendSuiteNames } from '../bench/results/benchmark-action.js';
 import { defaultResultsDir } from '../bench/results/write.js';
 import { BASELINES_FILE } from '../bench/comparison/trend/anchors.js';
-import { TREND_SUITES, trendBenches } from '../bench/comparison/trend/ratios.js';
+import { trendBenches } from '../bench/comparison/trend/ratios.js';
 import { runTrend, trendSettings } from '../bench/comparison/trend/run-trend.js';
 import { writeTrend } from '../bench/comparison/trend/write.js';
 
@@ -58,11 +58,13 @@ await runCommand(TREND_COMMAND, async ({ values }) => {
   console.log(`results: ${outDir}\nbaselines: ${baselinesFile}`);
   if (benches && historyFile && benches.bigger.length + benches.smaller.length) {
     appendRunToFile(historyFile, {
+    // Under the project's name, beside its absolute lines (perfgate's own: "perfgate ... vs baseline").
+    const suites = trendSuiteNames(request.project?.suite.name);
       commit: commitFromGit(repo),
       date: Date.now(),
       suites: [
-        { suite: TREND_SUITES.bigger, tool: TOOLS.bigger, benches: benches.bigger },
-        { suite: TREND_SUITES.smaller, tool: TOOLS.smaller, benches: benches.smaller },
+        { suite: suites.bigger, tool: TOOLS.bigger, benches: benches.bigger },
+        { suite: suites.smaller, tool: TOOLS.smaller, benches: benches.smaller },
       ],
     });
     console.log(`history: ${historyFile} (perfgate site shows it)`);

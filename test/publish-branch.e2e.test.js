@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { TREND_FILES } from '../bench/comparison/trend/write.js';
 import {
   bareRepository,
   benches,
@@ -55,6 +56,40 @@ test('the first publish creates the branch with the run; the next one appends to
   assert.equal(data.entries['perfgate throughput'][0].commit.url, `https://github.com/acme/api/commit/${first.id}`);
   assert.deepEqual(data.entries['perfgate throughput'][1].benches, benches(1100));
   assert.equal(data.entries['perfgate latency'][1].tool, 'customSmallerIsBetter');
+});
+
+test("a project's run and its relative trend are grouped under the project's name; perfgate's own keep theirs", async (t) => {
+  // The results directory of `perfgate bench` followed by `perfgate trend` (the adopters' bench action).
+  const withTrend = (value) => {
+    const dir = resultsDir(t, value);
+    const relative = (name) => [{ name, value: 99.5, unit: '%', range: '95% CI 98.90 to 100.10' }];
+    writeFileSync(join(dir, TREND_FILES.bigger), JSON.stringify(relative('express json c=100 - req/s vs baseline')));
+    writeFileSync(
+      join(dir, TREND_FILES.smaller),
+      JSON.stringify(relative('express json c=100 - CPU µs/request vs baseline')),
+    );
+    return dir;
+  };
+  const published = async (commitDir) => {
+    const repo = bareRepository(t);
+    const run = await runPublish(t, ['--repo', repo, '--results', withTrend(1), '--commit-dir', commitDir]);
+    assert.equal(run.code, 0, run.stderr);
+    return Object.keys(branchData(repo).entries);
+  };
+  const project = gitCheckout(t, 'a project');
+  writeFileSync(join(project.dir, 'perfgate.config.json'), JSON.stringify({ name: 'shop-api', servers: {} }));
+  assert.deepEqual(await published(project.dir), [
+    'shop-api throughput',
+    'shop-api latency',
+    'shop-api throughput vs baseline',
+    'shop-api latency vs baseline',
+  ]);
+  assert.deepEqual(await published(gitCheckout(t, 'perfgate itself').dir), [
+    'perfgate throughput',
+    'perfgate latency',
+    'perfgate throughput vs baseline',
+    'perfgate latency vs baseline',
+  ]);
 });
 
 test("--input names each file's tool and suite; --branch, --dir and --max-items are honoured", async (t) => {

@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syntheticData, syntheticSeries } from '../bench/history/detect/synthetic.js';
 import { serializeBenchmarkData } from '../bench/history/format.js';
+import { suiteNames, trendSuiteNames } from '../bench/results/benchmark-action.js';
 import { startSiteServer } from '../bench/site/server.js';
 import { rangeText } from '../site/shared/relative.js';
 import { chromiumMissing, launchChromium } from './helpers/browser.js';
@@ -17,6 +18,9 @@ import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 import { openPage, outputDir, waitForCharts } from './helpers/site-page.js';
 
 const skip = chromiumMissing;
+// A project's history: its relative suite named after it, as `perfgate trend` and publish name it.
+const ABSOLUTE_SUITE = suiteNames('shop-api').smaller;
+const RELATIVE_SUITE = trendSuiteNames('shop-api').smaller;
 const RELATIVE = 'express json c=100 - CPU µs/request vs baseline';
 const ABSOLUTE = 'express json c=100 - CPU µs/request';
 const STEP = { at: 40, factor: 1.05 };
@@ -24,14 +28,14 @@ const STEP = { at: 40, factor: 1.05 };
 function history() {
   const relative = syntheticSeries({ length: 60, mean: 100, cv: 0.008, steps: [STEP], seed: 7 });
   const data = syntheticData({
-    'perfgate latency': {
+    [ABSOLUTE_SUITE]: {
       tool: 'customSmallerIsBetter',
       benches: { [ABSOLUTE]: syntheticSeries({ length: 60, mean: 60, cv: 0.08, steps: [STEP], seed: 8 }) },
     },
-    'perfgate latency vs baseline': { tool: 'customSmallerIsBetter', benches: { [RELATIVE]: relative } },
+    [RELATIVE_SUITE]: { tool: 'customSmallerIsBetter', benches: { [RELATIVE]: relative } },
   });
-  for (const run of data.entries['perfgate latency']) run.benches[0].unit = 'µs';
-  for (const [index, run] of data.entries['perfgate latency vs baseline'].entries()) {
+  for (const run of data.entries[ABSOLUTE_SUITE]) run.benches[0].unit = 'µs';
+  for (const [index, run] of data.entries[RELATIVE_SUITE].entries()) {
     const bench = run.benches[0];
     bench.value = Math.round(bench.value * 100) / 100;
     bench.unit = '%';
@@ -71,13 +75,19 @@ test('the relative line: its interval as a band, the baseline explained first, i
   assert.match(text, /same time on the same cores/);
   assert.match(text, /chained back to the first baseline v1\.0\.0/);
 
-  const card = page.locator('figure[data-suite="perfgate latency vs baseline"]');
+  // The project's relative suite is shown under its own name.
+  const headings = await page.locator('section.suite h2').allTextContents();
+  assert.ok(
+    headings.some((heading) => heading.startsWith(`${RELATIVE_SUITE} · `)),
+    headings.join('\n'),
+  );
+  const card = page.locator(`figure[data-suite="${RELATIVE_SUITE}"]`);
   assert.equal(await card.count(), 1, 'the relative metric is shown without choosing it');
   await card.scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => {
-    const canvas = document.querySelector('figure[data-suite="perfgate latency vs baseline"] canvas');
+  await page.waitForFunction((suite) => {
+    const canvas = document.querySelector(`figure[data-suite="${suite}"] canvas`);
     return window.Chart.getChart(canvas)?.data.datasets.some((dataset) => dataset.label.endsWith('change points'));
-  });
+  }, RELATIVE_SUITE);
   const drawn = await card.locator('canvas').evaluate((canvas) => {
     const chart = window.Chart.getChart(canvas);
     const { bands, reference } = chart.options.plugins.intervalBands;

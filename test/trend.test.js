@@ -27,9 +27,9 @@ import {
   rangeText,
   relativeMetric,
   relativeName,
-  TREND_SUITES,
   trendBenches,
 } from '../bench/comparison/trend/ratios.js';
+import { TREND_SUITES, trendSuiteNames } from '../bench/results/benchmark-action.js';
 import { runTrend, trendSelection } from '../bench/comparison/trend/run-trend.js';
 import { trendMarkdown } from '../bench/comparison/trend/write.js';
 import { tempDir } from './helpers/harness.js';
@@ -165,6 +165,11 @@ describe('the ratio record and its github-action-benchmark entry', () => {
       ],
     });
     assert.deepEqual(added, ['perfgate throughput vs baseline', 'perfgate latency vs baseline']);
+    // A project's relative suites are named after it, beside its absolute ones ("shop-api throughput").
+    assert.deepEqual(trendSuiteNames('shop-api'), {
+      bigger: 'shop-api throughput vs baseline',
+      smaller: 'shop-api latency vs baseline',
+    });
     assert.deepEqual(Object.keys(data.entries[TREND_SUITES.smaller][0].benches[0]), [
       'name',
       'value',

@@ -20,7 +20,7 @@ export const TREND_COMMAND = {
   invocation: 'npm run trend --',
   synopsis: '[--reanchor] [--baseline REF] [options]',
   summary:
-    'The relative trend of main: HEAD measured in duet rounds against the pinned baseline (the last release tag,\nor trend.baseline of the config), per benchmark and judged metric the ratio with its 95 % interval, appended to\nthe local history as the suites "perfgate throughput vs baseline" and "perfgate latency vs baseline".\n--reanchor measures the configured baseline against the pinned one once and pins it, so the lines chain.',
+    'The relative trend of main: HEAD measured in duet rounds against the pinned baseline (the last release tag,\nor trend.baseline of the config), per benchmark and judged metric the ratio with its 95 % interval, appended to\nthe local history as the suites "<name> throughput vs baseline" and "<name> latency vs baseline" (<name>: the name in\nperfgate.config, "perfgate" for perfgate\'s own suites).\n--reanchor measures the configured baseline against the pinned one once and pins it, so the lines chain.',
   options: {
     ...options,
     budget: { ...options.budget, help: 'time budget per benchmark; a benchmark that runs out of it gets no point' },

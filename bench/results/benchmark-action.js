@@ -14,6 +14,13 @@ export const suiteNames = (project = 'perfgate') => ({
   smaller: `${project} latency`,
 });
 export const SUITE_NAMES = suiteNames();
+// The relative trend's two suites (bench/comparison/trend/: head / pinned baseline, one per direction), named
+// after the project the same way, so a project's relative lines sit beside its absolute ones.
+export const trendSuiteNames = (project = 'perfgate') => {
+  const names = suiteNames(project);
+  return { bigger: `${names.bigger} vs baseline`, smaller: `${names.smaller} vs baseline` };
+};
+export const TREND_SUITES = trendSuiteNames();
 export const TOOLS = { bigger: 'customBiggerIsBetter', smaller: 'customSmallerIsBetter' };
 
 // The server's runtime as asked for (the site's runtime filter) and as installed; none in a

@@ -19,10 +19,10 @@ import { writeFileAtomicSync } from '../../core/atomic-file.js';
 import { metricByName } from '../../results/metrics.js';
 import { currentPinning } from '../../measurement/pinning.js';
 import { registerCleanup, spawnGroup, stopGroup } from '../../measurement/process/children.js';
-import { SUITE_NAMES, TOOLS, toBenchmarkAction } from '../../results/benchmark-action.js';
+import { SUITE_NAMES, TOOLS, TREND_SUITES, toBenchmarkAction } from '../../results/benchmark-action.js';
 import { runSuite } from '../../measurement/run-suite.js';
 import { mean, standardDeviation } from '../../stats/index.js';
-import { parseRange, relativeName, TREND_SUITES, trendBenches } from './ratios.js';
+import { parseRange, relativeName, trendBenches } from './ratios.js';
 import { runTrend } from './run-trend.js';
 
 const GIT_ENV = {

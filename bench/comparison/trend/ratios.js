@@ -4,7 +4,8 @@
 // and written as github-action-benchmark benches, one more per benchmark and metric:
 //   "express json c=100 - CPU µs/request vs baseline"   unit %, value 100 x ratio,
 //   range "95% CI 97.81 to 99.20"                        (the action shows it in its tooltip)
-// in two suites of their own (a suite has one direction: the action's `tool`).
+// in two suites of their own (a suite has one direction: the action's `tool`), named after the
+// project (bench/results/benchmark-action.js: trendSuiteNames).
 import {
   baseMetricOf,
   parseRange,
@@ -15,7 +16,6 @@ import {
 import { JUDGED_METRICS, metricByName } from '../../results/metrics.js';
 import { chainOf } from './anchors.js';
 
-export const TREND_SUITES = { bigger: 'perfgate throughput vs baseline', smaller: 'perfgate latency vs baseline' };
 export { parseRange, rangeText };
 
 // The names and the range text are the trend site's too (site/shared/relative.js).
