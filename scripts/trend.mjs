@@ -47,6 +47,7 @@ await runCommand(TREND_COMMAND, async ({ values }) => {
     baselinesFile,
     baseline: parsed.baseline,
     reanchor: parsed.reanchor,
+    reanchorRounds: parsed.reanchorRounds,
     skipWithoutBaseline: parsed.skipWithoutBaseline,
     outDir,
     onProgress: (line) => console.error(line),
@@ -57,9 +58,9 @@ await runCommand(TREND_COMMAND, async ({ values }) => {
   console.log(markdown);
   console.log(`results: ${outDir}\nbaselines: ${baselinesFile}`);
   if (benches && historyFile && benches.bigger.length + benches.smaller.length) {
-    appendRunToFile(historyFile, {
     // Under the project's name, beside its absolute lines (perfgate's own: "perfgate ... vs baseline").
     const suites = trendSuiteNames(request.project?.suite.name);
+    appendRunToFile(historyFile, {
       commit: commitFromGit(repo),
       date: Date.now(),
       suites: [

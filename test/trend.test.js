@@ -30,7 +30,8 @@ import {
   trendBenches,
 } from '../bench/comparison/trend/ratios.js';
 import { TREND_SUITES, trendSuiteNames } from '../bench/results/benchmark-action.js';
-import { runTrend, trendSelection } from '../bench/comparison/trend/run-trend.js';
+import { parseTrendArgs } from '../bench/cli/trend-command.js';
+import { runTrend, trendSelection, trendSettings } from '../bench/comparison/trend/run-trend.js';
 import { trendMarkdown } from '../bench/comparison/trend/write.js';
 import { tempDir } from './helpers/harness.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
@@ -305,6 +306,35 @@ describe('runTrend: pin, measure, re-anchor, chain', () => {
 
     const again = await trend({ reanchor: true });
     assert.equal(again.kind, 'pinned', 'nothing to re-anchor');
+  });
+
+  test("a re-anchor's link gets twice a point's rounds (and budget), or --reanchor-rounds", async () => {
+    const { repo, shas } = repository();
+    for (const [index, level] of [1, 1.1, 1.2, 1.3].entries()) levels.set(shas[index], level);
+    const measured = [];
+    const recording = (request) => {
+      measured.push({ head: request.head.ref, ...request.settings });
+      return compare(request);
+    };
+    const file = join(tempDir(), 'baselines.json');
+    // As `perfgate trend` turns its command line into the request (bench/cli/trend-command.js).
+    const trend = (values) => {
+      const { settings, reanchor, reanchorRounds, baseline } = parseTrendArgs({ rounds: 8, ...values });
+      const request = { settings: trendSettings(settings), reanchor, reanchorRounds, baseline };
+      return runTrend({ repo, config, baselinesFile: file, compare: recording, ...request });
+    };
+    await trend({ baseline: 'v1.0.0' }); // pins v1.0.0, measures HEAD against it
+    await trend({ reanchor: true }); // v1.1.0, the last release, against v1.0.0
+    await trend({ reanchor: true, baseline: 'HEAD~1', 'reanchor-rounds': 20 });
+    const point = trendSettings({ rounds: 8 });
+    assert.deepEqual(
+      measured.map((each) => [each.head, each.minRounds, each.maxRounds, each.budgetSeconds]),
+      [
+        ['HEAD', 8, 8, point.budgetSeconds],
+        ['v1.1.0', 16, 16, 2 * point.budgetSeconds],
+        ['HEAD~1', 20, 20, Math.ceil(2.5 * point.budgetSeconds)],
+      ],
+    );
   });
 
   test('HEAD at the baseline: 100 % without a measurement', async () => {

@@ -3,7 +3,7 @@
 import { BENCH_COMMAND } from './bench-command.js';
 import { COMPARISON_OPTIONS } from './compare-command.js';
 import { suiteRequest } from './suite-options.js';
-import { TREND_DEFAULTS } from '../comparison/trend/run-trend.js';
+import { defaultReanchorRounds, TREND_DEFAULTS } from '../comparison/trend/run-trend.js';
 
 const {
   threshold,
@@ -31,6 +31,13 @@ export const TREND_COMMAND = {
       value: 'N',
       help: 'duet rounds per benchmark (a fixed number: every point gets the same kind of interval)',
       default: TREND_DEFAULTS.rounds,
+    },
+    'reanchor-rounds': {
+      type: 'count',
+      min: 6,
+      value: 'N',
+      help: "duet rounds per benchmark of a re-anchor's link, which every later point of its lines carries",
+      defaultText: `${defaultReanchorRounds(1)} × --rounds (${defaultReanchorRounds()})`,
     },
     baseline: {
       type: 'string',
@@ -74,6 +81,7 @@ export function parseTrendArgs(values) {
     skipWithoutBaseline: values['skip-without-baseline'] === true,
     baseline: values.baseline,
     reanchor: values.reanchor === true,
+    reanchorRounds: values['reanchor-rounds'],
     repo: values.repo ?? process.cwd(),
     settings: { rounds: values.rounds, mode: values.mode, budgetSeconds: values.budget },
   };

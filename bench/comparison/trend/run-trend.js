@@ -16,8 +16,12 @@ import { DEFAULT_BASELINE, selectBaseline } from './baseline.js';
 import { directRatios, relativeName } from './ratios.js';
 
 // A fixed number of rounds per benchmark, so that every point of a line has an interval of the
-// same kind; the paired interval (compare's default) needs at least 6.
-export const TREND_DEFAULTS = Object.freeze({ rounds: 8 });
+// same kind; the paired interval (compare's default) needs at least 6. A re-anchor link is
+// measured once and its interval is carried into every later point of its lines (chainRatios),
+// so it gets twice a point's rounds by default: its interval is then about 1/√2 of a point's, and
+// after one re-anchor a point's chained interval is about 1.22× its own instead of 1.41×.
+export const TREND_DEFAULTS = Object.freeze({ rounds: 8, reanchorFactor: 2 });
+export const defaultReanchorRounds = (rounds = TREND_DEFAULTS.rounds) => TREND_DEFAULTS.reanchorFactor * rounds;
 
 // compare's settings for a trend duet: no verdict is wanted, only the interval after `rounds`.
 export const trendSettings = ({ rounds = TREND_DEFAULTS.rounds, mode = 'duet', budgetSeconds } = {}) => ({
@@ -32,6 +36,18 @@ export const trendSettings = ({ rounds = TREND_DEFAULTS.rounds, mode = 'duet', b
   // A point is the interval of its fixed rounds, never re-measured: confirming a slowdown is for verdicts.
   confirm: false,
 });
+
+// A link's settings: a point's, with `rounds` rounds and a budget grown in proportion (a
+// benchmark that runs out of budget gets no link).
+export function linkSettings(settings, rounds = defaultReanchorRounds(settings.maxRounds)) {
+  const growth = Math.max(1, rounds / settings.maxRounds);
+  return {
+    ...settings,
+    minRounds: rounds,
+    maxRounds: rounds,
+    budgetSeconds: Math.ceil(settings.budgetSeconds * growth),
+  };
+}
 
 // Which benchmarks of the suite get a relative line: `trend.benchmarks` (ids, "variant
 // scenario" or scenarios), or all. A key that names none is an error, as a typo would be.
@@ -86,13 +102,16 @@ function identityRatios(config, select) {
 /**
  * @param {{repo: string, projectRoot: string, install?: string[], copy?: string[], config: object, settings: object,
  *   baselinesFile: string, baseline?: string, reanchor?: boolean, outDir: string, onProgress?: Function,
- *   now?: () => number, compare?: Function, skipWithoutBaseline?: boolean}} request  baseline: a ref that
- *   replaces the configured selection; skipWithoutBaseline: no release tag and nothing pinned is a skip, not an error
+ *   now?: () => number, compare?: Function, skipWithoutBaseline?: boolean, reanchorRounds?: number}} request
+ *   settings: a point's (trendSettings); baseline: a ref that replaces the configured selection;
+ *   skipWithoutBaseline: no release tag and nothing pinned is a skip, not an error; reanchorRounds: a
+ *   link's rounds (default: twice the settings' rounds)
  * @returns {Promise<{kind: 'trend'|'reanchor'|'pinned'|'skipped', state: object, head: object, baseline: object,
  *   comparison?: object, ratios?: object, notices: string[], elapsedMs: number}>}
  */
 export async function runTrend(request) {
   const { repo, config, baselinesFile, reanchor = false, onProgress = () => {}, now = Date.now } = request;
+  const settings = request.settings ?? trendSettings();
   const startedAt = now();
   const select = trendSelection(config);
   const pinned = readBaselines(baselinesFile);
@@ -116,7 +135,8 @@ export async function runTrend(request) {
   }
   // request.compare: the comparison of two sides (tests stand in for the duet here).
   const compare = request.compare ?? measure;
-  const measureSides = (base, head) => compare({ ...request, base, head, select, onProgress });
+  const measureSides = (base, head, measured = settings) =>
+    compare({ ...request, settings: measured, base, head, select, onProgress });
 
   if (reanchor) {
     if (!pinned) {
@@ -130,8 +150,9 @@ export async function runTrend(request) {
       notices.push(`the trend is already pinned to ${from.ref} (${from.sha.slice(0, 12)}): nothing to re-anchor`);
       return done({ kind: 'pinned', state: pinned, baseline: from, head: selected });
     }
-    onProgress(`re-anchoring: ${selected.ref} against the pinned ${from.ref}`);
-    const comparison = await measureSides(from, selected);
+    const link = linkSettings(settings, request.reanchorRounds);
+    onProgress(`re-anchoring: ${selected.ref} against the pinned ${from.ref} (${link.maxRounds} rounds per benchmark)`);
+    const comparison = await measureSides(from, selected, link);
     const ratios = directRatios(comparison);
     const links = Object.fromEntries(Object.entries(ratios).map(([name, { ratio, ci }]) => [name, { ratio, ci }]));
     const state = addAnchor(pinned, selected, links);
