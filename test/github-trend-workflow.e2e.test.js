@@ -1,5 +1,6 @@
 // bench-main's relative trend (npm run trend), run through its workflow steps with simulated
-// GitHub files: the bench job's trend step on a repository before its first release, the merge
+// GitHub files: the bench job's trend step against the baseline pinned on gh-pages, perfgate's
+// own baseline (a commit of its main: it has no release tag yet), the merge
 // of shards that measured relative lines and re-anchor links, and the deploy step that puts the
 // merged baselines file beside data.js on gh-pages.
 import assert from 'node:assert/strict';
@@ -9,7 +10,9 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { YAML } from 'zx';
 import { gitOutput } from '../bench/core/git.js';
+import { PERFGATE_BASELINE, SUITES } from '../bench/config/suites.js';
 import { addAnchor, pinFirst } from '../bench/comparison/trend/anchors.js';
+import { configuredBaseline } from '../bench/comparison/trend/run-trend.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
 
@@ -84,13 +87,32 @@ describe("bench-main's relative trend, step by step", () => {
     assert.deepEqual(workflow.jobs.bench.permissions, { contents: 'read' }, 'gh-pages is only read here');
   });
 
-  test('before the first release the trend step says so in the job summary and succeeds', {
-    skip: gitOutput(['describe', '--tags', '--abbrev=0', '--match', 'v*', 'HEAD'], PROJECT_ROOT)
-      ? 'this checkout has a release tag: the step would measure the frameworks suite'
-      : false,
-  }, async () => {
+  test("perfgate's own baseline is a commit of its main, named in the frameworks suite", {
+    skip:
+      gitOutput(['cat-file', '-e', `${PERFGATE_BASELINE}^{commit}`], PROJECT_ROOT) === null
+        ? 'a shallow checkout without that commit (bench-main fetches the whole history)'
+        : false,
+  }, () => {
+    assert.deepEqual(SUITES.frameworks.trend.baseline, { commit: PERFGATE_BASELINE });
+    const selected = configuredBaseline(PROJECT_ROOT, SUITES.frameworks);
+    assert.equal(selected.sha, PERFGATE_BASELINE);
+    assert.equal(gitOutput(['merge-base', '--is-ancestor', PERFGATE_BASELINE, 'HEAD'], PROJECT_ROOT), '', 'of main');
+  });
+
+  test('the trend step reads the baseline pinned on gh-pages and writes the lines and the summary', async () => {
     const root = tempDir();
-    repository(root);
+    const { checkout, remote } = repository(root);
+    // gh-pages pins this very checkout's HEAD: every ratio is 100 % by definition, so the step
+    // runs end to end without a duet (a real baseline would measure for minutes).
+    const head = gitOutput(['rev-parse', 'HEAD'], PROJECT_ROOT).trim();
+    mkdirSync(join(checkout, 'dev/bench'), { recursive: true });
+    writeFileSync(
+      join(checkout, 'dev/bench/baselines.json'),
+      JSON.stringify(pinFirst({ ref: 'the pinned commit', sha: head, how: 'test' })),
+    );
+    git(checkout, 'add', '.');
+    git(checkout, 'commit', '-qm', 'baselines');
+    git(checkout, 'push', '-q', remote, 'HEAD:gh-pages');
     const out = join(root, 'shard');
     const summary = join(root, 'summary.md');
     writeFileSync(summary, '');
@@ -104,12 +126,18 @@ describe("bench-main's relative trend, step by step", () => {
       GITHUB_STEP_SUMMARY: summary,
     });
     assert.equal(result.code, 0, result.stderr);
-    assert.match(
-      readFileSync(summary, 'utf8'),
-      /### perfgate relative trend\n\n> no relative trend yet: no tag matching/,
+    const written = readFileSync(summary, 'utf8');
+    assert.match(written, /### perfgate relative trend: HEAD .* against the baseline the pinned commit/);
+    assert.match(written, /HEAD is the baseline the pinned commit itself/);
+    const lines = JSON.parse(readFileSync(join(out, 'benchmark-action-trend-bigger.json'), 'utf8'));
+    assert.deepEqual(
+      lines.map((line) => [line.name, line.value]),
+      [
+        ['express hello c=100 - req/s vs baseline', 100],
+        ['express json c=100 - req/s vs baseline', 100],
+      ],
     );
-    assert.ok(!existsSync(join(out, 'baselines.json')), 'nothing pinned');
-    assert.ok(!existsSync(join(out, 'benchmark-action-trend-bigger.json')));
+    assert.equal(JSON.parse(readFileSync(join(out, 'baselines.json'), 'utf8')).anchors[0].sha, head);
   });
 
   test('the merge carries the relative lines and one baselines file; the deploy puts it beside data.js', async () => {

@@ -12,6 +12,9 @@ const PROXY_BASELINE_TIERS = [50, 100, 150, 200, 500, 1000, 2000, 5000, 10000, 2
 // where worker threads only add overhead: the main thread then, and saturation is flagged.
 const CLIENT_WORKERS = os.availableParallelism() >= 4 ? Math.floor(os.availableParallelism() / 2) : 0;
 
+// The relative trend's pinned baseline of perfgate's own bench-main (the frameworks suite's `trend`).
+export const PERFGATE_BASELINE = 'c2e2f795dcff2322fda3a88e66fb6d970f6f1378';
+
 export const SUITES = {
   // What `npm run bench` runs with no arguments: quick, and enough to see the frameworks apart.
   default: {
@@ -87,8 +90,14 @@ export const SUITES = {
     warmup: 1,
     workers: CLIENT_WORKERS,
     // bench-main's relative trend (npm run trend): two scenarios per variant keep a shard's duets
-    // to a few minutes.
-    trend: { benchmarks: ['hello', 'json'] },
+    // to a few minutes. perfgate has no release tag yet, so its baseline is pinned to a commit of
+    // main: c2e2f79, the end of round 3's first session (issues 24-29 landed, 630/630 tests from a
+    // clean clone), whose servers run under today's harness as they are: the describe step, and
+    // express-bun as the express variant on the Bun runtime (round 2's end ran a Bun from the `bun`
+    // devDependency, which a side's `npm ci --ignore-scripts` does not set up, so its express-bun
+    // shard would compare two Bun builds or none). After the first `v*` tag: drop `baseline` (the
+    // default is the release tag) and run bench-main with `reanchor`.
+    trend: { benchmarks: ['hello', 'json'], baseline: { commit: PERFGATE_BASELINE } },
   },
   // Study 5: raw node:http alone vs nginx load-balancing over 2 and 3 pinned node:http
   // processes, on an empty handler and on the 180000-division loop, at the study's tiers.
