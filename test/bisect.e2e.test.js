@@ -63,8 +63,10 @@ describe('the search', () => {
 });
 
 // Wide bands: the machine is shared and noisy, the slowdown is many times over, and what is
-// tested is where the search goes, not how fine a change it can see.
+// tested is where the search goes, not how fine a change it can see. A step called slower is not
+// measured a second time (test/compare.e2e.test.js checks that confirmation).
 const QUICK = [
+  '--no-confirm',
   '--variant',
   'node-http',
   ...QUICK_HELLO,

@@ -79,6 +79,10 @@ describe('compare two commits', () => {
     );
     assert.ok(benchmark.rounds >= 3);
     assert.equal(benchmark.samples.base.length, benchmark.samples.head.length);
+    // Called slower, it was measured once more from fresh servers (--confirm, the default), and
+    // that second run decides (the other e2e comparisons skip this second run).
+    assert.equal(benchmark.confirmation.first.verdict.verdict, 'regression');
+    assert.equal(benchmark.confirmation.repeated, true);
     assert.deepEqual(comparison.gate.regressions, ['node-http hello c=10']);
     assert.match(comparison.sides.base.description, /^main~1 \([0-9a-f]{12}\)$/);
     const report = readFileSync(join(out, 'comparison.md'), 'utf8');
@@ -86,6 +90,7 @@ describe('compare two commits', () => {
     assert.match(report, /\*\*node-http hello c=10\*\*: 🔴 regression, called by (CPU µs\/request|req\/s)/);
     assert.match(report, /duet: both sides at the same time on the same cores, load engine autocannon/);
     assert.match(run.stdout, /Regression beyond 10 %/);
+    assert.match(report, /1 benchmark called slower by a first run was measured again, .*: 1 confirmed/);
     assertNothingLeft(repo);
   });
 
@@ -142,6 +147,10 @@ describe('compare two versions of a package', () => {
       '--variant',
       'express',
       ...QUICK,
+      // What is tested is the two installs; any verdict will do, so three rounds, measured once.
+      '--max-rounds',
+      '3',
+      '--no-confirm',
       '--budget',
       '15',
       '--out',

@@ -12,7 +12,8 @@ import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
 import { leftoverServers, PROJECT_ROOT, QUICK_HELLO, tempDir } from './helpers/harness.js';
 import { baseServersRepository, GIT_ENV, makeHelloCpuBound } from './helpers/servers-repo.js';
 
-const QUICK = ['--no-profile', ...QUICK_HELLO];
+// Not confirmed by a second run: what is tested is the sandbox (test/compare.e2e.test.js checks the confirmation).
+const QUICK = ['--no-profile', '--no-confirm', ...QUICK_HELLO];
 const SLEEPER = 'perfgate-hostile-sleeper';
 
 const sleepers = () =>
