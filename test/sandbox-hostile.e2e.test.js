@@ -1,12 +1,13 @@
 // A hostile head side, in a test repository like compare-e2e's: its node-http variant loads
 // test/fixtures/hostile/hostile.js, which tries to forge the result and the exit code, read the
 // runner user's home, write outside its scratch directory, reach another machine and leave a
-// daemon running. Each attempt must fail, the verdict must be the one perfgate measured (the
-// head is also clearly slower), and the report must say that the side misbehaved.
+// daemon running. Each attempt must fail (a write lands in the sandbox's throwaway root, not on
+// the runner), the verdict must be the one perfgate measured (the head is also clearly slower),
+// and the report must say that the side misbehaved, naming each write.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
 import { leftoverServers, PROJECT_ROOT, QUICK_HELLO, tempDir } from './helpers/harness.js';
@@ -38,7 +39,8 @@ describe('a hostile head side is contained by the sandbox', { skip: sandboxUnava
   const out = tempDir();
   const home = tempDir('perfgate-home-');
   const githubOutput = join(tempDir(), 'github-output');
-  const outside = join(tempDir(), 'written-by-the-side');
+  // Beside the sides' work directory, which is in the sandbox's root: the write lands there.
+  const outside = join(dirname(tempDir()), `perfgate-written-by-the-side-${process.pid}`);
   let run;
   let logs;
 
@@ -92,28 +94,37 @@ describe('a hostile head side is contained by the sandbox', { skip: sandboxUnava
       .join('\n');
   });
 
-  test('every attempt is refused, and the head tried each one', () => {
+  test('every attempt fails, and the head tried each one', () => {
     const attempts = logs.split('\n').filter((line) => line.startsWith('ATTEMPT '));
-    assert.ok(attempts.length >= 9, `the hostile module ran in the head's servers:\n${run.stderr}`);
-    for (const what of [
-      'rewrite comparison.json',
-      'write into the results directory',
+    assert.ok(attempts.length >= 11, `the hostile module ran in the head's servers:\n${run.stderr}`);
+    const refused = [
       'append to GITHUB_OUTPUT from the environment',
-      'append to the GITHUB_OUTPUT file by its path',
       "read a file in the runner user's home",
-      'write outside the scratch directory',
-      'write into its own tree',
+      'see what an earlier process of its side wrote into its tree',
       'see processes other than its own',
       'connect to a non-loopback address',
-    ])
+    ];
+    for (const what of refused)
       assert.ok(
         attempts.some((line) => line.startsWith(`ATTEMPT ${what}: refused`)),
         `${what}:\n${attempts.join('\n')}`,
       );
     assert.deepEqual(
-      attempts.filter((line) => line.includes('SUCCEEDED')),
+      attempts.filter(
+        (line) => refused.some((what) => line.startsWith(`ATTEMPT ${what}:`)) && line.includes('SUCCEEDED'),
+      ),
       [],
     );
+    // The writes were made, into the sandbox's throwaway root: none reached the runner's files.
+    for (const what of [
+      'rewrite comparison.json',
+      'write into the results directory',
+      'write outside the scratch directory',
+    ])
+      assert.ok(
+        attempts.some((line) => line.startsWith(`ATTEMPT ${what}:`)),
+        what,
+      );
     assert.doesNotMatch(logs, /the-runner-token/);
     assert.equal(existsSync(outside), false);
     assert.equal(readFileSync(githubOutput, 'utf8').includes('regression=false'), false);
@@ -127,6 +138,24 @@ describe('a hostile head side is contained by the sandbox', { skip: sandboxUnava
     assert.equal(comparison.benchmarks[0].verdict.verdict, 'regression');
     assert.equal(comparison.gate.failed, true);
     assert.match(readFileSync(githubOutput, 'utf8'), /regression=true/);
+  });
+
+  test('the report names each write the head made outside its tree and scratch directory', () => {
+    const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
+    const wrote = comparison.sides.head.sandbox.misbehaviour.filter((what) =>
+      what.startsWith('wrote outside its tree and scratch directory'),
+    );
+    assert.ok(wrote.length, comparison.sides.head.sandbox.misbehaviour.join('\n'));
+    const named = wrote.join('\n');
+    for (const path of [
+      `${join(out, 'comparison.json')} (the results directory)`,
+      `${join(out, 'forged.md')} (the results directory)`,
+      `${githubOutput} (the folder of GITHUB_OUTPUT)`,
+      outside,
+    ])
+      assert.ok(named.includes(path), `${path} in:\n${named}`);
+    const report = readFileSync(join(out, 'comparison.md'), 'utf8');
+    assert.match(report, /the head side wrote outside its tree and scratch directory/);
   });
 
   test('the report names the daemon the head left behind, and nothing is left running', () => {

@@ -1,19 +1,26 @@
 // The sandbox's parts on their own: when the code under test may run unsandboxed, the argv that
-// wraps a side's process, what of the harness's environment a side keeps, and the CPU of a
-// daemon that left its server's process group. The hostile side end to end is
+// wraps a side's process, what of the harness's environment a side keeps, a server that writes
+// its data file next to itself, and the CPU of a daemon that left its server's process group. The hostile side end to end is
 // test/sandbox-hostile.e2e.test.js.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawnGroup, stopGroup } from '../bench/measurement/process/children.js';
 import { sideCommand } from '../bench/measurement/process/server.js';
-import { sandboxDecision, sandboxUnavailable, sideSandbox } from '../bench/measurement/sandbox/bubblewrap.js';
+import {
+  sandboxDecision,
+  sandboxUnavailable,
+  sandboxView,
+  sideSandbox,
+} from '../bench/measurement/sandbox/bubblewrap.js';
+import { runInPrivateNetwork } from '../bench/measurement/sandbox/private-network.js';
 import { processesIn, sandboxPidNamespace } from '../bench/measurement/sandbox/processes.js';
+import { closeView } from '../bench/measurement/sandbox/view.js';
 import { readGroups } from '../bench/measurement/sampling/proc.js';
-import { tempDir } from './helpers/harness.js';
+import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const MISSING = 'bubblewrap is not installed (Debian package bubblewrap)';
 const RUNNER = { CI: 'true', GITHUB_ACTIONS: 'true' };
@@ -39,17 +46,20 @@ test('without bubblewrap: one line locally, refused on a runner unless the workf
   assert.equal(sandboxDecision({ CI: 'true' }, MISSING).sandboxed, false);
 });
 
-test("a side's process: its tree read-only, a scratch directory, namespaces, pinning outermost, the harness's environment left out", () => {
+test("a side's process: a root of its own with a copy of its tree, its packages read-only, a scratch directory, namespaces, pinning outermost, the harness's environment left out", () => {
   const root = tempDir();
   mkdirSync(join(root, 'servers'));
+  mkdirSync(join(root, 'node_modules'));
+  writeFileSync(join(root, 'servers', 'server.js'), '');
   const sandbox = { ...sideSandbox({ label: 'head', root }), network: 'own' };
+  const view = sandboxView(sandbox);
   const previous = process.env.GITHUB_TOKEN;
   process.env.GITHUB_TOKEN = 'secret';
   try {
     const { argv, env } = sideCommand(
       [process.execPath, 'server.js'],
       { sandbox, env: { NODE_ENV: 'production' }, cwd: root },
-      { plan: { method: 'taskset', server: [1], load: [0] }, scratch: '/tmp/scratch', env: { PORT: '0' } },
+      { plan: { method: 'taskset', server: [1], load: [0] }, view, env: { PORT: '0' } },
     );
     assert.deepEqual(argv.slice(0, 3), ['taskset', '-c', '1']);
     const bwrap = argv.slice(argv.indexOf('bwrap'));
@@ -57,16 +67,21 @@ test("a side's process: its tree read-only, a scratch directory, namespaces, pin
     assert.ok(bwrap.includes('--unshare-net'));
     const pairs = (flag) =>
       bwrap.flatMap((arg, index) => (arg === flag ? [`${bwrap[index + 1]} ${bwrap[index + 2]}`] : []));
-    assert.ok(pairs('--ro-bind').includes(`${root} ${root}`));
-    assert.deepEqual(pairs('--bind'), ['/tmp/scratch /tmp/scratch']);
+    // The tree is a copy in the process's own root; its packages are the side's, read-only.
+    assert.ok(existsSync(join(view.root, root, 'servers', 'server.js')));
+    assert.ok(!pairs('--ro-bind').includes(`${root} ${root}`));
+    assert.ok(pairs('--ro-bind').includes(`${root}/node_modules ${root}/node_modules`));
+    assert.deepEqual(pairs('--bind'), [`${view.root} /`, `${view.scratch} ${view.scratch}`]);
+    assert.ok(!bwrap.includes('--remount-ro'));
     assert.ok(!pairs('--ro-bind').some((pair) => pair.startsWith('/root') || pair.startsWith('/home')));
     assert.deepEqual(bwrap.slice(-2), [process.execPath, 'server.js']);
     if (process.getuid() === 0) assert.ok(argv.includes('--reuid=65534'), 'root drops to an unprivileged uid');
     assert.equal(env.GITHUB_TOKEN, undefined);
     assert.equal(env.NODE_ENV, 'production');
     assert.equal(env.PORT, '0');
-    assert.equal(env.HOME, '/tmp/scratch');
+    assert.equal(env.HOME, view.scratch);
   } finally {
+    closeView(view);
     if (previous === undefined) delete process.env.GITHUB_TOKEN;
     else process.env.GITHUB_TOKEN = previous;
   }
@@ -83,7 +98,9 @@ test('a side whose node_modules links into the project can read what it links to
   const root = tempDir();
   spawnSync('ln', ['-s', join(project, 'node_modules'), join(root, 'node_modules')]);
   writeFileSync(join(root, 'package.json'), '{}');
-  assert.deepEqual(sideSandbox({ label: 'base', root }).readOnly, [root, join(project, 'node_modules')]);
+  const sandbox = sideSandbox({ label: 'base', root });
+  assert.equal(sandbox.tree, root);
+  assert.deepEqual(sandbox.readOnly, [join(project, 'node_modules')]);
 });
 
 test('a sandboxed process sees no network but loopback and none of the harness', {
@@ -133,4 +150,30 @@ test('a daemon that leaves its process group still counts in the server CPU samp
   } finally {
     await stopGroup(group);
   }
+});
+
+test('a server that writes its data file next to itself works sandboxed, in a copy of its tree made afresh for each server; a write elsewhere is reported, and reaches nothing', {
+  skip: sandboxUnavailable() ?? false,
+}, async () => {
+  const tree = tempDir();
+  for (const file of ['data-writer.js', 'db.json'])
+    cpSync(join(PROJECT_ROOT, 'test/fixtures/sandbox', file), join(tree, file));
+  const committed = readFileSync(join(tree, 'db.json'), 'utf8');
+  const strayPath = join(dirname(tree), `perfgate-stray-${process.pid}`);
+  const { result } = await runInPrivateNetwork(
+    new URL('./fixtures/sandbox/writer-step.js', import.meta.url),
+    'startTwice',
+    { tree, logFile: join(tempDir(), 'server.log'), strayPath },
+  );
+  // Each server wrote at start and on each request, and the second began from the tree as committed.
+  const first = { starts: 1, requests: 1 };
+  assert.deepEqual(result.runs, [
+    [first, { starts: 1, requests: 2 }, { starts: 1, requests: 3 }],
+    [first, {}],
+  ]);
+  assert.equal(readFileSync(join(tree, 'db.json'), 'utf8'), committed);
+  assert.equal(existsSync(strayPath), false);
+  assert.equal(result.misbehaviour.length, 1, result.misbehaviour.join('\n'));
+  assert.match(result.misbehaviour[0], /^wrote outside its tree and scratch directory \(into a throwaway copy/);
+  assert.ok(result.misbehaviour[0].includes(strayPath), result.misbehaviour[0]);
 });

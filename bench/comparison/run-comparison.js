@@ -21,6 +21,7 @@ import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariants, missingFileHint } from './sides.js';
 import { takeMisbehaviour } from '../measurement/sandbox/conduct.js';
+import { watchResults } from '../measurement/sandbox/bubblewrap.js';
 import { runInPrivateNetwork } from '../measurement/sandbox/private-network.js';
 
 export const MODES = ['duet', 'sequential'];
@@ -113,7 +114,8 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
   pinSelf(plan);
   const logDir = join(outDir, 'logs');
   mkdirSync(logDir, { recursive: true });
-  const variants = await sideVariants(sides, config);
+  // A hostile side's writes aimed at the results land in a decoy and are reported (bench/measurement/sandbox/view.js).
+  const variants = await sideVariants(watchResults(sides, outDir), config);
   const backend = await loadBuiltInVariant('mock-backend');
   const specs = expandSpecs(config).filter(select);
   const benchmarks = [];

@@ -6,6 +6,9 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { errors } from '../../core/errors.js';
 import { sideCommand } from '../process/server.js';
+import { recordMisbehaviour } from '../sandbox/conduct.js';
+import { sandboxView } from '../sandbox/bubblewrap.js';
+import { closeView } from '../sandbox/view.js';
 import { validateDescription } from './schema.js';
 
 const DESCRIBE_SCRIPT = fileURLToPath(new URL('../../../servers/describe.js', import.meta.url));
@@ -44,8 +47,12 @@ export async function describeVariants(names, { serversDir, launch = {} }) {
   if (!names.length) return [];
   // In a sandbox, the step gets a network of its own: it has nobody to talk to.
   const own = launch.sandbox ? { ...launch, sandbox: { ...launch.sandbox, network: 'own' } } : launch;
-  const { argv, env } = sideCommand([process.execPath, DESCRIBE_SCRIPT, serversDir, ...names], own);
+  // Its own file system too: what it writes outside its tree's copy is reported like a server's.
+  const view = launch.sandbox ? sandboxView(launch.sandbox) : undefined;
+  const { argv, env } = sideCommand([process.execPath, DESCRIBE_SCRIPT, serversDir, ...names], own, { view });
   const result = await runChild(argv, { cwd: serversDir, env });
+  const wrote = view && closeView(view);
+  if (wrote) recordMisbehaviour(launch.sandbox.side, wrote);
   const where = `${serversDir} (${names.join(', ')})`;
   if (result.code !== 0) {
     const how = result.signal ? `signal ${result.signal}` : `code ${result.code}`;

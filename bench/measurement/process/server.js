@@ -9,7 +9,8 @@ import { errors } from '../../core/errors.js';
 import { pinnedCommand } from '../pinning.js';
 import { onRuntime } from '../runtime/resolve.js';
 import { recordMisbehaviour } from '../sandbox/conduct.js';
-import { giveScratch, sandboxEnv, wrap } from '../sandbox/bubblewrap.js';
+import { sandboxEnv, sandboxView, wrap } from '../sandbox/bubblewrap.js';
+import { closeView } from '../sandbox/view.js';
 import { killAllIn, processesIn, sandboxPidNamespace } from '../sandbox/processes.js';
 import { spawnGroup, stopGroup } from './children.js';
 import { logExcerpt } from './log-excerpt.js';
@@ -82,10 +83,11 @@ const nodeOptions = (...layers) =>
  *   4. pinning (bench/measurement/pinning.js): taskset outermost, when a plan is given.
  * @param {string[]} command
  * @param {{runtime?: object, sandbox?: object, env?: object, cwd?: string}} launch
- * @param {{env?: object, plan?: object, cpus?: number[], scratch?: string}} how
- *   env: what the harness sets for this process; scratch: the one directory it may write
+ * @param {{env?: object, plan?: object, cpus?: number[], view?: object}} how
+ *   env: what the harness sets for this process; view: a sandboxed process's file system
+ *   (bench/measurement/sandbox/view.js: a copy of its tree to write in, and its scratch directory)
  */
-export function sideCommand(command, launch = {}, { env = {}, plan, cpus, scratch } = {}) {
+export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view } = {}) {
   const { sandbox } = launch;
   const inherited = sandbox ? sandboxEnv(process.env) : process.env;
   const onIt = onRuntime(
@@ -95,11 +97,11 @@ export function sideCommand(command, launch = {}, { env = {}, plan, cpus, scratc
       ...launch.env,
       ...env,
       NODE_OPTIONS: nodeOptions(inherited, launch.env, env),
-      ...(sandbox && scratch ? { HOME: scratch, TMPDIR: scratch } : {}),
+      ...(sandbox && view ? { HOME: view.scratch, TMPDIR: view.scratch } : {}),
     },
     launch.runtime,
   );
-  const argv = sandbox ? wrap(onIt.command, sandbox, { scratch, cwd: launch.cwd }) : onIt.command;
+  const argv = sandbox ? wrap(onIt.command, sandbox, { view, cwd: launch.cwd }) : onIt.command;
   return { argv: plan ? pinnedCommand(plan, argv, cpus) : argv, env: onIt.env };
 }
 
@@ -115,8 +117,9 @@ export async function startServer(
 ) {
   if (port && !(await portIsFree(port))) throw errors.portInUse(port);
   const { launch } = variant;
-  const workDir = mkdtempSync(join(tmpdir(), 'perfgate-server-'));
-  if (launch.sandbox) giveScratch(workDir);
+  // A sandboxed server writes into a file system of its own (its tree's copy, its scratch).
+  const view = launch.sandbox ? sandboxView(launch.sandbox) : null;
+  const workDir = view ? view.scratch : mkdtempSync(join(tmpdir(), 'perfgate-server-'));
   const readyFile = join(workDir, 'ready.json');
   const listenPort = port ?? (launch.readiness === 'http' ? await freePort() : 0);
   const log = openSync(logFile, 'a');
@@ -124,7 +127,7 @@ export async function startServer(
   const composed = sideCommand(command, launch, {
     plan,
     cpus,
-    scratch: workDir,
+    view,
     env: {
       ...env,
       PORT: String(listenPort),
@@ -146,7 +149,8 @@ export async function startServer(
     const strays = pidNamespace ? leftOutsideGroup(pidNamespace, group.child.pid) : [];
     await stopGroup(group);
     const survivors = pidNamespace ? await emptyNamespace(pidNamespace) : [];
-    rmSync(workDir, { recursive: true, force: true });
+    const wrote = view ? closeView(view) : null;
+    if (!view) rmSync(workDir, { recursive: true, force: true });
     for (const [what, found] of [
       ["left processes outside its server's process group", strays],
       ['had processes still running after its server stopped (killed)', survivors],
@@ -154,6 +158,7 @@ export async function startServer(
       if (found.length)
         recordMisbehaviour(launch.sandbox.side, `${what}: ${found.map((each) => each.command).join('; ')}`);
     }
+    if (wrote) recordMisbehaviour(launch.sandbox.side, wrote);
   };
 
   const deadline = Date.now() + readyTimeout * 1000;

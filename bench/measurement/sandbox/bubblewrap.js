@@ -2,9 +2,10 @@
 // builds its sandboxes with. Without root it makes its own user namespace; run as root, perfgate
 // first drops to an unprivileged uid (setpriv), so that the side never holds the runner's
 // identity. Inside: a PID namespace (the side sees only its own processes, and all of them die
-// with it), the side's tree and the runtime read-only, one writable scratch directory, the
-// system's /usr and /etc read-only, and nothing else of the machine: no work directory, tool
-// cache, home or credentials. Its network is the one it is started in: the private,
+// with it), a file system of its own per process (./view.js: a copy of the side's tree to write
+// in, its packages and the runtime read-only, one scratch directory, the system's /usr and /etc
+// read-only, and nothing else of the machine: no work directory, tool cache, home or
+// credentials; what it writes elsewhere is reported). Its network is the one it is started in: the private,
 // loopback-only network namespace a measurement runs in (./private-network.js), or a namespace
 // of its own (the describe step).
 import { spawnSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { onlyLoopback } from './private-network.js';
+import { openView, viewRoot, viewTree } from './view.js';
 
 // What the sandbox runs as when perfgate runs as root: the kernel's overflow user, which owns nothing.
 export const SANDBOX_UID = 65534;
@@ -32,10 +34,10 @@ export function sandboxUnavailable() {
 }
 
 function probe() {
-  const check = spawnSync(
-    ...splitArgv(wrap(['/usr/bin/true'], { readOnly: [], network: 'own' }, { scratch: undefined, cwd: '/' })),
-    { encoding: 'utf8', timeout: 10_000 },
-  );
+  const check = spawnSync(...splitArgv(wrap(['/usr/bin/true'], { readOnly: [], network: 'own' }, { cwd: '/' })), {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
   if (check.error?.code === 'ENOENT') return 'bubblewrap is not installed (Debian package bubblewrap)';
   if (check.status === 0) return null;
   const said = (check.stderr || check.error?.message || `exit code ${check.status}`).trim().split('\n').at(-1);
@@ -62,14 +64,29 @@ function runtimeDirs(command) {
   return SYSTEM_DIRS.some((dir) => home === dir || home.startsWith(`${dir}/`)) ? [] : [home];
 }
 
+// The destinations of bubblewrap's mount arguments (what it makes in the root).
+const TWO_PATHS = new Set(['--bind', '--ro-bind', '--dev-bind', '--symlink']);
+const ONE_PATH = new Set(['--proc', '--dev', '--tmpfs', '--dir', '--remount-ro']);
+function mountPoints(args) {
+  const points = [];
+  for (let at = 0; at < args.length; at++) {
+    const operands = TWO_PATHS.has(args[at]) ? 2 : ONE_PATH.has(args[at]) ? 1 : 0;
+    if (!operands) continue;
+    at += operands;
+    points.push(args[at]);
+  }
+  return points;
+}
+
 /**
  * The argv that runs `command` in the sandbox.
  * @param {string[]} command
  * @param {{readOnly: string[], writable?: string[], network: 'own' | 'shared'}} sandbox
- *   readOnly: the side's tree and what it links to; writable: directories the harness gives it besides scratch
- * @param {{scratch?: string, cwd?: string}} where  scratch: the one writable directory
+ *   readOnly: what the side's tree links to, the runtime; writable: directories the harness gives it besides scratch
+ * @param {{view?: object, cwd?: string}} where  view: the process's file system (./view.js openView):
+ *   its root with the side's tree, and its scratch directory; without one, an empty read-only root
  */
-export function wrap(command, sandbox, { scratch, cwd }) {
+export function wrap(command, sandbox, { view, cwd }) {
   // A server shares the network it is started in: that must be a private one.
   if (sandbox.network === 'shared' && !onlyLoopback())
     throw new Error(
@@ -77,6 +94,20 @@ export function wrap(command, sandbox, { scratch, cwd }) {
     );
   // Each at the path the side names it by and at its real path, so links resolve either way.
   const readOnly = [...new Set([...runtimeDirs(command), ...sandbox.readOnly].flatMap((dir) => [dir, real(dir)]))];
+  const mounts = [
+    ...(view ? viewRoot(view) : []),
+    ...SYSTEM_DIRS.flatMap((dir) => ['--ro-bind', dir, dir]),
+    ...rootEntries(),
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    ...readOnly.flatMap((dir) => ['--ro-bind', real(dir), dir]),
+    ...(view ? viewTree(view) : []),
+    ...[...(sandbox.writable ?? []), ...(view ? [view.scratch] : [])].flatMap((dir) => ['--bind', dir, dir]),
+    ...(view ? [] : ['--remount-ro', '/']),
+  ];
+  if (view) view.mountPoints = mountPoints(mounts);
   const bwrap = [
     'bwrap',
     '--unshare-user',
@@ -88,16 +119,7 @@ export function wrap(command, sandbox, { scratch, cwd }) {
     '--die-with-parent',
     '--cap-drop',
     'ALL',
-    ...SYSTEM_DIRS.flatMap((dir) => ['--ro-bind', dir, dir]),
-    ...rootEntries(),
-    '--proc',
-    '/proc',
-    '--dev',
-    '/dev',
-    ...readOnly.flatMap((dir) => ['--ro-bind', real(dir), dir]),
-    ...[...(sandbox.writable ?? []), ...(scratch ? [scratch] : [])].flatMap((dir) => ['--bind', dir, dir]),
-    '--remount-ro',
-    '/',
+    ...mounts,
     ...(cwd ? ['--chdir', cwd] : []),
     '--',
     ...command,
@@ -106,6 +128,9 @@ export function wrap(command, sandbox, { scratch, cwd }) {
     ? ['setpriv', `--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_UID}`, '--clear-groups', '--', ...bwrap]
     : bwrap;
 }
+
+/** The file system of one process of `sandbox` (./view.js), owned by the uid the sandbox runs as. */
+export const sandboxView = (sandbox) => openView(sandbox, { owner: asRoot() ? SANDBOX_UID : undefined });
 
 /** What a sandboxed process keeps of the harness's environment `env`. */
 export function sandboxEnv(env) {
@@ -151,16 +176,30 @@ function linkedDirs(root) {
 }
 
 /**
- * The sandbox of a side's processes: its tree and what its tree links to, read-only; it shares
- * the network it is started in (the measurement's private one).
+ * The sandbox of a side's processes: its tree (each process writes into a copy of its own,
+ * ./view.js) and, read-only, what its tree links to; it shares the network it is started in
+ * (the measurement's private one).
  * @param {{label: string, root: string, runtime?: object}} side
  */
 export function sideSandbox(side) {
   // A runtime from perfgate's cache (bench/measurement/runtime/): its installation, bound with the side's.
   const runtime = side.runtime && !side.runtime.system ? [dirname(dirname(side.runtime.binary))] : [];
-  const readOnly = [side.root, ...linkedDirs(side.root), ...runtime];
-  if (asRoot()) for (const dir of [...readOnly, tmpdir()]) checkPassable(dir);
-  return { side: side.label, readOnly, network: 'shared' };
+  const readOnly = [...linkedDirs(side.root), ...runtime];
+  if (asRoot()) for (const dir of [side.root, ...readOnly, tmpdir()]) checkPassable(dir);
+  return { side: side.label, tree: side.root, readOnly, network: 'shared' };
+}
+
+/** `sides` with the results directory `outDir` watched by each sandboxed side's view (./view.js). */
+export function watchResults(sides, outDir) {
+  const watched = { path: resolve(outDir), what: 'the results directory' };
+  return Object.fromEntries(
+    Object.entries(sides).map(([key, side]) => [
+      key,
+      side.sandbox
+        ? { ...side, sandbox: { ...side.sandbox, watched: [...(side.sandbox.watched ?? []), watched] } }
+        : side,
+    ]),
+  );
 }
 
 // Run as root, the sandbox's uid must be able to pass through every directory above one it

@@ -1,0 +1,61 @@
+// The file system of a sandboxed process (bench/measurement/sandbox/view.js) without bubblewrap: what a copy
+// of the tree holds, and what closing the view reports of what was written into its root. The
+// sandboxed process itself is test/sandbox.e2e.test.js's.
+import assert from 'node:assert/strict';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { closeView, openView } from '../bench/measurement/sandbox/view.js';
+import { tempDir } from './helpers/harness.js';
+
+function sideTree() {
+  const tree = tempDir();
+  mkdirSync(join(tree, 'servers'));
+  writeFileSync(join(tree, 'db.json'), '{"requests":0}');
+  writeFileSync(join(tree, 'servers', 'server.js'), '');
+  symlinkSync('../db.json', join(tree, 'servers', 'data.json'));
+  mkdirSync(join(tree, 'node_modules', 'left-pad'), { recursive: true });
+  writeFileSync(join(tree, 'node_modules', 'left-pad', 'index.js'), '');
+  return tree;
+}
+
+test("a view holds a copy of the side's tree, links as they are, node_modules left to be shared read-only", () => {
+  const tree = sideTree();
+  const view = openView({ tree }, { env: {} });
+  const copy = join(view.root, tree);
+  assert.equal(readFileSync(join(copy, 'servers', 'data.json'), 'utf8'), '{"requests":0}');
+  assert.deepEqual(view.tree.shared, ['node_modules']);
+  assert.equal(existsSync(join(copy, 'node_modules', 'left-pad')), false, 'a mount point, not a copy');
+  assert.equal(closeView(view), null);
+  assert.equal(existsSync(view.dir), false);
+});
+
+test("closing a view names what was written outside the tree's copy, by the harness's place it aimed at", () => {
+  const tree = sideTree();
+  const results = join(tempDir(), 'results');
+  const home = tempDir('perfgate-home-');
+  const view = openView(
+    { tree, watched: [{ path: results, what: 'the results directory' }] },
+    { env: { HOME: home, GITHUB_OUTPUT: join(home, 'runner', 'output') } },
+  );
+  // What a process wrote: into its tree (allowed), into decoys and beside its tree (not).
+  writeFileSync(join(view.root, tree, 'db.json'), '{"requests":1}');
+  writeFileSync(join(view.root, results, 'comparison.json'), '{}');
+  writeFileSync(join(view.root, home, 'runner', 'output'), 'regression=false');
+  const beside = join(dirname(tree), `perfgate-view-test-${process.pid}`);
+  mkdirSync(join(view.root, beside));
+  // A directory closed to the harness does not keep it from removing the view.
+  chmodSync(join(view.root, beside), 0);
+  const wrote = closeView(view);
+  assert.match(wrote, /^wrote outside its tree and scratch directory \(into a throwaway copy/);
+  for (const named of [
+    `${join(results, 'comparison.json')} (the results directory)`,
+    `${join(home, 'runner', 'output')} (the folder of GITHUB_OUTPUT)`,
+    beside,
+  ])
+    assert.ok(wrote.includes(named), `${named} in ${wrote}`);
+  assert.ok(!wrote.includes('db.json'), wrote);
+  assert.equal(readFileSync(join(tree, 'db.json'), 'utf8'), '{"requests":0}', 'the side tree itself is unchanged');
+  assert.equal(existsSync(view.dir), false);
+  assert.equal(closeView(view), null, 'closing twice says nothing more');
+});
