@@ -83,6 +83,33 @@ test('small regressions are counted and listed under the gate, in the report and
   assert.doesNotMatch(comparisonMarkdown(none), /small regressions?, smaller/);
 });
 
+test('what a sandboxed side did is named in the report and, quoted from the artifact, in the PR comment', () => {
+  const wrote =
+    'wrote outside its tree and scratch directory (into a throwaway copy of the file system; nothing reached the runner): /r/comparison.json (the results directory)';
+  const misbehaved = {
+    ...comparison,
+    sides: {
+      base: { description: 'main', sandbox: { sandboxed: true, misbehaviour: [] } },
+      head: { description: 'branch', sandbox: { sandboxed: true, misbehaviour: [wrote] } },
+    },
+  };
+  assert.ok(comparisonMarkdown(misbehaved).includes(`The code under test misbehaved**`));
+  assert.ok(comparisonMarkdown(misbehaved).includes(`- the head side ${wrote}`));
+  const body = renderComment(
+    { pr: { headSha: 'a'.repeat(40) }, comparisons: [{ comparison: misbehaved }] },
+    { runUrl: 'https://github.example/run', workflow: 'bench-pr' },
+  );
+  assert.ok(body.includes('⚠️ **The code under test misbehaved**'), body);
+  assert.ok(body.includes(`- the head side \`${wrote}\``), body);
+  assert.doesNotMatch(
+    renderComment(
+      { pr: { headSha: 'a'.repeat(40) }, comparisons: [{ comparison }] },
+      { runUrl: 'https://github.example/run', workflow: 'bench-pr' },
+    ),
+    /misbehaved/,
+  );
+});
+
 test('the legend says what each verdict means, and what inconclusive means for p99, which does not decide', () => {
   const markdown = comparisonMarkdown(comparison);
   assert.match(markdown, /regression or improvement when it lies wholly beyond the minimum effect/);

@@ -200,15 +200,25 @@ function profileSections(comparison, linkFrom) {
 }
 
 // What a sandboxed side did that it should not have: the verdicts stand (the harness measured
-// them), but the side is named.
-function misbehaviour(sides) {
+// them), but the side is named. quote: how a text goes into a line (the PR comment quotes the
+// artifact's as code).
+export function misbehaviourLines(sides, quote = escapeCell) {
   const lines = ['base', 'head'].flatMap((key) =>
-    (sides[key].sandbox?.misbehaviour ?? []).map((what) => `- the ${key} side ${escapeCell(what)}`),
+    (sides[key].sandbox?.misbehaviour ?? []).map((what) => `- the ${key} side ${quote(what)}`),
   );
   return lines.length
-    ? `\n\n⚠️ **The code under test misbehaved** (stopped by the sandbox; the verdicts are from what perfgate measured):\n${lines.join('\n')}`
-    : '';
+    ? [
+        '⚠️ **The code under test misbehaved** (stopped by the sandbox; the verdicts are from what perfgate measured):',
+        ...lines,
+        '',
+      ]
+    : [];
 }
+
+const misbehaviour = (sides) => {
+  const lines = misbehaviourLines(sides);
+  return lines.length ? `\n\n${lines.join('\n').trimEnd()}` : '';
+};
 
 const SHOWN_CHANGES = 30;
 

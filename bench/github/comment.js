@@ -1,7 +1,13 @@
 // The sticky pull-request comment: rendered here from the validated numbers and verdicts of
 // the artifact (never its markdown), then created once and updated in place, found again by
 // a hidden marker in a comment of the workflow's own bot user.
-import { confirmationLine, dependencyChangeLines, smallRegressionLine, verdictCells } from '../comparison/report.js';
+import {
+  confirmationLine,
+  dependencyChangeLines,
+  misbehaviourLines,
+  smallRegressionLine,
+  verdictCells,
+} from '../comparison/report.js';
 import { percent } from '../core/format.js';
 import { profileTables } from '../comparison/profile/report.js';
 import { codeSpan as code, oneLine } from '../core/text.js';
@@ -65,6 +71,7 @@ function section(comparison) {
           .join(', ')}${gate.regressions.length > 20 ? ', …' : ''}: the check fails.`
       : `✅ No regression beyond ${threshold} in the metric that called each verdict.`,
     '',
+    ...misbehaviourLines(sides, (text) => code(text, 600)),
     ...dependencyChangeLines(comparison.dependencyChanges, (text) => code(text)),
     ...smallRegressionLine(comparison, (id) => code(id)),
     ...confirmationLine(comparison),
