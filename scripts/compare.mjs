@@ -15,6 +15,7 @@ import {
   resolveComparedSuite,
   resolveSideOverrides,
   resolveSideRuntimes,
+  runsCodeUnderTest,
 } from '../bench/comparison/plan.js';
 import { sideLockfiles } from '../bench/comparison/overrides.js';
 import { measureComparison } from '../bench/comparison/run-comparison.js';
@@ -40,9 +41,7 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
   const runtimes = await resolveSideRuntimes(request);
   const work = createWorkRoot();
   try {
-    // Commits and package versions are code under test; the working tree on two runtimes is not.
-    // Overrides are the maintainer's own choice of packages on their machine, like the working tree.
-    const sandbox = request.base || request.dep ? sandboxDecision() : { sandboxed: false };
+    const sandbox = runsCodeUnderTest(request) ? sandboxDecision() : { sandboxed: false };
     if (sandbox.note) console.error(sandbox.note);
     // A side whose lockfile differs from the working tree's is installed: minutes of silence otherwise.
     console.error('preparing the sides (each checked out and installed unless it reuses your node_modules)');

@@ -16,6 +16,7 @@ import { renderComment } from '../bench/github/comment.js';
 import { resolveSideOverrides } from '../bench/comparison/plan.js';
 import { createWorkRoot, prepareGitSide, prepareOverrideSide } from '../bench/comparison/sides.js';
 import { validateWith } from '../bench/config/schema.js';
+import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
 import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
 import { comparisonFixture } from './helpers/comparison-fixture.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
@@ -150,7 +151,7 @@ describe('dependency overrides of a side', () => {
     });
   });
 
-  test("compare --override measures the project's server with the override and keeps both sides' lockfiles", () => {
+  test("compare --override measures the project's server with the override, sandboxed, and keeps both sides' lockfiles", () => {
     writeFileSync(
       join(project, 'server.js'),
       "const version = require('outer');\nrequire('node:http').createServer((q, s) => s.end(version)).listen(process.env.PORT, process.env.HOST);\n",
@@ -188,6 +189,13 @@ describe('dependency overrides of a side', () => {
       { name: 'inner', from: '1.1.0', to: 'absent', where: 'node_modules/outer/node_modules/inner' },
     ]);
     assert.match(readFileSync(join(out, 'comparison.md'), 'utf8'), /Dependencies changed: 2/);
+    // An override may be a tarball or a git URL, someone else's code: both sides ran sandboxed.
+    for (const key of ['base', 'head'])
+      assert.deepEqual(
+        comparison.sides[key].sandbox,
+        sandboxUnavailable() ? { sandboxed: false } : { sandboxed: true, misbehaviour: [] },
+        key,
+      );
   });
 
   test("a commit's side takes its overrides, and never changes the node_modules it would have reused", () => {

@@ -42,6 +42,15 @@ export function resolveSideOverrides(request) {
 const anyOverride = (overrides) => Object.values(overrides ?? {}).some((side) => Object.keys(side).length);
 
 /**
+ * Whether a comparison runs code under test, whose servers are sandboxed: commits, package
+ * versions, and dependency overrides (a version, a tarball or a git URL: someone else's code,
+ * however the maintainer chose it). The working tree on two runtimes is the project's own code,
+ * trusted as bench trusts it.
+ */
+export const runsCodeUnderTest = (request) =>
+  Boolean(request.base || request.dep || anyOverride(request.dependencyOverrides));
+
+/**
  * Each side's runtime (--runtime for both, --vs-runtime for head), resolved, installed and
  * checked before any side is made or any server starts.
  * @returns {Promise<{base: object, head: object}>}
@@ -71,11 +80,10 @@ function onRuntimes(sides, runtimes) {
   return { base: named(sides.base, runtimes.base), head: named(sides.head, runtimes.head) };
 }
 
-// Both sides of a comparison of commits or package versions are code under test: the head is
-// the change, and the base of a package comparison, or a --base branch, is no more trusted; a
-// sandbox on one side only would also be a difference between them. (The working tree on two
-// runtimes is the project's own code, trusted as bench trusts it: compare does not ask for a
-// sandbox there.) runtimes: resolveSideRuntimes's; sandboxed: bench/measurement/sandbox sandboxDecision's.
+// Both sides of a comparison that runs code under test (runsCodeUnderTest) are sandboxed: the
+// head is the change, and the base of a package comparison, a --base branch or a base with
+// overrides is no more trusted; a sandbox on one side only would also be a difference between
+// them. runtimes: resolveSideRuntimes's; sandboxed: bench/measurement/sandbox sandboxDecision's.
 export function prepareSides(
   request,
   work,
