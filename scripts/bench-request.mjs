@@ -40,7 +40,7 @@ const BENCH_REQUEST_COMMAND = {
     label: { type: 'string', value: 'NAME', help: 'the label that asks for a benchmark', default: DEFAULT_LABEL },
     'lockfile-only': {
       type: 'boolean',
-      help: 'refuse pull requests that change anything but package.json and lockfiles (the upgrade gate)',
+      help: "refuse pull requests that change anything but package.json, lockfiles, .nvmrc, .node-version and setup-node's node-version in a workflow (the upgrade gate)",
     },
   },
   check: (values) =>
