@@ -1,10 +1,11 @@
 // The one argument runner (bench/cli/run.js): every problem of a command line is named with
 // the fix, --help comes from the option table, and every entry point in scripts/ uses it.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { promisify } from 'node:util';
 import { exitCodeOf, helpText, parseCommandLine } from '../bench/cli/run.js';
 import { errors, EXIT, githubErrors, historyErrors, PerfgateError } from '../bench/core/errors.js';
 import { PROJECT_ROOT } from './helpers/harness.js';
@@ -167,23 +168,28 @@ describe('the error catalogue', () => {
 const SCRIPTS = readdirSync(join(PROJECT_ROOT, 'scripts'))
   .filter((name) => name.endsWith('.mjs'))
   .sort();
+// Asynchronous, so that the scripts are checked side by side: each only parses its command line.
+const execFileAsync = promisify(execFile);
 const run = (script, args) =>
-  spawnSync(process.execPath, [join(PROJECT_ROOT, 'scripts', script), ...args], {
+  execFileAsync(process.execPath, [join(PROJECT_ROOT, 'scripts', script), ...args], {
     encoding: 'utf8',
     timeout: 30000,
     cwd: PROJECT_ROOT,
-  });
+  }).then(
+    ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
+    ({ code, stdout, stderr }) => ({ status: code, stdout, stderr }),
+  );
 
-describe('every command in scripts/', () => {
+describe('every command in scripts/', { concurrency: 4 }, () => {
   for (const script of SCRIPTS) {
-    test(script, () => {
-      const help = run(script, ['--help']);
+    test(script, async () => {
+      const help = await run(script, ['--help']);
       assert.equal(help.status, 0, help.stderr);
       assert.match(help.stdout, /^usage: \S/);
       assert.match(help.stdout, /-h, --help +print this help and exit/);
       assert.equal(help.stderr, '');
 
-      const unknown = run(script, ['--no-such-flag']);
+      const unknown = await run(script, ['--no-such-flag']);
       assert.equal(unknown.status, 2, unknown.stderr);
       assert.match(unknown.stderr, /^perfgate: invalid command line:\n/);
       assert.match(unknown.stderr, /^perfgate: {3}- unknown option --no-such-flag\b/m);
@@ -192,7 +198,7 @@ describe('every command in scripts/', () => {
       // The first option of the help that takes a value, given without one.
       const [, flag] = help.stdout.match(/^ {2}(?:-\w, )?(--[\w-]+)(?:, --no-[\w-]+)? [A-Z(a-z|]/m) ?? [];
       if (!flag) return;
-      const missing = run(script, [flag]);
+      const missing = await run(script, [flag]);
       assert.equal(missing.status, 2, missing.stderr);
       assert.match(missing.stderr, new RegExp(`${flag} needs a value: ${flag} \\S+`));
     });
