@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
 import { DEFAULTS } from '../bench/config/suites.js';
+import { measurementSettings } from '../bench/measurement/context.js';
 import { currentPinning } from '../bench/measurement/pinning.js';
 import { mergeSelfTimes, packageOf, scriptPath, selfTimes } from '../bench/comparison/profile/cpuprofile.js';
 import { differentialProfile } from '../bench/comparison/profile/differential.js';
@@ -218,6 +219,13 @@ describe('profiling two versions of a server', () => {
     tags: [],
     connections: 10,
   };
+  // The run's context as bench/measurement/context.js opens it, but without pinning the test's own process.
+  const measurement = async () => ({
+    plan: currentPinning({}),
+    backend: await loadBuiltInVariant('mock-backend'),
+    engine: config.engine,
+  });
+  const settings = measurementSettings(config, spec);
 
   test('the function the head commit added comes first, with its file and line', async () => {
     const { repo, shas, slowLine } = makeServersRepository(['slower']);
@@ -236,7 +244,14 @@ describe('profiling two versions of a server', () => {
     for (const side of ['base', 'head'])
       variants[side] = await loadBuiltInVariant('node-http', pathToFileURL(join(roots[side], 'servers/')));
     const outDir = tempDir();
-    const profile = await profileBenchmark({ spec, variants, roots, config, plan: currentPinning({}), outDir });
+    const profile = await profileBenchmark({
+      spec,
+      variants,
+      roots,
+      measurement: await measurement(),
+      settings,
+      outDir,
+    });
     assert.equal(profile.skipped, undefined, profile.skipped);
     const [first] = profile.grew;
     assert.equal(first.functionName, 'hashBodySlowly');
@@ -261,8 +276,8 @@ describe('profiling two versions of a server', () => {
       spec: { ...spec, variant: 'go-nethttp', id: 'go-nethttp hello c=10' },
       variants: { base: go, head: go },
       roots: { base: PROJECT_ROOT, head: PROJECT_ROOT },
-      config,
-      plan: currentPinning({}),
+      measurement: await measurement(),
+      settings,
       outDir: tempDir(),
     });
     assert.match(profile.skipped, /variant "go-nethttp" cannot be CPU-profiled: it runs no Node\.js process/);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULTS, SUITES } from '../bench/config/suites.js';
+import { measurementSettings } from '../bench/measurement/context.js';
 import { benchmarkId, expandSpecs, optionSettings } from '../bench/measurement/specs.js';
 
 const suite = (name) => ({ ...DEFAULTS, ...SUITES[name], options: { ...DEFAULTS.options, ...SUITES[name].options } });
@@ -69,4 +70,19 @@ test('proxy-clients names each client but the default, so proxy-baseline names s
 test('proxyClient changes only the proxy scenario', () => {
   assert.equal(optionSettings({ ...DEFAULTS.options, proxyClient: ['http', 'fetch'] }, 'json').length, 1);
   assert.equal(optionSettings({ ...DEFAULTS.options, proxyClient: ['http', 'fetch'] }, 'proxy').length, 2);
+});
+
+test("a benchmark's measurement settings: its own tier and the suite's load settings, not the whole config", () => {
+  const config = { ...suite('proxy-baseline'), rate: 500, pipelining: 2 };
+  const spec = expandSpecs(config).find((each) => each.id === 'express proxy c=50');
+  assert.deepEqual(measurementSettings(config, spec), {
+    connections: 50,
+    duration: 10,
+    warmup: 2,
+    pipelining: 2,
+    rate: 500,
+    timeout: 5,
+    workers: 0,
+    readyTimeout: 15,
+  });
 });

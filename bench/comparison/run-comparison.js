@@ -4,16 +4,14 @@
 // same cores, so machine noise hits both; sequential mode one after the other, and is the
 // fallback, with its reason, for a benchmark that cannot run twice at once. Raw per-round
 // samples are kept, so every verdict can be recomputed and audited (Node core's benchmark/ keeps measurement and judgement apart).
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerfgateError } from '../core/errors.js';
-import { gitInfo, machineInfo } from '../measurement/machine.js';
-import { currentPinning, pinSelf } from '../measurement/pinning.js';
+import { measurementSettings, openMeasurement } from '../measurement/context.js';
 import { fileSafe, measureOnce, measureTogether } from '../measurement/measure.js';
 import { JUDGED_METRICS } from '../results/metrics.js';
 import { failsGate, isFullChange, isSlower, VERDICTS } from '../stats/index.js';
 import { expandSpecs, isReference } from '../measurement/specs.js';
-import { loadBuiltInVariant, skipReason } from '../measurement/variants.js';
+import { skipReason } from '../measurement/variants.js';
 import { runtimeRecord } from '../measurement/runtime/resolve.js';
 import { profileBenchmark } from './profile/profile-benchmark.js';
 import { measureConfirmed } from './confirm.js';
@@ -43,16 +41,14 @@ export function benchmarkMode(asked, spec, variants) {
 }
 
 // The round of one benchmark: both sides together (duet), or one after the other.
-function roundMeasurer({ mode, spec, variants, backend, config, plan, logDir, attempt = 1 }) {
+function roundMeasurer({ mode, spec, variants, measurement, measuring, attempt = 1 }) {
   const prefix = attempt > 1 ? 'confirm-' : '';
   if (mode === 'duet') {
     return async (round, order) => {
       const records = await measureTogether({
         sides: order.map((key) => ({ key, spec, variant: variants[key][spec.variant] })),
-        backend,
-        config,
-        plan,
-        logDir,
+        measurement,
+        settings: measuring,
         label: `${prefix}round${round}`,
       });
       return Object.fromEntries(order.map((key, index) => [key, roundSample(records[index])]));
@@ -63,10 +59,8 @@ function roundMeasurer({ mode, spec, variants, backend, config, plan, logDir, at
       await measureOnce({
         spec,
         variant: variants[side][spec.variant],
-        backend,
-        config,
-        plan,
-        logDir,
+        measurement,
+        settings: measuring,
         repetition: `${prefix}${side}${round}`,
       }),
     ),
@@ -105,18 +99,15 @@ const wantsProfile = (mode = 'auto', { verdict, verdicts }) =>
     (isSlower(verdict.verdict) || Object.values(verdicts).some((each) => each.verdict === VERDICTS.regression)));
 
 /**
+ * The comparison, in a measurement context opened for it (bench/measurement/context.js).
  * @param {{config: object, sides: {base: object, head: object}, settings: object, outDir: string, onProgress?: Function, select?: Function}} comparison
  * settings: { thresholds: {'req/s': 0.05, 'p99 latency': 0.1}, failThreshold, budgetSeconds, minRounds, maxRounds }
  * select: which benchmarks (specs) of the suite to measure; all by default (the relative trend picks some)
  */
 export async function runComparison({ config, sides, settings, outDir, onProgress = () => {}, select = () => true }) {
-  const plan = currentPinning({ loadWorkers: config.workers });
-  pinSelf(plan);
-  const logDir = join(outDir, 'logs');
-  mkdirSync(logDir, { recursive: true });
+  const measurement = await openMeasurement({ config, outDir });
   // A hostile side's writes aimed at the results land in a decoy and are reported (bench/measurement/sandbox/view.js).
   const variants = await sideVariants(watchResults(sides, outDir), config);
-  const backend = await loadBuiltInVariant('mock-backend');
   const specs = expandSpecs(config).filter(select);
   const benchmarks = [];
   for (const [index, spec] of specs.entries()) {
@@ -138,6 +129,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
       base: variants.base[spec.variant],
       head: variants.head[spec.variant],
     });
+    const measuring = measurementSettings(config, spec);
     try {
       const measured = await measureConfirmed(
         (attempt) =>
@@ -145,7 +137,7 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
             ...settingsOf(settings, spec),
             budgetMs: settings.budgetSeconds * 1000,
             // The confirming run's logs beside the first run's, not over them.
-            measureRound: roundMeasurer({ mode, spec, variants, backend, config, plan, logDir, attempt }),
+            measureRound: roundMeasurer({ mode, spec, variants, measurement, measuring, attempt }),
           }),
         {
           confirm: settings.confirm !== false,
@@ -158,8 +150,8 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
             spec,
             variants: { base: variants.base[spec.variant], head: variants.head[spec.variant] },
             roots: { base: sides.base.root, head: sides.head.root },
-            config,
-            plan,
+            measurement,
+            settings: measuring,
             outDir: join(outDir, fileSafe(spec.id)),
           })
         : undefined;
@@ -214,9 +206,9 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     ...COMPARISON_FORMAT,
     suite: config.name,
     finishedAt: new Date().toISOString(),
-    machine: machineInfo(),
-    harness: gitInfo(),
-    pinning: plan,
+    machine: measurement.machine,
+    harness: measurement.git,
+    pinning: measurement.plan,
     sides: Object.fromEntries(
       Object.entries(sides).map(([key, side]) => [
         key,
@@ -234,10 +226,10 @@ export async function runComparison({ config, sides, settings, outDir, onProgres
     ),
     settings: {
       ...settings,
-      engine: config.engine,
+      engine: measurement.engine,
       roundSeconds: config.duration,
       warmupSeconds: config.warmup,
-      server: config.server,
+      server: measurement.serverSettings,
       metrics: JUDGED_METRICS.map((metric) => metric.name),
     },
     benchmarks,

@@ -75,25 +75,25 @@ function clientCores(plan, processes, sides) {
 
 // Loads every opened side at the same moment (all engines launched first, then started
 // together): the warm-up, then the measured load with the server groups sampled.
-async function loadTogether(opened, config) {
+async function loadTogether(opened, engine, settings) {
   const prepared = [];
   try {
     for (const side of opened) {
       prepared.push(
         await prepareLoad({
-          engine: config.engine,
+          engine,
           port: side.server.port,
           request: side.request,
-          connections: side.spec.connections,
-          duration: config.duration,
-          pipelining: config.pipelining,
-          rate: config.rate,
-          timeout: config.timeout,
-          workers: config.workers,
+          connections: settings.connections,
+          duration: settings.duration,
+          pipelining: settings.pipelining,
+          rate: settings.rate,
+          timeout: settings.timeout,
+          workers: settings.workers,
         }),
       );
     }
-    if (config.warmup > 0) await Promise.all(prepared.map((load) => load.go(config.warmup)));
+    if (settings.warmup > 0) await Promise.all(prepared.map((load) => load.go(settings.warmup)));
     const samplers = opened.map((side) =>
       startSampler([side.server.pid], side.server.pidNamespace ? [side.server.pidNamespace] : []),
     );
@@ -106,11 +106,13 @@ async function loadTogether(opened, config) {
 
 /**
  * Measures one or two servers of one benchmark at the same time (a duet when two).
- * @param {{sides: {key: string, spec: object, variant: object}[], backend: object, config: object, plan: object,
- *   logDir: string, label: string}} measurement  sides start in the given order
+ * @param {{sides: {key: string, spec: object, variant: object}[], measurement: object, settings: object,
+ *   label: string}} run  measurement: the run's context, settings: the benchmark's (bench/measurement/context.js);
+ *   sides start in the given order
  * @returns {Promise<object[]>} one run record per side, in the given order
  */
-export async function measureTogether({ sides, backend, config, plan, logDir, label }) {
+export async function measureTogether({ sides, measurement, settings, label }) {
+  const { plan, backend, logDir } = measurement;
   const opened = [];
   try {
     // Started in the given order, without waiting for one to be ready before the next.
@@ -121,9 +123,9 @@ export async function measureTogether({ sides, backend, config, plan, logDir, la
         variant: side.variant,
         backend,
         plan,
-        readyTimeout: config.readyTimeout,
+        readyTimeout: settings.readyTimeout,
         logFile,
-        server: config.server,
+        server: measurement.serverSettings,
       });
       const entry = { ...side, server, stop, logFile, request: requestFor(side.variant, side.spec) };
       opened.push(entry);
@@ -144,10 +146,10 @@ export async function measureTogether({ sides, backend, config, plan, logDir, la
         request: side.request,
         variant: side.variant.name,
         scenario: side.spec.scenario,
-        timeout: config.timeout,
+        timeout: settings.timeout,
       });
     }
-    const measured = await loadTogether(opened, config);
+    const measured = await loadTogether(opened, measurement.engine, settings);
     const failed = opened.find((side) => side.exit);
     if (failed) throw errors.serverExited(failed.variant.name, failed.exit.code, failed.exit.signal, failed.logFile);
     return measured.map(({ load, sampled }) =>
@@ -159,13 +161,11 @@ export async function measureTogether({ sides, backend, config, plan, logDir, la
 }
 
 // One measured run of one benchmark: fresh server, verification, warm-up, load, stop.
-export async function measureOnce({ spec, variant, backend, config, plan, logDir, repetition }) {
+export async function measureOnce({ spec, variant, measurement, settings, repetition }) {
   const [record] = await measureTogether({
     sides: [{ key: 'run', spec, variant }],
-    backend,
-    config,
-    plan,
-    logDir,
+    measurement,
+    settings,
     label: `run${repetition}`,
   });
   return record;

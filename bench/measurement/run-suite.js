@@ -2,27 +2,26 @@
 // server, verify its answer, warm up, measure, stop); repetitions go round-robin over all
 // benchmarks so that a slow phase of a noisy machine does not fall on one benchmark only. The result file is rewritten
 // after every benchmark, so an interrupted run still leaves a valid file.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../core/atomic-file.js';
+import { measurementSettings, openMeasurement } from './context.js';
 import { enginePackages } from './engines/seam.js';
 import { errors, PerfgateError } from '../core/errors.js';
-import { gitInfo, machineInfo, packageVersions } from './machine.js';
-import { currentPinning, pinSelf } from './pinning.js';
+import { packageVersions } from './machine.js';
 import { onInterrupt } from './process/children.js';
 import { measureOnce } from './measure.js';
 import { createProgress } from '../core/progress.js';
 import { summarizeRuns } from '../results/record.js';
 import { runtimeRecord, SYSTEM, SYSTEM_RUNTIME } from './runtime/resolve.js';
 import { expandSpecs } from './specs.js';
-import { loadBuiltInVariant, skipReason } from './variants.js';
+import { skipReason } from './variants.js';
 
 const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
 const STARTUP_ALLOWANCE_SECONDS = 1;
 
-function newResult({ config, variants, runtimes, plan }) {
+function newResult({ config, variants, runtimes, measurement }) {
   // A variant on several runtimes is one variant per runtime: its packages once.
-  const packages = [...enginePackages(config.engine), ...variants.flatMap((variant) => variant.packages)].filter(
+  const packages = [...enginePackages(measurement.engine), ...variants.flatMap((variant) => variant.packages)].filter(
     (name, index, all) => all.indexOf(name) === index,
   );
   return {
@@ -31,10 +30,10 @@ function newResult({ config, variants, runtimes, plan }) {
     status: 'running',
     startedAt: new Date().toISOString(),
     finishedAt: null,
-    machine: machineInfo(),
-    git: gitInfo(),
+    machine: measurement.machine,
+    git: measurement.git,
     packages: packageVersions(packages),
-    pinning: plan,
+    pinning: measurement.plan,
     // The servers' runtimes, each as asked for and as installed (the harness's own is machine.node).
     runtimes,
     config,
@@ -48,11 +47,8 @@ function newResult({ config, variants, runtimes, plan }) {
  * @returns {Promise<object>} the result (also written to <outDir>/result.json)
  */
 export async function runSuite({ config, variants, runtimes = [SYSTEM_RUNTIME], outDir }) {
-  const plan = currentPinning({ loadWorkers: config.workers });
-  pinSelf(plan);
-  const logDir = join(outDir, 'logs');
-  mkdirSync(logDir, { recursive: true });
-  const result = newResult({ config, variants, runtimes: runtimes.map(runtimeRecord), plan });
+  const measurement = await openMeasurement({ config, outDir });
+  const result = newResult({ config, variants, runtimes: runtimes.map(runtimeRecord), measurement });
   const resultFile = join(outDir, 'result.json');
   const save = () => writeFileAtomicSync(resultFile, `${JSON.stringify(result, null, 2)}\n`);
   onInterrupt((signal) => {
@@ -80,6 +76,9 @@ export async function runSuite({ config, variants, runtimes = [SYSTEM_RUNTIME], 
     ]),
   );
   const variantOf = (benchmark) => variantFor.get(benchmark);
+  const settingsFor = new Map(
+    result.benchmarks.map((benchmark) => [benchmark, measurementSettings(config, benchmark)]),
+  );
   for (const [benchmark, variant] of variantFor)
     if (variant.runtime && variant.runtime !== (benchmark.runtime ?? SYSTEM)) benchmark.runtime = variant.runtime;
   save();
@@ -100,7 +99,6 @@ export async function runSuite({ config, variants, runtimes = [SYSTEM_RUNTIME], 
     console.error(skipped.message);
     Object.assign(benchmark, { status: 'skipped', code: skipped.code, reason });
   }
-  const backend = await loadBuiltInVariant('mock-backend');
   const progress = createProgress({
     total: result.benchmarks.length * config.repetitions,
     secondsPerStep: config.warmup + config.duration + STARTUP_ALLOWANCE_SECONDS,
@@ -118,10 +116,8 @@ export async function runSuite({ config, variants, runtimes = [SYSTEM_RUNTIME], 
           await measureOnce({
             spec: benchmark,
             variant: variantOf(benchmark),
-            backend,
-            config,
-            plan,
-            logDir,
+            measurement,
+            settings: settingsFor.get(benchmark),
             repetition,
           }),
         );

@@ -10,7 +10,7 @@ import { measureComparison } from '../run-comparison.js';
 import { sideSandbox } from '../../measurement/sandbox/bubblewrap.js';
 import { runInPrivateNetwork } from '../../measurement/sandbox/private-network.js';
 import { loadSideVariants } from '../sides.js';
-import { currentPinning } from '../../measurement/pinning.js';
+import { measurementSettings, openMeasurement } from '../../measurement/context.js';
 import { profileBenchmark } from '../profile/profile-benchmark.js';
 import { expandSpecs } from '../../measurement/specs.js';
 import { bisectCommits } from './search.js';
@@ -72,8 +72,8 @@ export async function profileCommit({ spec, sides, config, outDir }) {
     spec,
     variants: { base: await variantOf(sides.base), head: await variantOf(sides.head) },
     roots: { base: sides.base.root, head: sides.head.root },
-    config,
-    plan: currentPinning({ loadWorkers: config.workers }),
+    measurement: await openMeasurement({ config }),
+    settings: measurementSettings(config, spec),
     outDir,
   });
 }

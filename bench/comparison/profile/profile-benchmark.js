@@ -3,21 +3,20 @@
 // A side that cannot be profiled (not a Node.js process) gives a one-line reason instead.
 import { join } from 'node:path';
 import { PerfgateError } from '../../core/errors.js';
-import { loadBuiltInVariant } from '../../measurement/variants.js';
 import { differentialProfile } from './differential.js';
 import { writeFlameGraphs } from './flamegraph.js';
 import { profileSides } from './profile-sides.js';
 
 /**
  * @param {{spec: object, variants: {base: object, head: object}, roots: {base: string, head: string},
- *   config: object, plan: object, outDir: string}} run
+ *   measurement: object, settings: object, outDir: string}} run  measurement: the run's context, settings:
+ *   the benchmark's (bench/measurement/context.js)
  * @returns {Promise<object>} { grew, shrank, totals, requests, files, flameGraphs } or { skipped }
  */
-export async function profileBenchmark({ spec, variants, roots, config, plan, outDir }) {
+export async function profileBenchmark({ spec, variants, roots, measurement, settings, outDir }) {
   const dir = join(outDir, 'profile');
   try {
-    const backend = await loadBuiltInVariant('mock-backend');
-    const measured = await profileSides({ spec, variants, roots, backend, config, plan, outDir: dir });
+    const measured = await profileSides({ spec, variants, roots, measurement, settings, outDir: dir });
     const files = [...measured.base.profiles, ...measured.head.profiles];
     return {
       ...differentialProfile(measured),

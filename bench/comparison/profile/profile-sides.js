@@ -78,10 +78,11 @@ function readProfile(file) {
 
 /**
  * @param {{spec: object, variants: {base: object, head: object}, roots: {base: string, head: string},
- *   backend: object, config: object, plan: object, outDir: string}} run
+ *   measurement: object, settings: object, outDir: string}} run  measurement: the run's context, settings:
+ *   the benchmark's (bench/measurement/context.js)
  * @returns {Promise<{base: {functions: Map, requests: number, profiles: string[]}, head: object}>}
  */
-export async function profileSides({ spec, variants, roots, backend, config, plan, outDir }) {
+export async function profileSides({ spec, variants, roots, measurement, settings, outDir }) {
   // Absolute: the agent writes there from the server's working directory, the side's copy.
   const dirs = Object.fromEntries(SIDES.map((side) => [side, join(resolve(outDir), side)]));
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
@@ -92,11 +93,11 @@ export async function profileSides({ spec, variants, roots, backend, config, pla
       started[side] = await startBenchmarkServer({
         spec,
         variant,
-        backend,
-        plan,
-        readyTimeout: config.readyTimeout,
+        backend: measurement.backend,
+        plan: measurement.plan,
+        readyTimeout: settings.readyTimeout,
         logFile: join(dirs[side], 'server.log'),
-        server: config.server,
+        server: measurement.serverSettings,
       });
       if (!pidsWith(dirs[side], '.agent').length)
         throw errors.notProfilable(
@@ -107,13 +108,13 @@ export async function profileSides({ spec, variants, roots, backend, config, pla
     const load = (side, duration) => {
       const request = requestFor(variants[side], spec);
       return runLoad({
-        engine: config.engine,
+        engine: measurement.engine,
         port: started[side].server.port,
         request,
-        connections: spec.connections,
-        pipelining: config.pipelining,
-        rate: config.rate,
-        timeout: config.timeout,
+        connections: settings.connections,
+        pipelining: settings.pipelining,
+        rate: settings.rate,
+        timeout: settings.timeout,
         duration,
       });
     };
@@ -123,14 +124,14 @@ export async function profileSides({ spec, variants, roots, backend, config, pla
         request: requestFor(variants[side], spec),
         variant: variants[side].name,
         scenario: spec.scenario,
-        timeout: config.timeout,
+        timeout: settings.timeout,
       });
-    if (config.warmup > 0) await Promise.all(SIDES.map((side) => load(side, config.warmup)));
+    if (settings.warmup > 0) await Promise.all(SIDES.map((side) => load(side, settings.warmup)));
     const agents = Object.fromEntries(SIDES.map((side) => [side, pidsWith(dirs[side], '.agent')]));
     await Promise.all(
       SIDES.map((side) => signalAll(dirs[side], agents[side], '.started', 'start', started[side].server)),
     );
-    const loads = await Promise.all(SIDES.map((side) => load(side, config.duration)));
+    const loads = await Promise.all(SIDES.map((side) => load(side, settings.duration)));
     await Promise.all(
       SIDES.map((side) =>
         signalAll(dirs[side], agents[side], '.cpuprofile', 'write its profile', started[side].server),

@@ -5,11 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveSuite } from '../../config/resolve.js';
+import { measurementSettings, openMeasurement } from '../context.js';
 import { measureOnce } from '../measure.js';
-import { currentPinning, pinSelf } from '../pinning.js';
 import { expandSpecs } from '../specs.js';
 import { median } from '../../stats/index.js';
-import { loadBuiltInVariant } from '../variants.js';
 import { DEFAULT_ENGINE, ENGINE_NAMES } from './seam.js';
 
 // The default engine's median req/s over each other engine's, keyed "<default>/<other>":
@@ -33,34 +32,33 @@ export async function checkClients({ request, rounds, onRun = () => {} }) {
     suite: request.suite ?? (request.configFile ? undefined : 'smoke'),
   });
   const [spec] = expandSpecs(config);
-  const plan = currentPinning({ loadWorkers: config.workers });
-  pinSelf(plan);
-  const backend = await loadBuiltInVariant('mock-backend');
   const variant = variants.find((each) => each.name === spec.variant);
-  const logDir = mkdtempSync(join(tmpdir(), 'perfgate-client-check-'));
-  const runs = Object.fromEntries(ENGINE_NAMES.map((engine) => [engine, []]));
+  const settings = measurementSettings(config, spec);
+  // The servers' logs only matter while the check runs.
+  const outDir = mkdtempSync(join(tmpdir(), 'perfgate-client-check-'));
   try {
+    const measurement = await openMeasurement({ config, outDir });
+    const runs = Object.fromEntries(ENGINE_NAMES.map((engine) => [engine, []]));
     for (let round = 1; round <= rounds; round++) {
       // Alternating which engine goes first, so a slow phase of the machine hits both.
       for (const engine of round % 2 ? ENGINE_NAMES : [...ENGINE_NAMES].reverse()) {
         const run = await measureOnce({
           spec,
           variant,
-          backend,
-          config: { ...config, engine },
-          plan,
-          logDir,
+          // Every engine in the same context: the same pinning, backend and settings.
+          measurement: { ...measurement, engine },
+          settings,
           repetition: `${engine}${round}`,
         });
         runs[engine].push(run);
         onRun(round, engine, run);
       }
     }
+    const medianRequests = Object.fromEntries(
+      ENGINE_NAMES.map((engine) => [engine, median(runs[engine].map((run) => run.requests.mean))]),
+    );
+    return { spec, plan: measurement.plan, runs, medianRequests, ratios: engineRatios(medianRequests) };
   } finally {
-    rmSync(logDir, { recursive: true, force: true });
+    rmSync(outDir, { recursive: true, force: true });
   }
-  const medianRequests = Object.fromEntries(
-    ENGINE_NAMES.map((engine) => [engine, median(runs[engine].map((run) => run.requests.mean))]),
-  );
-  return { spec, plan, runs, medianRequests, ratios: engineRatios(medianRequests) };
 }

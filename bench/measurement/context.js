@@ -1,0 +1,52 @@
+// The measurement context: what every measurement of one run shares, opened once per run (a
+// suite run, run-suite.js; a comparison, bench/comparison/run-comparison.js, and through it
+// calibrate, bisect and the relative trend; a client check): the pinning (this process moved
+// to the load cores), the log directory, the mock backend a proxy's server forwards to, the
+// load engine, the server settings, and the machine and checkout the run's record names.
+// Beside it, the narrow settings of one benchmark's measurement, derived once from the suite
+// config: the config stays with the loop that owns it, and what measures gets what it reads.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gitInfo, machineInfo } from './machine.js';
+import { currentPinning, pinSelf } from './pinning.js';
+import { loadBuiltInVariant } from './variants.js';
+
+/**
+ * @param {{config: object, outDir?: string}} run  outDir: the run's results directory, whose logs/ gets the
+ *   servers' logs; without it (a profile alone, which keeps its logs beside its profiles) no log directory
+ * @returns {Promise<{plan: object, logDir?: string, backend: object, engine: string|object, serverSettings?: object,
+ *   machine: object, git: object}>}
+ */
+export async function openMeasurement({ config, outDir }) {
+  const plan = currentPinning({ loadWorkers: config.workers });
+  pinSelf(plan);
+  const logDir = outDir === undefined ? undefined : join(outDir, 'logs');
+  if (logDir) mkdirSync(logDir, { recursive: true });
+  return {
+    plan,
+    logDir,
+    // A variant, not a server: each measurement starts its own (measure.js), with the benchmark's options.
+    backend: await loadBuiltInVariant('mock-backend'),
+    engine: config.engine,
+    serverSettings: config.server,
+    machine: machineInfo(),
+    // The checkout perfgate runs in.
+    git: gitInfo(),
+  };
+}
+
+/**
+ * What one benchmark's measurement reads of the suite config: how hard, how long and how patiently.
+ * @returns {{connections: number, duration: number, warmup: number, pipelining: number, rate: number,
+ *   timeout: number, workers: number, readyTimeout: number}}
+ */
+export const measurementSettings = (config, spec) => ({
+  connections: spec.connections,
+  duration: config.duration,
+  warmup: config.warmup,
+  pipelining: config.pipelining,
+  rate: config.rate,
+  timeout: config.timeout,
+  workers: config.workers,
+  readyTimeout: config.readyTimeout,
+});
