@@ -16,15 +16,19 @@ function sideTree() {
   symlinkSync('../db.json', join(tree, 'servers', 'data.json'));
   mkdirSync(join(tree, 'node_modules', 'left-pad'), { recursive: true });
   writeFileSync(join(tree, 'node_modules', 'left-pad', 'index.js'), '');
+  mkdirSync(join(tree, '.perfgate', 'build'), { recursive: true });
+  mkdirSync(join(tree, 'servers', '.perfgate'));
   return tree;
 }
 
-test("a view holds a copy of the side's tree, links as they are, node_modules left to be shared read-only", () => {
+test("a view holds a copy of the side's tree, links as they are, node_modules and .perfgate left to be shared read-only", () => {
   const tree = sideTree();
   const view = openView({ tree }, { env: {} });
   const copy = join(view.root, tree);
   assert.equal(readFileSync(join(copy, 'servers', 'data.json'), 'utf8'), '{"requests":0}');
-  assert.deepEqual(view.tree.shared, ['node_modules']);
+  // perfgate's own folder is shared at the top only; a side's folder of that name deeper is its own.
+  assert.deepEqual(view.tree.shared.sort(), ['.perfgate', 'node_modules']);
+  assert.ok(existsSync(join(copy, 'servers', '.perfgate')));
   assert.equal(existsSync(join(copy, 'node_modules', 'left-pad')), false, 'a mount point, not a copy');
   assert.equal(closeView(view), null);
   assert.equal(existsSync(view.dir), false);

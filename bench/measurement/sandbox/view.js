@@ -13,7 +13,8 @@
 //     what the tree links to read-only, the scratch directory (HOME, TMPDIR, the ready file).
 // A copy, not an overlay: bubblewrap mounts overlays from 0.10 on (--overlay-src), and Debian 12
 // and Ubuntu 24.04 ship 0.8 and 0.9. Without node_modules a tree is small (perfgate's: 3 MB in
-// 376 files, against 400 MB in 6,853 files for its node_modules), so those stay shared.
+// 376 files, against 400 MB in 6,853 files for its node_modules, and 78 MB in 1,697 files for
+// its .perfgate), so those stay shared.
 import {
   chmodSync,
   constants,
@@ -33,8 +34,10 @@ import { dirname, join } from 'node:path';
 import { registerCleanup } from '../process/children.js';
 
 // Directories of a tree that are shared read-only instead of copied: installed packages (large,
-// and a server has no business changing them) and git's own data.
+// and a server has no business changing them) and git's own data, anywhere; perfgate's own
+// folder (built servers, tools, history) at the top.
 const SHARED = new Set(['node_modules', '.git']);
+const SHARED_AT_TOP = new Set(['.perfgate']);
 // At most this many entries of a root are looked at, and paths named, after a process ended.
 const WALK_LIMIT = 20_000;
 const NAMED = 5;
@@ -62,7 +65,7 @@ function copyTree(from, to) {
   const walk = (dir) => {
     for (const entry of readdirSync(join(from, dir), { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory() && SHARED.has(entry.name)) {
+      if (entry.isDirectory() && (SHARED.has(entry.name) || (!dir && SHARED_AT_TOP.has(entry.name)))) {
         shared.push(path);
         mkdirSync(join(to, path));
       } else if (entry.isDirectory()) {
