@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import {
   calibrationMarkdown,
   correctedLoops,
+  fittedLoops,
   loopsForSlowdown,
   measureLoopSeconds,
   pooledChange,
@@ -43,6 +44,24 @@ test('a sizing that misses the intended change is corrected from all sizings so 
   );
   assert.equal(correctedLoops([{ loops: 1000, cpuChange: 0.055 }], 0.05), null, 'within 20 % of the intended change');
   assert.equal(correctedLoops([{ loops: 1000, cpuChange: -0.01 }], 0.05), null, 'no change to scale from');
+});
+
+test("the trials' loop count is fitted over every check of the benchmark, of every size", () => {
+  // Checks of a 3 % size (3211: +4.2 %, 2372: +2.3 %, 2612: +0.9 %) and a 5 % one (5464: +4.8 %):
+  // the last 3 % check alone would keep 2612 loops, the fit says 0.00903 % per loop.
+  const checks = [
+    { loops: 3211, cpuChange: 0.042 },
+    { loops: 2372, cpuChange: 0.023 },
+    { loops: 2612, cpuChange: 0.009 },
+    { loops: 5464, cpuChange: 0.048 },
+  ];
+  const slope =
+    (3211 * 0.042 + 2372 * 0.023 + 2612 * 0.009 + 5464 * 0.048) / (3211 ** 2 + 2372 ** 2 + 2612 ** 2 + 5464 ** 2);
+  assert.equal(fittedLoops(checks, 0.03), Math.round((1 / 0.97 - 1) / slope));
+  assert.equal(fittedLoops(checks, 0.05), Math.round((1 / 0.95 - 1) / slope));
+  assert.ok(fittedLoops(checks, 0.03) < fittedLoops(checks, 0.05));
+  assert.equal(fittedLoops([], 0.05), null, 'no check yet');
+  assert.equal(fittedLoops([{ loops: 1000, cpuChange: -0.01 }], 0.05), null, 'no change to scale from');
 });
 
 test('the pooled A/A change over every round shows a side bias', () => {
@@ -135,8 +154,12 @@ test('A/A false alarms are slowdowns after the confirmation; detection per size 
     benchmark: 'express json c=100',
     mode: 'duet',
     injections: [
-      { slowdown: 0.03, injection: injection(3093) },
-      { slowdown: 0.05, injection: injection(5263) },
+      { slowdown: 0.03, injection: { ...injection(3093), fitted: true } },
+      {
+        slowdown: 0.05,
+        injection: injection(5263),
+        achieved: [{ metric: 'CPU µs/request', rounds: 14, change: 0.054, ci: [0.041, 0.067] }],
+      },
     ],
     summary,
     trials,
@@ -150,6 +173,11 @@ test('A/A false alarms are slowdowns after the confirmation; detection per size 
   );
   assert.match(markdown, /Injected 3 %: 3093 loop iterations per request/);
   assert.match(markdown, /Injected 5 %: 5263 loop iterations per request/);
+  assert.match(markdown, /the trials use the fit over every check of this benchmark: 3093 loops/);
+  assert.match(
+    markdown,
+    /Achieved over the injected trials: CPU µs\/request \+5\.4 % \[\+4\.1 %, \+6\.7 %\] over 14 rounds/,
+  );
   assert.match(
     markdown,
     /Pooled A\/A change \(side bias; target within ±0\.5 %\): CPU µs\/request \+0\.1 % \[-0\.4 %, \+0\.6 %\] over 12 rounds/,

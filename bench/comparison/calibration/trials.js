@@ -34,21 +34,26 @@ export function loopsForSlowdown({ cpuMicrosPerRequest, loopSeconds, slowdown })
 // The change in CPU µs/request that a `slowdown` of a CPU-bound server's req/s means.
 const intendedCpuChange = (slowdown) => 1 / (1 - slowdown) - 1;
 
-// The loop count that should reach the intended change, from the sizings so far ({ loops,
-// cpuChange } each, measured by a short duet check): a request's loop runs slower in a server
-// than in the timing above (it shares the core and its caches with the rest of the request), so
-// the first count is corrected. One check's change is noisy (±2 % in 6 rounds here), so the
-// correction fits all of them: the change per loop iteration by least squares through the origin.
-// Null when the last sizing is close enough (within `tolerance` of the intended change,
-// relative), or no check saw a change to scale from.
-export function correctedLoops(sizings, slowdown, tolerance = 0.2) {
-  const intended = intendedCpuChange(slowdown);
-  const last = sizings.at(-1);
-  if (Math.abs(last.cpuChange / intended - 1) <= tolerance) return null;
+// The loop count that should reach the intended change, from duet checks so far ({ loops,
+// cpuChange } each): a request's loop runs slower in a server than in the timing above (it
+// shares the core and its caches with the rest of the request), so the first count is
+// corrected. One check's change is noisy (±2 % in 6 rounds here), so the count comes from all of
+// them, of every size (the change per loop iteration is one quantity): least squares through
+// the origin. Null when no check saw a change to scale from.
+export function fittedLoops(sizings, slowdown) {
+  if (sizings.length === 0) return null;
   const changePerLoop =
     sizings.reduce((sum, each) => sum + each.loops * each.cpuChange, 0) /
     sizings.reduce((sum, each) => sum + each.loops ** 2, 0);
-  return changePerLoop > 0 ? Math.max(1, Math.round(intended / changePerLoop)) : null;
+  return changePerLoop > 0 ? Math.max(1, Math.round(intendedCpuChange(slowdown) / changePerLoop)) : null;
+}
+
+// Whether to check once more: the fitted count, or null when the last check came close enough
+// (within `tolerance` of the intended change, relative) or no check saw a change to scale from.
+export function correctedLoops(sizings, slowdown, tolerance = 0.2) {
+  const last = sizings.at(-1);
+  if (Math.abs(last.cpuChange / intendedCpuChange(slowdown) - 1) <= tolerance) return null;
+  return fittedLoops(sizings, slowdown);
 }
 
 // The pooled change of A/A trials over all their rounds, per judged metric: the geometric
@@ -226,7 +231,7 @@ export function calibrationChecks(summary, { neighbour = null, budgetSeconds = 1
 const pooled = (each) => (each ? `${signed(each.change)} ${interval(each.ci)} over ${each.rounds} rounds` : 'n/a');
 
 // One injected size: its loop count, the server it was sized from, and what the fixed check achieved.
-function injectionLines({ slowdown, injection }) {
+function injectionLines({ slowdown, injection, achieved }) {
   return [
     `Injected ${percent(slowdown)}: ${injection.loops} loop iterations per request ` +
       `(base ${injection.cpuMicrosPerRequest.toFixed(1)} CPU µs/request, ${Math.round(injection.requestsPerSecond)} req/s, ${(injection.loopSeconds * 1e9).toFixed(2)} ns per iteration); ` +
@@ -234,8 +239,15 @@ function injectionLines({ slowdown, injection }) {
       `req/s ${signed(injection.check.change)} ${interval(injection.check.ci)}`,
     '',
     // The first sizing and its corrections, each from a duet check (correctedLoops).
-    `Sizing (intended CPU µs/request ${signed(intendedCpuChange(slowdown))}): ${(injection.sizings ?? []).map((each) => `${each.loops} loops ${signed(each.cpuChange)}`).join(' → ') || 'n/a'}`,
+    `Sizing (intended CPU µs/request ${signed(intendedCpuChange(slowdown))}): ${(injection.sizings ?? []).map((each) => `${each.loops} loops ${signed(each.cpuChange)}`).join(' → ') || 'n/a'}${injection.fitted ? `; the trials use the fit over every check of this benchmark: ${injection.loops} loops` : ''}`,
     '',
+    // What the trials themselves achieved: the injected size a detection rate belongs to.
+    ...(achieved?.length
+      ? [
+          `Achieved over the injected trials: ${achieved.map((each) => `${each?.metric ?? ''} ${pooled(each)}`).join('; ')}`,
+          '',
+        ]
+      : []),
   ];
 }
 
