@@ -184,7 +184,20 @@ describe('scripts/upgrade-gate.mjs', () => {
     writeFileSync(join(repo, 'package-lock.json'), JSON.stringify(PROJECT_LOCK));
     const [from, to] = [older, PROJECT_LOCK].map((each) => each.packages['node_modules/express'].version);
     const out = join(repo, 'out');
-    const quick = ['--variant', 'express', ...QUICK_HELLO, '--min-rounds', '3', '--budget', '15'];
+    // What is tested is the gate's plumbing (sides from each lockfile, the report, the summary line
+    // that follows the exit code): three rounds, measured once, whatever the verdict.
+    const quick = [
+      '--variant',
+      'express',
+      ...QUICK_HELLO,
+      '--min-rounds',
+      '3',
+      '--max-rounds',
+      '3',
+      '--no-confirm',
+      '--budget',
+      '15',
+    ];
     const run = gate(repo, ['--base', 'main', '--out', out, '--', ...quick]);
     assert.ok([0, 1].includes(run.code), run.stderr);
     const comparison = JSON.parse(readFileSync(join(out, 'comparison-express.json'), 'utf8'));

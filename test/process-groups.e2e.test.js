@@ -27,7 +27,7 @@ async function assertNothingLeft(before) {
   assert.deepEqual(leftSince(before), []);
 }
 
-const QUICK = ['--connections', '10', '--duration', '1', '--warmup', '0', '--no-history'];
+const QUICK = ['--connections', '10', '--duration', '0.3', '--warmup', '0', '--no-history'];
 const CASES = [
   {
     name: 'nginx over 2 node processes',
