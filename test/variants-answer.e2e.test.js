@@ -37,7 +37,9 @@ function serverGroups(specs) {
   return [...groups.values()];
 }
 
-describe('every variant answers every scenario identically', () => {
+// Two variants at a time: each starts its own servers on free ports (and its own database), and
+// the servers are not pinned, so their start-ups share both cores.
+describe('every variant answers every scenario identically', { concurrency: 2 }, () => {
   after(() => assert.deepEqual(leftoverServers(), []));
   for (const variant of variants) {
     const { name } = variant;
