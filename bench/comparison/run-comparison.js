@@ -99,13 +99,24 @@ const wantsProfile = (mode = 'auto', { verdict, verdicts }) =>
     (isSlower(verdict.verdict) || Object.values(verdicts).some((each) => each.verdict === VERDICTS.regression)));
 
 /**
- * The comparison, in a measurement context opened for it (bench/measurement/context.js).
+ * The comparison, in a measurement context opened for it (bench/measurement/context.js): plain data in and out,
+ * so that it can run in a private network namespace (measureComparison).
  * @param {{config: object, sides: {base: object, head: object}, settings: object, outDir: string, onProgress?: Function, select?: Function}} comparison
  * settings: { thresholds: {'req/s': 0.05, 'p99 latency': 0.1}, failThreshold, budgetSeconds, minRounds, maxRounds }
  * select: which benchmarks (specs) of the suite to measure; all by default (the relative trend picks some)
  */
-export async function runComparison({ config, sides, settings, outDir, onProgress = () => {}, select = () => true }) {
-  const measurement = await openMeasurement({ config, outDir });
+export async function runComparison(comparison) {
+  return compareSides(await openMeasurement(comparison), comparison);
+}
+
+/**
+ * The comparison in a measurement context the caller opened (calibrate's neighbour goes on its server cores);
+ * the rest as runComparison.
+ */
+export async function compareSides(
+  measurement,
+  { config, sides, settings, outDir, onProgress = () => {}, select = () => true },
+) {
   // A hostile side's writes aimed at the results land in a decoy and are reported (bench/measurement/sandbox/view.js).
   const variants = await sideVariants(watchResults(sides, outDir), config);
   const specs = expandSpecs(config).filter(select);

@@ -4,12 +4,12 @@
 // --neighbour, a CPU hog on the server cores during every comparison.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runComparison } from '../run-comparison.js';
+import { compareSides } from '../run-comparison.js';
 import { sideOf } from '../sides.js';
 import { writeComparison } from '../write.js';
 import { errors } from '../../core/errors.js';
+import { openMeasurement } from '../../measurement/context.js';
 import { DECIDING_METRICS } from '../../results/metrics.js';
-import { currentPinning } from '../../measurement/pinning.js';
 import { mean } from '../../stats/index.js';
 import {
   calibrationMarkdown,
@@ -47,11 +47,13 @@ async function compareOnce({ config, settings, outDir, injectLoops, label, neigh
     base: thisCheckout('base'),
     head: thisCheckout('head', injectLoops ? { PERFGATE_INJECT_LOOPS: String(injectLoops) } : undefined),
   };
-  const plan = currentPinning({ loadWorkers: config.workers });
+  const request = { config, sides, settings, outDir: join(outDir, label) };
+  // The neighbour goes on the server cores of this comparison's pinning.
+  const measurement = await openMeasurement(request);
   const comparison = await withNeighbour(
-    plan,
+    measurement.plan,
     { percent: neighbour, timeoutSeconds: comparisonBoundSeconds(settings, config) },
-    () => runComparison({ config, sides, settings, outDir: join(outDir, label) }),
+    () => compareSides(measurement, request),
   );
   // Every trial's rounds and samples stay on disk, so a rate can be checked against its data.
   writeComparison(comparison, join(outDir, label));
@@ -71,7 +73,8 @@ const fixedRounds = (settings, rounds) => ({
 const pct = (fraction) => `${(fraction * 100).toFixed(1)} %`;
 const sizeLabel = (slowdown) => `${+(slowdown * 100).toFixed(2)}pct`;
 
-// The server's CPU cost from a duet probe, and this core's loop speed: what every size starts from.
+// The server's CPU cost from a duet probe, and this core's loop speed: what every size starts from; and
+// the probe's pinning, where the neighbour ran (every comparison of the process is pinned the same).
 async function probeServer({ config, settings, outDir, neighbour }) {
   const probe = await compareOnce({
     config,
@@ -82,10 +85,13 @@ async function probeServer({ config, settings, outDir, neighbour }) {
   });
   const samples = [...probe.benchmark.samples.base, ...probe.benchmark.samples.head];
   return {
-    id: probe.benchmark.id,
-    cpuMicrosPerRequest: mean(samples.map((sample) => sample.cpuMicrosPerRequest)),
-    requestsPerSecond: mean(samples.map((sample) => sample.requestsPerSecond)),
-    loopSeconds: measureLoopSeconds(),
+    server: {
+      id: probe.benchmark.id,
+      cpuMicrosPerRequest: mean(samples.map((sample) => sample.cpuMicrosPerRequest)),
+      requestsPerSecond: mean(samples.map((sample) => sample.requestsPerSecond)),
+      loopSeconds: measureLoopSeconds(),
+    },
+    pinning: probe.comparison.pinning,
   };
 }
 
@@ -148,7 +154,7 @@ function finalCounts(sized) {
  * entries and markdown sections. neighbour: the CPU hog's duty cycle in percent, or undefined.
  */
 export async function calibrateBenchmark({ config, settings, outDir, slowdowns, modes, runs, sizings, neighbour }) {
-  const server = await probeServer({ config, settings, outDir, neighbour });
+  const { server, pinning } = await probeServer({ config, settings, outDir, neighbour });
   const checked = [];
   for (const slowdown of slowdowns) {
     const earlier = checked.flatMap(({ injection }) => injection.sizings);
@@ -196,8 +202,7 @@ export async function calibrateBenchmark({ config, settings, outDir, slowdowns, 
       }
     }
   }
-  const plan = currentPinning({ loadWorkers: config.workers });
-  const neighbourRecord = neighbour ? describeNeighbour(plan, neighbour) : null;
+  const neighbourRecord = neighbour ? describeNeighbour(pinning, neighbour) : null;
   const band = settings.thresholds['req/s'].threshold;
   const sections = [];
   const report = [];
