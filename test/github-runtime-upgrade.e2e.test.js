@@ -15,21 +15,10 @@ import { pullRequestStepEnv, startFakeGitHub } from './helpers/fake-github.js';
 import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
 import { PROJECT_ROOT, tempDir, writeReporterConfig } from './helpers/harness.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
+import { setupNodeWorkflow } from './helpers/workflow-fixture.js';
 
 const execFileAsync = promisify(execFile);
-const workflow = (version) => `name: ci
-on: push
-jobs:
-  test:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4
-      - uses: actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020 # v4
-        with:
-          cache: npm
-          node-version: ${version}
-      - run: npm test
-`;
+const workflow = (version) => setupNodeWorkflow({ version });
 const manifest = (fields) => JSON.stringify({ name: 'shop', version: '1.0.0', ...fields });
 
 describe('the runtime-upgrade detector', () => {

@@ -5,24 +5,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { patchBeyondNodeVersion } from '../bench/github/runtime-upgrade.js';
 import { checkWorkflowChanges, workflowChangesBeyondNodeVersion } from '../bench/github/workflow-change.js';
+import { setupNodeWorkflow } from './helpers/workflow-fixture.js';
 
 const CI = '.github/workflows/ci.yml';
-const workflow = ({ version = '22', run = 'npm test', matrix = '[22]' } = {}) => `name: ci
-on: push
-jobs:
-  test:
-    runs-on: ubuntu-latest
-    strategy:
-      matrix:
-        node: ${matrix}
-    steps:
-      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4
-      - uses: actions/setup-node@49933ea5288caeca8642d1e84afbd3f7d6820020 # v4
-        with:
-          cache: npm
-          node-version: ${version}
-      - run: ${run}
-`;
+const workflow = ({ matrix = '[22]', ...fields } = {}) => setupNodeWorkflow({ matrix, ...fields });
 const beyond = (before, after) =>
   workflowChangesBeyondNodeVersion({ [CI]: before, 'package.json': '{}' }, { [CI]: after, 'package.json': '{"a":1}' });
 
