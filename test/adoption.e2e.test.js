@@ -5,8 +5,8 @@
 // and the bad input a new user makes. Behaviour is asserted, never speed.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { YAML } from 'zx';
@@ -135,7 +135,11 @@ function makeService(tarball) {
   writeFileSync(join(repo, 'app.js'), APP);
   writeFileSync(join(repo, '.gitignore'), 'node_modules/\nresults/\n.perfgate/\n');
   execFileSync('npm', ['install', ...QUIET_NPM], { cwd: repo });
-  execFileSync('npm', ['install', '--save-dev', ...QUIET_NPM, tarball], { cwd: repo });
+  // Vendored in the repository, so that a side's install (sandboxed: it sees only the side's
+  // directory and an empty npm cache) finds it as a user's install from the registry would.
+  mkdirSync(join(repo, 'vendor'));
+  copyFileSync(tarball, join(repo, 'vendor', basename(tarball)));
+  execFileSync('npm', ['install', '--save-dev', ...QUIET_NPM, `./vendor/${basename(tarball)}`], { cwd: repo });
   writeFileSync(join(repo, 'perfgate.config.json'), `${JSON.stringify(CONFIG, null, 2)}\n`);
   git(repo, 'init', '-q', '-b', 'main');
   git(repo, 'add', '.');
@@ -153,7 +157,7 @@ function addMiddlewareBranch(repo) {
   git(repo, 'worktree', 'add', '-q', '-b', 'middleware', branch);
   const source = tempDir('perfgate-package-');
   for (const [file, text] of Object.entries(MIDDLEWARE_PACKAGE)) writeFileSync(join(source, file), text);
-  mkdirSync(join(branch, 'vendor'));
+  mkdirSync(join(branch, 'vendor'), { recursive: true });
   execFileSync('npm', ['pack', '--pack-destination', join(branch, 'vendor'), '--loglevel=error'], { cwd: source });
   execFileSync('npm', ['install', '--package-lock-only', ...QUIET_NPM, './vendor/shop-checksum-1.0.0.tgz'], {
     cwd: branch,

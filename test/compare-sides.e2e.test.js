@@ -3,22 +3,25 @@
 // and what to do when one of the project's install scripts failed). No server is started.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
 import { createWorkRoot, missingFileHint, prepareGitSide } from '../bench/comparison/sides.js';
 import { installFailure } from '../bench/comparison/install-output.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
+import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
 import { tempDir } from './helpers/harness.js';
 
 const QUIET_NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 const git = (cwd, ...args) =>
   execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
 
-// A repository whose server reads data/users.json, which .gitignore keeps out of git.
-function repository(manifest = { name: 'shop', version: '1.0.0', private: true }) {
+// A repository whose server reads data/users.json, which .gitignore keeps out of git; `files`: more of its files.
+function repository(manifest = { name: 'shop', version: '1.0.0', private: true }, files = {}) {
   const repo = tempDir('perfgate-sides-');
   writeFileSync(join(repo, 'package.json'), JSON.stringify(manifest));
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(repo, file), text);
   execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', ...QUIET_NPM], { cwd: repo });
   writeFileSync(join(repo, 'app.js'), "import users from './data/users.json' with { type: 'json' };\n");
   writeFileSync(join(repo, '.gitignore'), 'data/\nnode_modules/\n');
@@ -98,6 +101,127 @@ describe("a side of a user's repository", () => {
     );
     const skipped = side('unscripted', shop, { install: ['npm', 'ci', '--no-audit', '--no-fund', '--ignore-scripts'] });
     assert.ok(skipped.root);
+  });
+});
+
+// A pull request's install scripts run in the sandbox: what its postinstall (probe.cjs) could
+// reach of the harness's machine, recorded in the side, where the test reads it.
+describe('a side installed in the sandbox', { skip: sandboxUnavailable() ?? false }, () => {
+  const work = createWorkRoot();
+  const home = tempDir('perfgate-harness-home-');
+  const outside = join(tempDir('perfgate-outside-'), 'planted');
+  const names = ['HOME', 'GITHUB_TOKEN', 'npm_config_registry', 'npm_config_cache', 'npm_config_fetch_retries'];
+  const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
+  let registry;
+
+  before(async () => {
+    registry = await startFakeRegistryProcess({
+      tiny: { '1.0.0': packageTarball({ name: 'tiny', version: '1.0.0', main: 'index.js' }, { 'index.js': '' }) },
+    });
+    mkdirSync(join(home, '.ssh'));
+    writeFileSync(join(home, '.ssh/id_ed25519'), 'a key of the runner user');
+    writeFileSync(join(home, '.npmrc'), '//registry.example/:_authToken=secret\n');
+    Object.assign(process.env, {
+      HOME: home,
+      GITHUB_TOKEN: 'ghs_harness',
+      npm_config_registry: registry.url,
+      npm_config_cache: tempDir('perfgate-npm-cache-'),
+      npm_config_fetch_retries: '0',
+    });
+  });
+  after(async () => {
+    work.remove();
+    await registry?.close();
+    for (const [name, value] of Object.entries(saved))
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+  });
+
+  test("its postinstall reaches neither the harness user's home nor outside its directory; the install works", () => {
+    const probe = `const fs = require('node:fs');
+const attempt = (job) => { try { job(); return 'done'; } catch (error) { return error.code; } };
+fs.writeFileSync('probe.json', JSON.stringify({
+  key: attempt(() => fs.readFileSync(${JSON.stringify(join(home, '.ssh/id_ed25519'))})),
+  npmrc: attempt(() => fs.readFileSync(${JSON.stringify(join(home, '.npmrc'))})),
+  plant: attempt(() => fs.writeFileSync(${JSON.stringify(outside)}, 'x')),
+  env: process.env,
+}));
+`;
+    const manifest = {
+      name: 'shop',
+      version: '1.0.0',
+      private: true,
+      dependencies: { tiny: '1.0.0' },
+      scripts: { postinstall: 'node probe.cjs' },
+    };
+    const shop = repository(manifest, { 'probe.cjs': probe });
+    const installed = prepareGitSide({
+      ...shop,
+      ref: 'main',
+      label: 'sandboxed',
+      work,
+      projectRoot: shop.repo,
+      install: ['npm', 'ci', ...QUIET_NPM],
+      sandboxed: true,
+    });
+    assert.ok(existsSync(join(installed.root, 'node_modules/tiny/package.json')), 'installed from the registry');
+    const seen = JSON.parse(readFileSync(join(installed.root, 'probe.json'), 'utf8'));
+    assert.equal(seen.key, 'ENOENT');
+    assert.equal(seen.npmrc, 'ENOENT');
+    assert.notEqual(seen.plant, 'done');
+    assert.equal(existsSync(outside), false);
+    assert.notEqual(seen.env.HOME, home);
+    assert.notEqual(seen.env.npm_config_cache, process.env.npm_config_cache);
+    assert.equal(seen.env.GITHUB_TOKEN, undefined);
+    assert.equal(seen.env.npm_config_registry, registry.url);
+  });
+
+  test("the registry the harness's npm uses from its ~/.npmrc reaches the sandbox, the file does not", () => {
+    const saved = process.env.npm_config_registry;
+    delete process.env.npm_config_registry;
+    writeFileSync(join(home, '.npmrc'), `registry=${registry.url}\n//registry.example/:_authToken=secret\n`);
+    try {
+      const shop = repository(undefined, {});
+      writeFileSync(join(shop.repo, 'package.json'), JSON.stringify({ name: 'shop', dependencies: { tiny: '1.0.0' } }));
+      execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', ...QUIET_NPM], { cwd: shop.repo });
+      git(shop.repo, 'commit', '-qam', 'tiny');
+      const installed = prepareGitSide({
+        ...shop,
+        sha: git(shop.repo, 'rev-parse', 'HEAD'),
+        ref: 'main',
+        label: 'npmrc',
+        work,
+        projectRoot: shop.repo,
+        install: ['npm', 'ci', ...QUIET_NPM],
+        sandboxed: true,
+      });
+      assert.ok(existsSync(join(installed.root, 'node_modules/tiny/package.json')));
+    } finally {
+      process.env.npm_config_registry = saved;
+    }
+  });
+
+  test("an install script that fails in the sandbox: the error says how to skip them, and npm's log is kept", () => {
+    const shop = repository({ name: 'shop', version: '1.0.0', scripts: { postinstall: 'node -e "process.exit(3)"' } });
+    assert.throws(
+      () =>
+        prepareGitSide({
+          ...shop,
+          ref: 'main',
+          label: 'failing',
+          work,
+          projectRoot: shop.repo,
+          install: ['npm', 'ci', '--no-audit', '--no-fund'],
+          sandboxed: true,
+        }),
+      (error) => {
+        assert.match(error.message, /an install script of the project \(prepare, postinstall, \.\.\.\) failed/);
+        const log = /npm's log: (\S+\.log)/.exec(error.message)?.[1];
+        assert.ok(log && existsSync(log), error.message);
+        rmSync(dirname(log), { recursive: true });
+        return true;
+      },
+    );
   });
 });
 

@@ -91,20 +91,21 @@ export function prepareSides(
   runtimes = { base: SYSTEM_RUNTIME, head: SYSTEM_RUNTIME },
   { sandboxed = false } = {},
 ) {
-  if (!sandboxed) return onRuntimes(prepareCode(request, work, perfgateRoot), runtimes);
+  if (!sandboxed) return onRuntimes(prepareCode(request, work, perfgateRoot, false), runtimes);
   // A sandboxed side's runtime is linked into the work root, which its unprivileged uid can pass.
   const inWork = (runtime) => (runtime.system ? runtime : stageRuntime(runtime, work.root));
   const base = inWork(runtimes.base);
   const head = runtimes.head.binary === runtimes.base.binary ? base : inWork(runtimes.head);
-  const sides = onRuntimes(prepareCode(request, work, perfgateRoot), { base, head });
+  const sides = onRuntimes(prepareCode(request, work, perfgateRoot, true), { base, head });
   return {
     base: { ...sides.base, sandbox: sideSandbox(sides.base) },
     head: { ...sides.head, sandbox: sideSandbox(sides.head) },
   };
 }
 
-// In a user's repository (a perfgate.config), the sides are made from it and installed its way.
-function prepareCode(request, work, perfgateRoot) {
+// In a user's repository (a perfgate.config), the sides are made from it and installed its way
+// (a commit's, in the sandbox when `sandboxed`).
+function prepareCode(request, work, perfgateRoot, sandboxed) {
   const projectRoot = request.project?.root ?? perfgateRoot;
   const copy = request.project?.copy;
   const overrides = request.dependencyOverrides ?? { base: {}, head: {} };
@@ -140,6 +141,7 @@ function prepareCode(request, work, perfgateRoot) {
       install,
       copy,
       overrides: overrides[label],
+      sandboxed,
     });
   return { base: side('base', request.base), head: side('head', request.head) };
 }

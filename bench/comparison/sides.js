@@ -27,6 +27,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { errors } from '../core/errors.js';
 import { git, gitResult } from '../core/git.js';
 import { installedDifferences, lockedSide } from './lockfile.js';
+import { installSandboxed } from '../measurement/sandbox/install.js';
 import { registerCleanup } from '../measurement/process/children.js';
 import { readInputJson } from '../core/read-file.js';
 import { SYSTEM_RUNTIME } from '../measurement/runtime/resolve.js';
@@ -154,7 +155,8 @@ export function checkGitSides(repo, base, head) {
 }
 
 // Same lockfile, same packages: link the project's node_modules instead of installing again.
-function installDependencies(sideRoot, projectRoot, install) {
+// Otherwise a sandboxed side installs in its sandbox: its install scripts are code under test.
+function installDependencies(sideRoot, projectRoot, install, sandboxed) {
   const lock = (dir) =>
     existsSync(join(dir, 'package-lock.json')) ? readFileSync(join(dir, 'package-lock.json'), 'utf8') : null;
   if (
@@ -165,7 +167,7 @@ function installDependencies(sideRoot, projectRoot, install) {
     symlinkSync(join(projectRoot, 'node_modules'), join(sideRoot, 'node_modules'));
     return;
   }
-  const installed = run(install[0], install.slice(1), sideRoot);
+  const installed = sandboxed ? installSandboxed(install, sideRoot) : run(install[0], install.slice(1), sideRoot);
   if (installed.error || installed.status !== 0) {
     const failure = installFailure(`${installed.stdout}\n${installed.stderr}`);
     throw errors.installFailed(
@@ -237,7 +239,8 @@ export function missingFileHint({ message, code }, sides) {
  *   copy?: string[]}} side
  *   projectRoot: the checkout whose node_modules a side with the same lockfile reuses;
  *   install: the command that installs a side's dependencies otherwise (a project's "install");
- *   copy: files of projectRoot's working tree put into the side first (a project's "copy")
+ *   copy: files of projectRoot's working tree put into the side first (a project's "copy");
+ *   sandboxed: the side is code under test, installed in the sandbox (bench/measurement/sandbox/install.js)
  */
 export function prepareGitSide({
   repo,
@@ -249,6 +252,7 @@ export function prepareGitSide({
   install = OWN_INSTALL,
   copy = [],
   overrides = {},
+  sandboxed = false,
 }) {
   const dir = join(work.root, label);
   git(repo, 'worktree', 'add', '--detach', '--quiet', dir, sha);
@@ -257,7 +261,7 @@ export function prepareGitSide({
     gitResult(['worktree', 'prune'], { cwd: repo });
   });
   copyNamedFiles(projectRoot, dir, copy);
-  installDependencies(dir, projectRoot, install);
+  installDependencies(dir, projectRoot, install, sandboxed);
   const overridden = Object.keys(overrides).length;
   if (overridden) applyOverrides(dir, overrides);
   const description = `${ref} (${sha.slice(0, 12)})${overridden ? ` with ${describeOverrides(overrides)}` : ''}`;

@@ -118,6 +118,7 @@ export async function runBisect({
         projectRoot,
         install,
         copy,
+        sandboxed,
       });
       sides.set(sha, sandboxed ? { ...side, sandbox: sideSandbox(side) } : side);
     }

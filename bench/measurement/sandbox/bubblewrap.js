@@ -24,7 +24,7 @@ const ROOT_LINKS = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 // files or carries a token (GITHUB_*, ACTIONS_*, RUNNER_*, npm's and git's settings are dropped).
 const KEPT_ENV = ['PATH', 'LANG', 'LC_ALL', 'TZ', 'NODE_OPTIONS'];
 
-const asRoot = () => process.getuid?.() === 0;
+export const asRoot = () => process.getuid?.() === 0;
 
 let probed;
 /** Why the sandbox cannot run here, as one line, or null when it can. */
@@ -81,13 +81,14 @@ function mountPoints(args) {
 /**
  * The argv that runs `command` in the sandbox.
  * @param {string[]} command
- * @param {{readOnly: string[], writable?: string[], network: 'own' | 'shared'}} sandbox
+ * @param {{readOnly: string[], writable?: string[], network: 'own' | 'shared' | 'host'}} sandbox
  *   readOnly: what the side's tree links to, the runtime; writable: directories the harness gives it besides scratch
  * @param {{view?: object, cwd?: string}} where  view: the process's file system (./view.js openView):
  *   its root with the side's tree, and its scratch directory; without one, an empty read-only root
  */
 export function wrap(command, sandbox, { view, cwd }) {
-  // A server shares the network it is started in: that must be a private one.
+  // A server shares the network it is started in: that must be a private one ('host': an
+  // install, which needs the registry, shares the harness's on purpose).
   if (sandbox.network === 'shared' && !onlyLoopback())
     throw new Error(
       'a sandboxed server must start inside the private network namespace (bench/measurement/sandbox/private-network.js)',
@@ -158,7 +159,7 @@ export function sandboxDecision(env = process.env, reason = sandboxUnavailable()
 
 // The directories outside a side's tree that its node_modules links into: the project's
 // node_modules when the side reuses it, or its packages one by one (a package comparison).
-function linkedDirs(root) {
+export function linkedDirs(root) {
   const modules = join(root, 'node_modules');
   if (!existsSync(modules)) return [];
   const target = (link) => resolve(dirname(link), readlinkSync(link));
@@ -204,7 +205,7 @@ export function watchResults(sides, outDir) {
 
 // Run as root, the sandbox's uid must be able to pass through every directory above one it
 // binds (bubblewrap opens them as that uid): say which one is closed, before anything starts.
-function checkPassable(dir) {
+export function checkPassable(dir) {
   for (let at = dirname(real(dir)); ; at = dirname(at)) {
     const { mode, uid } = statSync(at);
     if (!(mode & 0o001) && uid !== SANDBOX_UID) throw errors.sandboxUnreachable(dir, at, SANDBOX_UID);

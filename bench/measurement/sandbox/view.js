@@ -89,7 +89,8 @@ function* entries(dir) {
   }
 }
 
-function chownTree(dir, uid) {
+/** Gives `dir` and everything in it (links themselves, never their targets) to `uid`. */
+export function chownTree(dir, uid) {
   lchownSync(dir, uid, uid);
   for (const { path } of entries(dir)) lchownSync(path, uid, uid);
 }
