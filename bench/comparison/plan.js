@@ -124,7 +124,7 @@ function prepareCode(request, work, perfgateRoot, sandboxed) {
     if (parsePackageSpec(request.dep).name !== parsePackageSpec(request.vs).name)
       throw errors.badDependencyPair(request.dep, request.vs);
     const side = (label, spec, lockedFrom) =>
-      prepareDependencySide({ spec, label, work, projectRoot, lockedFrom, copy });
+      prepareDependencySide({ spec, label, work, projectRoot, lockedFrom, copy, sandboxed });
     return { base: side('base', request.dep, request.depLock), head: side('head', request.vs, request.vsLock) };
   }
   const repo = request.project?.root ?? request.repo;

@@ -317,8 +317,9 @@ const NPM_QUIET = ['--no-audit', '--no-fund', '--ignore-scripts'];
 const readJson = (file, what) => readInputJson(file, (problem) => errors.installFailed(what, `${file} ${problem}`));
 
 // `spec` and everything it needs, installed exactly as the package-lock.json (and package.json
-// overrides) in `lockedFrom` lock them: their closure, by npm ci, checked against it afterwards.
-function installLocked(isolated, spec, lockedFrom) {
+// overrides) in `lockedFrom` lock them: their closure, by npm ci (in the sandbox when
+// `sandboxed`: the pull request's packages), checked against it afterwards.
+function installLocked(isolated, spec, lockedFrom, sandboxed) {
   const { name, version } = parsePackageSpec(spec);
   const lockFile = join(lockedFrom, 'package-lock.json');
   const side = lockedSide({
@@ -330,7 +331,8 @@ function installLocked(isolated, spec, lockedFrom) {
   if (side.version !== version) throw errors.lockedVersionMismatch(spec, lockFile, side.version);
   writeFileSync(join(isolated, 'package.json'), JSON.stringify(side.manifest, null, 2));
   writeFileSync(join(isolated, 'package-lock.json'), JSON.stringify(side.lockfile, null, 2));
-  const install = run('npm', ['ci', '--prefer-offline', ...NPM_QUIET], isolated);
+  const argv = ['npm', 'ci', '--prefer-offline', ...NPM_QUIET];
+  const install = sandboxed ? installSandboxed(argv, isolated) : run(argv[0], argv.slice(1), isolated);
   if (install.status !== 0) throw errors.installFailed(spec, installFailure(install.stderr).lines);
   const installed = join(isolated, 'node_modules', '.package-lock.json');
   const problems = installedDifferences(existsSync(installed) ? readJson(installed, spec) : {}, side.lockfile);
@@ -339,16 +341,17 @@ function installLocked(isolated, spec, lockedFrom) {
 
 /**
  * One version of a package beside the project's other packages. lockedFrom: a directory with the
- * side's package-lock.json (and package.json), from which it is installed exactly as locked;
- * without it, npm resolves `spec` now (a comparison asked for by hand).
+ * side's package-lock.json (and package.json), from which it is installed exactly as locked
+ * (sandboxed: in the sandbox); without it, npm resolves `spec` now (a comparison asked for by
+ * hand: a version, or a path the sandbox would not see).
  */
-export function prepareDependencySide({ spec, label, work, projectRoot, lockedFrom, copy = [] }) {
+export function prepareDependencySide({ spec, label, work, projectRoot, lockedFrom, copy = [], sandboxed = false }) {
   const { name } = parsePackageSpec(spec);
   const dir = join(work.root, label);
   const isolated = join(dir, '.perfgate-isolated');
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   mkdirSync(isolated);
-  if (lockedFrom) installLocked(isolated, spec, lockedFrom);
+  if (lockedFrom) installLocked(isolated, spec, lockedFrom, sandboxed);
   else {
     const install = run(
       'npm',
