@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { closeView, openView } from '../bench/measurement/sandbox/view.js';
+import { closeView, openView, viewTree } from '../bench/measurement/sandbox/view.js';
 import { tempDir } from './helpers/harness.js';
 
 function sideTree() {
@@ -32,6 +32,36 @@ test("a view holds a copy of the side's tree, links as they are, node_modules an
   assert.equal(existsSync(join(copy, 'node_modules', 'left-pad')), false, 'a mount point, not a copy');
   assert.equal(closeView(view), null);
   assert.equal(existsSync(view.dir), false);
+});
+
+// sandbox-overhead named perfgate's checkout '/…/main/' (a URL's path): bound as a second path after
+// the shared directories, the copy hid node_modules and every variant was "not installed".
+test('the shared directories are bound over the copy at every path the tree is named by, a trailing slash or a link', () => {
+  const tree = sideTree();
+  const pairs = (args) => {
+    const binds = [];
+    for (let at = 0; at < args.length; at += 3) binds.push([args[at], args[at + 2]]);
+    return binds;
+  };
+  const slashed = openView({ tree: `${tree}/` }, { env: {} });
+  assert.deepEqual(pairs(viewTree(slashed)).sort(), [
+    ['--ro-bind', join(tree, '.perfgate')],
+    ['--ro-bind', join(tree, 'node_modules')],
+  ]);
+  closeView(slashed);
+  const link = join(tempDir(), 'side');
+  symlinkSync(tree, link);
+  const linked = openView({ tree: link }, { env: {} });
+  const binds = pairs(viewTree(linked));
+  assert.deepEqual(binds[0], ['--bind', link], 'the copy at the link path first');
+  assert.deepEqual(
+    binds
+      .slice(1)
+      .map(([, to]) => to)
+      .sort(),
+    [join(link, '.perfgate'), join(link, 'node_modules'), join(tree, '.perfgate'), join(tree, 'node_modules')].sort(),
+  );
+  closeView(linked);
 });
 
 test("closing a view names what was written outside the tree's copy, by the harness's place it aimed at", () => {

@@ -30,7 +30,7 @@ import {
   symlinkSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { registerCleanup } from '../process/children.js';
 
 // Directories of a tree that are shared read-only instead of copied: installed packages (large,
@@ -112,7 +112,8 @@ export function openView(sandbox, { owner, env = process.env } = {}) {
     const tree = sandbox.tree ? realpathSync(sandbox.tree) : null;
     if (tree) {
       mkdirSync(join(view.root, tree), { recursive: true });
-      view.tree = { named: sandbox.tree, real: tree, shared: copyTree(tree, join(view.root, tree)) };
+      // Named as given, without a trailing slash: a tree named '/x/' is the tree '/x', not a second path.
+      view.tree = { named: resolve(sandbox.tree), real: tree, shared: copyTree(tree, join(view.root, tree)) };
     }
     view.decoys = [...(sandbox.watched ?? []), ...harnessPlaces(env)].filter(
       ({ path }) => path !== '/' && !(tree && (inside(path, tree) || inside(tree, path))),
@@ -136,10 +137,12 @@ export function viewRoot(view) {
 export function viewTree(view) {
   if (!view.tree) return [];
   const { named, real, shared } = view.tree;
+  const tops = named === real ? [real] : [real, named];
   return [
-    ...shared.flatMap((path) => ['--ro-bind', join(real, path), join(real, path)]),
-    // Named through a link (a side given by another path), it is the same copy there.
+    // Named through a link (a side given by another path), it is the same copy there; first, so
+    // that the shared directories are bound over it at either path, not hidden under it.
     ...(named === real ? [] : ['--bind', join(view.root, real), named]),
+    ...shared.flatMap((path) => tops.flatMap((top) => ['--ro-bind', join(real, path), join(top, path)])),
   ];
 }
 
