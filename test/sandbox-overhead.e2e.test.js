@@ -1,0 +1,30 @@
+// npm run sandbox-overhead at its smallest: this checkout's servers, one unsandboxed and one in
+// the sandbox, really measured side by side (the plumbing; the ratio is the machine's business).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
+import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+
+test('sandbox-overhead measures the sandboxed checkout against the plain one', {
+  skip: sandboxUnavailable() ?? false,
+}, () => {
+  const out = tempDir();
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(PROJECT_ROOT, 'scripts/sandbox-overhead.mjs'),
+      ...['--variant', 'node-http', '--scenario', 'hello', '--connections', '10'],
+      ...['--duration', '0.3', '--warmup', '0', '--min-rounds', '1', '--max-rounds', '1', '--out', out],
+    ],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.doesNotMatch(`${run.stdout}${run.stderr}`, /skipped/);
+  assert.match(`${run.stdout}${run.stderr}`, /sandboxed \/ unsandboxed CPU µs\/request [\d.]+/);
+  const [benchmark] = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')).benchmarks;
+  assert.equal(benchmark.samples.head.length, 1);
+  assert.deepEqual(leftoverServers(), []);
+});
