@@ -154,7 +154,7 @@ test('A/A false alarms are slowdowns after the confirmation; detection per size 
     benchmark: 'express json c=100',
     mode: 'duet',
     injections: [
-      { slowdown: 0.03, injection: { ...injection(3093), fitted: true } },
+      { slowdown: 0.03, injection: { ...injection(3093), fitted: true, check: sizing(2612, 0.009) } },
       {
         slowdown: 0.05,
         injection: injection(5263),
@@ -174,6 +174,10 @@ test('A/A false alarms are slowdowns after the confirmation; detection per size 
   assert.match(markdown, /Injected 3 %: 3093 loop iterations per request/);
   assert.match(markdown, /Injected 5 %: 5263 loop iterations per request/);
   assert.match(markdown, /the trials use the fit over every check of this benchmark: 3093 loops/);
+  assert.match(
+    markdown,
+    /Injected 3 %: 3093 loop iterations .*achieved in a fixed 6-round check of 2612 loops: CPU µs\/request \+0\.9 %/,
+  );
   assert.match(
     markdown,
     /Achieved over the injected trials: CPU µs\/request \+5\.4 % \[\+4\.1 %, \+6\.7 %\] over 14 rounds/,

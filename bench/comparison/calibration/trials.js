@@ -235,7 +235,7 @@ function injectionLines({ slowdown, injection, achieved }) {
   return [
     `Injected ${percent(slowdown)}: ${injection.loops} loop iterations per request ` +
       `(base ${injection.cpuMicrosPerRequest.toFixed(1)} CPU µs/request, ${Math.round(injection.requestsPerSecond)} req/s, ${(injection.loopSeconds * 1e9).toFixed(2)} ns per iteration); ` +
-      `achieved in a fixed ${injection.check.rounds}-round check: CPU µs/request ${signed(injection.check.cpuChange)} ${interval(injection.check.cpuCi)}, ` +
+      `achieved in a fixed ${injection.check.rounds}-round check${injection.fitted ? ` of ${injection.check.loops} loops` : ''}: CPU µs/request ${signed(injection.check.cpuChange)} ${interval(injection.check.cpuCi)}, ` +
       `req/s ${signed(injection.check.change)} ${interval(injection.check.ci)}`,
     '',
     // The first sizing and its corrections, each from a duet check (correctedLoops).
