@@ -137,40 +137,48 @@ export function trendChartConfig(group, { commits, colours, theme, onPointClick,
   return { type: 'line', data: { datasets }, options, plugins: [INTERVAL_BANDS, STEP_MEANS] };
 }
 
+// Runs `draw` with the canvas clipped to the chart's plot area, so that an overlay never paints
+// over the axes, and restores the canvas after it.
+function insidePlotArea(chart, draw) {
+  const { ctx, chartArea, scales } = chart;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(chartArea.left, chartArea.top, chartArea.width, chartArea.height);
+  ctx.clip();
+  draw({ ctx, chartArea, scales });
+  ctx.restore();
+}
+
 // The intervals of a series as a translucent band under its line (each point's low to high,
 // joined point to point), and a dotted line at the reference level; a plugin, not datasets, so
 // that neither takes the tooltip from the runs.
 const INTERVAL_BANDS = {
   id: 'intervalBands',
   beforeDatasetsDraw(chart, _args, options) {
-    const { ctx, chartArea, scales } = chart;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(chartArea.left, chartArea.top, chartArea.width, chartArea.height);
-    ctx.clip();
-    for (const { colour, points } of options.bands ?? []) {
-      ctx.beginPath();
-      const edge = (point, side) => [scales.x.getPixelForValue(point.x), scales.y.getPixelForValue(point.band[side])];
-      ctx.moveTo(...edge(points[0], 1));
-      for (const point of points.slice(1)) ctx.lineTo(...edge(point, 1));
-      for (const point of [...points].reverse()) ctx.lineTo(...edge(point, 0));
-      ctx.closePath();
-      ctx.globalAlpha = 0.18;
-      ctx.fillStyle = colour;
-      ctx.fill();
-      ctx.globalAlpha = 1;
-    }
-    if (options.reference !== null && options.reference !== undefined) {
-      const y = scales.y.getPixelForValue(options.reference);
-      ctx.strokeStyle = options.colour;
-      ctx.lineWidth = 1;
-      ctx.setLineDash([2, 3]);
-      ctx.beginPath();
-      ctx.moveTo(chartArea.left, y);
-      ctx.lineTo(chartArea.right, y);
-      ctx.stroke();
-    }
-    ctx.restore();
+    insidePlotArea(chart, ({ ctx, chartArea, scales }) => {
+      for (const { colour, points } of options.bands ?? []) {
+        ctx.beginPath();
+        const edge = (point, side) => [scales.x.getPixelForValue(point.x), scales.y.getPixelForValue(point.band[side])];
+        ctx.moveTo(...edge(points[0], 1));
+        for (const point of points.slice(1)) ctx.lineTo(...edge(point, 1));
+        for (const point of [...points].reverse()) ctx.lineTo(...edge(point, 0));
+        ctx.closePath();
+        ctx.globalAlpha = 0.18;
+        ctx.fillStyle = colour;
+        ctx.fill();
+        ctx.globalAlpha = 1;
+      }
+      if (options.reference !== null && options.reference !== undefined) {
+        const y = scales.y.getPixelForValue(options.reference);
+        ctx.strokeStyle = options.colour;
+        ctx.lineWidth = 1;
+        ctx.setLineDash([2, 3]);
+        ctx.beginPath();
+        ctx.moveTo(chartArea.left, y);
+        ctx.lineTo(chartArea.right, y);
+        ctx.stroke();
+      }
+    });
   },
 };
 
@@ -183,25 +191,21 @@ export const isWorse = (changePoint, biggerIsBetter) =>
 const STEP_MEANS = {
   id: 'stepMeans',
   afterDatasetsDraw(chart, _args, options) {
-    const { ctx, chartArea, scales } = chart;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(chartArea.left, chartArea.top, chartArea.width, chartArea.height);
-    ctx.clip();
-    ctx.strokeStyle = options.colour;
-    ctx.lineWidth = 2;
-    ctx.setLineDash([6, 4]);
-    for (const steps of options.lines ?? []) {
-      ctx.beginPath();
-      steps.forEach(({ x, y }, index) => {
-        const px = scales.x.getPixelForValue(x);
-        // Flat at the previous mean up to this point, then the step to this one.
-        if (index > 0) ctx.lineTo(px, scales.y.getPixelForValue(steps[index - 1].y));
-        ctx[index === 0 ? 'moveTo' : 'lineTo'](px, scales.y.getPixelForValue(y));
-      });
-      ctx.stroke();
-    }
-    ctx.restore();
+    insidePlotArea(chart, ({ ctx, scales }) => {
+      ctx.strokeStyle = options.colour;
+      ctx.lineWidth = 2;
+      ctx.setLineDash([6, 4]);
+      for (const steps of options.lines ?? []) {
+        ctx.beginPath();
+        steps.forEach(({ x, y }, index) => {
+          const px = scales.x.getPixelForValue(x);
+          // Flat at the previous mean up to this point, then the step to this one.
+          if (index > 0) ctx.lineTo(px, scales.y.getPixelForValue(steps[index - 1].y));
+          ctx[index === 0 ? 'moveTo' : 'lineTo'](px, scales.y.getPixelForValue(y));
+        });
+        ctx.stroke();
+      }
+    });
   },
 };
 
