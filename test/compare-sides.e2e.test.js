@@ -110,7 +110,16 @@ describe('a side installed in the sandbox', { skip: sandboxUnavailable() ?? fals
   const work = createWorkRoot();
   const home = tempDir('perfgate-harness-home-');
   const outside = join(tempDir('perfgate-outside-'), 'planted');
-  const names = ['HOME', 'GITHUB_TOKEN', 'npm_config_registry', 'npm_config_cache', 'npm_config_fetch_retries'];
+  // npm_config_userconfig too: under `npm test`, npm hands its scripts the user config it read
+  // (the real ~/.npmrc), which would hide the stand-in home's.
+  const names = [
+    'HOME',
+    'GITHUB_TOKEN',
+    'npm_config_registry',
+    'npm_config_cache',
+    'npm_config_fetch_retries',
+    'npm_config_userconfig',
+  ];
   const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
   let registry;
 
@@ -127,6 +136,7 @@ describe('a side installed in the sandbox', { skip: sandboxUnavailable() ?? fals
       npm_config_registry: registry.url,
       npm_config_cache: tempDir('perfgate-npm-cache-'),
       npm_config_fetch_retries: '0',
+      npm_config_userconfig: join(home, '.npmrc'),
     });
   });
   after(async () => {
