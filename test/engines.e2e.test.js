@@ -16,7 +16,7 @@ import {
   latencySummary,
   mergeHistograms,
 } from '../bench/measurement/latency-histogram.js';
-import { processesFor, runLoad, splitConnections } from '../bench/measurement/load.js';
+import { prepareLoad, processesFor, runLoad, splitConnections } from '../bench/measurement/load.js';
 import { spawnGroup, stopGroup } from '../bench/measurement/process/children.js';
 import { runRecord, summarizeRuns } from '../bench/results/record.js';
 import { startSampler } from '../bench/measurement/sampling/sampler.js';
@@ -235,6 +235,37 @@ test('autocannon ends a load at its duration, under a second too, and counts who
   } finally {
     await server.stop();
   }
+});
+
+// The load processes start while the server does (bench/measurement/measure.js): the port is a promise.
+const autocannonProcesses = () =>
+  execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes('engines/autocannon-process.js'));
+
+test('autocannon launched before its server: it aims once the port is known, and ends when the server never starts', async () => {
+  const before = autocannonProcesses().length;
+  const server = startBurner();
+  const load = await prepareLoad({
+    engine: 'autocannon',
+    port: server.then((started) => started.port),
+    request: POST,
+    connections: 2,
+    duration: 0.5,
+    timeout: 5,
+  });
+  try {
+    assert.ok((await load.go()).requests.total > 0);
+  } finally {
+    await load.stop();
+    await (await server).stop();
+  }
+  const failedStart = Promise.reject(new Error('the server exited while starting'));
+  await assert.rejects(
+    prepareLoad({ engine: 'autocannon', port: failedStart, request: POST, connections: 2, duration: 1, timeout: 5 }),
+    /autocannon.*the server exited while starting/,
+  );
+  assert.equal(autocannonProcesses().length, before, 'no load process left behind');
 });
 
 test('CPU µs/request from a server that burns a known CPU time per request', async () => {

@@ -93,24 +93,27 @@ function mergeParts(parts, { engine, connections }) {
 /**
  * Launches one load (its processes ready, nothing sent yet); each `go(duration?)` runs it
  * and resolves to the load sample; `stop()` ends its processes. Two prepared loads started
- * together are a duet's two sides.
- * @param {{engine?: string|object, port: number, request: object, connections: number, duration: number,
+ * together are a duet's two sides. The port may be a promise: the processes start while the
+ * server does, and aim at it once it is known.
+ * @param {{engine?: string|object, port: number|Promise<number>, request: object, connections: number, duration: number,
  *   pipelining?: number, rate?: number, timeout: number, workers?: number}} options
  */
 export async function prepareLoad({ engine: chosen, workers = 0, ...options }) {
   const engine = engineFor(chosen, options.rate);
   const fileLimit = raiseFileLimit(Math.ceil(options.connections / Math.max(1, workers)));
   const shares = splitConnections(options.connections, processesFor(options.connections, { fileLimit, workers }));
-  const launched = [];
-  try {
-    // A rate is the whole load's: each process sends its share, as of the connections.
-    const rateOf = (connections) =>
-      options.rate ? Math.max(1, Math.round((options.rate * connections) / options.connections)) : 0;
-    for (const connections of shares)
-      launched.push(await engine.launch({ ...options, connections, rate: rateOf(connections) }));
-  } catch (error) {
+  // A rate is the whole load's: each process sends its share, as of the connections.
+  const rateOf = (connections) =>
+    options.rate ? Math.max(1, Math.round((options.rate * connections) / options.connections)) : 0;
+  // The processes start at once (and, when the port is a promise, while the server starts).
+  const settled = await Promise.allSettled(
+    shares.map((connections) => engine.launch({ ...options, connections, rate: rateOf(connections) })),
+  );
+  const launched = settled.filter((each) => each.status === 'fulfilled').map((each) => each.value);
+  const failed = settled.find((each) => each.status === 'rejected');
+  if (failed) {
     await Promise.all(launched.map((each) => each.stop()));
-    throw errors.loadFailed(engine.name, error.message);
+    throw errors.loadFailed(engine.name, failed.reason.message);
   }
   const stop = () => Promise.all(launched.map((each) => each.stop()));
   return {

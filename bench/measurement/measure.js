@@ -73,36 +73,40 @@ function clientCores(plan, processes, sides) {
   return Math.min(loadCores, processes) / sides;
 }
 
-// Loads every opened side at the same moment (all engines launched first, then started
-// together): the warm-up, then the measured load with the server groups sampled.
-async function loadTogether(opened, engine, settings) {
-  const prepared = [];
-  try {
-    for (const side of opened) {
-      prepared.push(
-        await prepareLoad({
-          engine,
-          port: side.server.port,
-          request: side.request,
-          connections: settings.connections,
-          duration: settings.duration,
-          pipelining: settings.pipelining,
-          rate: settings.rate,
-          timeout: settings.timeout,
-          workers: settings.workers,
-        }),
-      );
-    }
-    if (settings.warmup > 0) await Promise.all(prepared.map((load) => load.go(settings.warmup)));
-    const samplers = opened.map((side) =>
-      startSampler([side.server.pid], side.server.pidNamespace ? [side.server.pidNamespace] : []),
-    );
-    const loads = await Promise.all(prepared.map((load) => load.go()));
-    return loads.map((load, index) => ({ load, sampled: samplers[index]() }));
-  } finally {
-    await Promise.all(prepared.map((load) => load.stop()));
-  }
+// Launches each side's load while its server starts: the engine's processes start at once, and aim
+// at the server once its port is known (bench/measurement/load.js).
+const prepareLoads = (sides, starting, engine, settings) =>
+  sides.map((side, index) =>
+    prepareLoad({
+      engine,
+      port: starting[index].then((entry) => entry.server.port),
+      request: requestFor(side.variant, side.spec),
+      connections: settings.connections,
+      duration: settings.duration,
+      pipelining: settings.pipelining,
+      rate: settings.rate,
+      timeout: settings.timeout,
+      workers: settings.workers,
+    }),
+  );
+
+// Loads every opened side at the same moment (their loads launched, then started together): the
+// warm-up, then the measured load with the server groups sampled.
+async function loadTogether(opened, prepared, settings) {
+  if (settings.warmup > 0) await Promise.all(prepared.map((load) => load.go(settings.warmup)));
+  const samplers = opened.map((side) =>
+    startSampler([side.server.pid], side.server.pidNamespace ? [side.server.pidNamespace] : []),
+  );
+  const loads = await Promise.all(prepared.map((load) => load.go()));
+  return loads.map((load, index) => ({ load, sampled: samplers[index]() }));
 }
+
+// The values of promises that all settled, or the first one's rejection.
+const valuesOf = (settled) => {
+  const failed = settled.find((each) => each.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((each) => each.value);
+};
 
 /**
  * Measures one or two servers of one benchmark at the same time (a duet when two).
@@ -114,6 +118,7 @@ async function loadTogether(opened, engine, settings) {
 export async function measureTogether({ sides, measurement, settings, label }) {
   const { plan, backend, logDir } = measurement;
   const opened = [];
+  let loading = [];
   try {
     // Started in the given order, without waiting for one to be ready before the next.
     const starting = sides.map(async (side) => {
@@ -134,9 +139,10 @@ export async function measureTogether({ sides, measurement, settings, label }) {
       });
       return entry;
     });
-    const started = await Promise.allSettled(starting);
-    const failedStart = started.find((each) => each.status === 'rejected');
-    if (failedStart) throw failedStart.reason;
+    loading = prepareLoads(sides, starting, measurement.engine, settings);
+    // A server that failed to start is the reason to report, before its load's.
+    valuesOf(await Promise.allSettled(starting));
+    const prepared = valuesOf(await Promise.allSettled(loading));
     opened.sort(
       (a, b) => sides.findIndex((side) => side.key === a.key) - sides.findIndex((side) => side.key === b.key),
     );
@@ -149,14 +155,15 @@ export async function measureTogether({ sides, measurement, settings, label }) {
         timeout: settings.timeout,
       });
     }
-    const measured = await loadTogether(opened, measurement.engine, settings);
+    const measured = await loadTogether(opened, prepared, settings);
     const failed = opened.find((side) => side.exit);
     if (failed) throw errors.serverExited(failed.variant.name, failed.exit.code, failed.exit.signal, failed.logFile);
     return measured.map(({ load, sampled }) =>
       runRecord(load, sampled, { clientCores: clientCores(plan, load.processes, sides.length) }),
     );
   } finally {
-    await Promise.all(opened.map((side) => side.stop()));
+    const launched = (await Promise.allSettled(loading)).filter((each) => each.status === 'fulfilled');
+    await Promise.all([...launched.map((each) => each.value.stop()), ...opened.map((side) => side.stop())]);
   }
 }
 

@@ -45,9 +45,11 @@ export const autocannonEngine = {
     // Affinity is inherited: the harness runs on the load cores (bench/measurement/pinning.js pinSelf).
     const group = spawnGroup([process.execPath, PROCESS_FILE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     const { child } = group;
-    const ready = nextMessage(child);
-    child.send({ options: autocannonOptions(options) });
     try {
+      // Started while the server may still be starting; told where to aim once its port is known.
+      const port = await options.port;
+      const ready = nextMessage(child);
+      child.send({ options: autocannonOptions({ ...options, port }) });
       await boundedWait(ready, 30, 'autocannon did not start');
     } catch (error) {
       await stopGroup(group);

@@ -7,7 +7,8 @@ export function doubleEngine({ latenciesMicros = [1000], errorCodes = {}, cpuSec
   return {
     name: 'double',
     unavailable: () => null,
-    async launch(options) {
+    async launch(launchOptions) {
+      const options = { ...launchOptions, port: await launchOptions.port };
       launched.push(options);
       return {
         async go(duration = options.duration) {

@@ -3,7 +3,7 @@
 //   launch(options) -> { go(duration?) -> part sample, stop() }: launch makes it ready
 //     (processes started), each go loads once (a warm-up, then the measured load), stop ends
 //     it; two engines launched first can be started at the same moment.
-// options: { port, request: {method, path, headers, body}, connections, duration, pipelining, rate, timeout, threads };
+// options: { port (a number, or a promise of it while the server starts), request: {method, path, headers, body}, connections, duration, pipelining, rate, timeout, threads };
 // Each engine also declares itself, so that nothing outside bench/measurement/engines names one:
 //   help      what --engine's help says of it
 //   packages  the npm packages whose versions a result records when it ran (result.packages)

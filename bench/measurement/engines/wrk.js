@@ -91,7 +91,9 @@ export const wrkEngine = {
   help: 'wrk (Debian package) for servers faster than autocannon',
   packages: [], // a Debian package, not one of node_modules
   unavailable: wrkUnavailable,
-  async launch(options) {
+  async launch(launchOptions) {
+    // wrk starts per load (go): nothing to start before the server's port is known.
+    const options = { ...launchOptions, port: await launchOptions.port };
     const dir = mkdtempSync(join(tmpdir(), 'perfgate-wrk-'));
     const bodyFile = join(dir, 'body');
     if (options.request.body !== undefined) writeFileSync(bodyFile, options.request.body);
