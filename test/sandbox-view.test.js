@@ -3,9 +3,10 @@
 // sandboxed process itself is test/sandbox.e2e.test.js's.
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
-import { closeView, openView, viewTree } from '../bench/measurement/sandbox/view.js';
+import { closeView, openView, viewParent, viewTree } from '../bench/measurement/sandbox/view.js';
 import { tempDir } from './helpers/harness.js';
 
 function sideTree() {
@@ -92,4 +93,13 @@ test("closing a view names what was written outside the tree's copy, by the harn
   assert.equal(readFileSync(join(tree, 'db.json'), 'utf8'), '{"requests":0}', 'the side tree itself is unchanged');
   assert.equal(existsSync(view.dir), false);
   assert.equal(closeView(view), null, 'closing twice says nothing more');
+});
+
+test('views are made in the RAM file system when it has room, else in the temporary directory', () => {
+  const view = openView({ tree: sideTree() }, { env: {} });
+  assert.equal(dirname(view.dir), viewParent());
+  closeView(view);
+  const ram = tempDir(); // a stand-in: any writable file system with room
+  assert.equal(viewParent(ram), ram);
+  assert.equal(viewParent(join(ram, 'missing')), tmpdir());
 });
