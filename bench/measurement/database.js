@@ -118,6 +118,10 @@ export async function startDatabase({ plan, logFile, readyTimeout = 30 }) {
         'fsync=off',
         '-c',
         'synchronous_commit=off',
+        // Shared memory segments in the data directory, removed with it: posix ones live in /dev/shm
+        // and outlive a cluster whose process group is stopped with a signal.
+        '-c',
+        'dynamic_shared_memory_type=mmap',
         // The cluster name shows in every postgres process title, so that leftovers can be found.
         '-c',
         `cluster_name=${basename(dir)}`,
