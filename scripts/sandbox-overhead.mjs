@@ -2,12 +2,13 @@
 // `npm run sandbox-overhead`: what running a side in the sandbox costs, as a duet A/A of this
 // checkout's servers, unsandboxed (base) against sandboxed (head), in the same private network
 // namespace; prints the ratio sandboxed / unsandboxed of CPU µs/request and req/s with their
-// 95 % intervals (bench/comparison/sandbox-overhead.js). A measurement, not a test.
+// 95 % intervals (bench/comparison/sandbox-overhead.js). A measurement, not a test. Exit 1
+// (PG_NOTHING_MEASURED) when no benchmark was measured: every one skipped or failed.
 import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
 import { writeComparison } from '../bench/comparison/write.js';
 import { defaultResultsDir } from '../bench/results/write.js';
-import { measureSandboxOverhead } from '../bench/comparison/sandbox-overhead.js';
+import { measureSandboxOverhead, requireMeasured } from '../bench/comparison/sandbox-overhead.js';
 
 const { profile, ...options } = COMPARISON_OPTIONS;
 const OVERHEAD_COMMAND = {
@@ -45,4 +46,5 @@ await runCommand(OVERHEAD_COMMAND, async ({ values }) => {
     );
   }
   console.log(`results: ${outDir}`);
+  requireMeasured(comparison);
 });

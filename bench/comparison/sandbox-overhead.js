@@ -29,3 +29,13 @@ export async function measureSandboxOverhead({ request, outDir, onProgress }) {
     onProgress,
   });
 }
+
+/**
+ * An overhead measured on no benchmark is no measurement: every one skipped or failed throws
+ * PG_NOTHING_MEASURED (exit 1) with each one's reason, after the comparison was written.
+ * @param {object} comparison  measureSandboxOverhead's
+ */
+export function requireMeasured(comparison) {
+  if (comparison.benchmarks.some((benchmark) => benchmark.status === 'ok')) return;
+  throw errors.nothingMeasured("the sandbox's overhead", comparison.benchmarks);
+}

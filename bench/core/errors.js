@@ -3,6 +3,7 @@
 // `exitCode` (bench/cli/run.js); the harness records `code` and `message` in a failed benchmark.
 // Grouped by the part that throws them; every code is defined here and nowhere else.
 import { commandLine } from './invocation.js';
+import { oneLine } from './text.js';
 
 // Exit codes of every command: 0 done, 1 the measured or checked thing failed (a regression,
 // a finding, a refused artifact: each command says which), 2 bad input (arguments, config,
@@ -227,6 +228,14 @@ export const errors = {
   calibrationFailed: define(
     'PG_CALIBRATION_FAILED',
     (id, status, reason) => `calibration stopped: ${id} ${status}: ${reason}`,
+    EXIT.failed,
+  ),
+  nothingMeasured: define(
+    'PG_NOTHING_MEASURED',
+    (what, benchmarks) => {
+      const reasons = benchmarks.map(({ id, status, reason }) => `${id}: ${status}: ${oneLine(reason)}`);
+      return `${what} measured nothing: no benchmark ran, so there is no result:\n${bullets(reasons)}\nfix what each reason names, or choose benchmarks this machine can run (--variant, --scenario, --connections)`;
+    },
     EXIT.failed,
   ),
   neighbourUnavailable: define(
