@@ -19,7 +19,8 @@ import {
   writeBaselines,
 } from '../bench/comparison/trend/anchors.js';
 import { selectBaseline } from '../bench/comparison/trend/baseline.js';
-import { analyseHistory, evidenceMarkdown } from '../bench/comparison/trend/evidence.js';
+import { analyseHistory, evidenceMarkdown, hogCommand } from '../bench/comparison/trend/evidence.js';
+import { planPinning } from '../bench/measurement/pinning.js';
 import {
   chainRatios,
   directRatios,
@@ -449,5 +450,14 @@ describe('the evidence analysis of scripts/measure-trend.mjs', () => {
       }),
       /\| node-http json c=10 - CPU µs\/request \| \d+\.\d\d % \| [12]\.\d\d % \| \d+\.\d\d \|/,
     );
+  });
+});
+
+describe("the evidence's CPU hog", () => {
+  test("goes on the server cores of the run's plan, not on a load worker's", () => {
+    // 4 cores and 2 load workers: the servers run on 2 and 3 (a plan without the workers gives them 1-3).
+    const plan = planPinning([0, 1, 2, 3], { loadWorkers: 2 });
+    assert.deepEqual(hogCommand(plan).slice(0, 4), ['taskset', '-c', '2,3', process.execPath]);
+    assert.equal(hogCommand(planPinning([0], {}))[0], process.execPath, 'one core: nothing to pin to');
   });
 });

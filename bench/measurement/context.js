@@ -12,13 +12,19 @@ import { currentPinning, pinSelf } from './pinning.js';
 import { loadBuiltInVariant } from './variants.js';
 
 /**
+ * The run's cores for a suite config: the load generator's (one per load worker, at most half) and the
+ * server's. Whatever else must land on the server cores a run uses (trend evidence's CPU hog) plans with it.
+ */
+export const measurementPinning = (config) => currentPinning({ loadWorkers: config.workers });
+
+/**
  * @param {{config: object, outDir?: string}} run  outDir: the run's results directory, whose logs/ gets the
  *   servers' logs; without it (a profile alone, which keeps its logs beside its profiles) no log directory
  * @returns {Promise<{plan: object, logDir?: string, backend: object, engine: string|object, serverSettings?: object,
  *   machine: object, git: object}>}
  */
 export async function openMeasurement({ config, outDir }) {
-  const plan = currentPinning({ loadWorkers: config.workers });
+  const plan = measurementPinning(config);
   pinSelf(plan);
   const logDir = outDir === undefined ? undefined : join(outDir, 'logs');
   if (logDir) mkdirSync(logDir, { recursive: true });

@@ -17,7 +17,8 @@ import { findChangePoints } from '../../history/detect/find.js';
 import { appendRun, commitFromGit, emptyBenchmarkData, serializeBenchmarkData } from '../../history/index.js';
 import { writeFileAtomicSync } from '../../core/atomic-file.js';
 import { metricByName } from '../../results/metrics.js';
-import { currentPinning } from '../../measurement/pinning.js';
+import { measurementPinning } from '../../measurement/context.js';
+import { pinnedCommand } from '../../measurement/pinning.js';
 import { registerCleanup, spawnGroup, stopGroup } from '../../measurement/process/children.js';
 import { SUITE_NAMES, TOOLS, TREND_SUITES, toBenchmarkAction } from '../../results/benchmark-action.js';
 import { runSuite } from '../../measurement/run-suite.js';
@@ -79,14 +80,13 @@ async function benchHead({ repo, perfgateRoot, config, outDir }) {
   }
 }
 
-// A CPU-bound process on the server cores, standing in for other hardware from now on.
-function startHog() {
-  const plan = currentPinning({});
-  const command =
-    plan.method === 'taskset'
-      ? ['taskset', '-c', plan.server.join(','), process.execPath, '-e', HOG]
-      : [process.execPath, '-e', HOG];
-  const hog = spawnGroup(command);
+// A CPU-bound process on the server cores of `plan`: the measurement context's plan for the run's
+// config (measurementPinning), so that the hog is where the servers run whatever the load workers.
+export const hogCommand = (plan) => pinnedCommand(plan, [process.execPath, '-e', HOG]);
+
+// The hog, standing in for other hardware from now on.
+function startHog(config) {
+  const hog = spawnGroup(hogCommand(measurementPinning(config)));
   const unregister = registerCleanup(() => hog.child.kill('SIGKILL'));
   return async () => {
     unregister();
@@ -134,7 +134,7 @@ export async function measureSyntheticHistory({
       commit(repository, index, loops);
       if (hogFrom !== null && index === hogFrom) {
         log(`commit ${index}: the CPU hog starts (a change of "hardware")`);
-        stopHog = startHog();
+        stopHog = startHog(config);
       }
       log(`commit ${index}/${commits}: ${loops} loops per request`);
       const dir = join(outDir, `commit-${index}`);
