@@ -110,6 +110,26 @@ test('what a sandboxed side did is named in the report and, quoted from the arti
   );
 });
 
+test('misbehaviour quoted in the PR comment reads as written: apostrophes, typographic quotes, µ; never a backtick', () => {
+  const strays = "left processes outside its server's process group: node -e 'setTimeout(Math.max, 9e6)'";
+  const typographic = 'wrote the server’s “cache” (2 µs)';
+  const hostile = 'ended the span` | <b>@admin</b>';
+  const misbehaved = {
+    ...comparison,
+    sides: {
+      base: { description: 'main', sandbox: { sandboxed: true, misbehaviour: [] } },
+      head: { description: 'branch', sandbox: { sandboxed: true, misbehaviour: [strays, typographic, hostile] } },
+    },
+  };
+  const body = renderComment(
+    { pr: { headSha: 'a'.repeat(40) }, comparisons: [{ comparison: misbehaved }] },
+    { runUrl: 'https://github.example/run', workflow: 'bench-pr' },
+  );
+  assert.ok(body.includes(`- the head side \`${strays}\``), body);
+  assert.ok(body.includes(`- the head side \`${typographic}\``), body);
+  assert.ok(body.includes('- the head side `ended the span? ? ?b?@admin?/b?`'), body);
+});
+
 test('the legend says what each verdict means, and what inconclusive means for p99, which does not decide', () => {
   const markdown = comparisonMarkdown(comparison);
   assert.match(markdown, /regression or improvement when it lies wholly beyond the minimum effect/);

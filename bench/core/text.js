@@ -25,9 +25,10 @@ export const escapeMarkdown = (text) =>
 
 // Untrusted text shown literally: in a code span nothing is markdown, HTML, a mention or a
 // link, and with backticks, pipes and line breaks gone it can neither end the span nor split
-// a table cell.
+// a table cell. Letters and digits of any script and quotes (a message's "server's", a
+// typographic ’) are kept as written; any other character outside the list becomes `?`.
 export function codeSpan(value, max = 120) {
-  const clean = String(value).replace(/[^\w .,:;=+\-/()[\]@%~^#]/g, '?');
-  const cut = clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+  const clean = [...String(value).replace(/[^\p{L}\p{N}_ .,:;=+\-/()[\]@%~^#'"‘’“”…]/gu, '?')];
+  const cut = clean.length > max ? `${clean.slice(0, max - 1).join('')}…` : clean.join('');
   return `\`${cut.trim() || '-'}\``;
 }
