@@ -3,10 +3,11 @@
 // and what to do when one of the project's install scripts failed). No server is started.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
+import { harnessRegistry } from '../bench/measurement/sandbox/install.js';
 import { createWorkRoot, missingFileHint, prepareGitSide } from '../bench/comparison/sides.js';
 import { installFailure } from '../bench/comparison/install-output.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
@@ -233,6 +234,29 @@ fs.writeFileSync('probe.json', JSON.stringify({
       },
     );
   });
+});
+
+test("the harness's registry is asked of npm once per run, however many sides are installed", () => {
+  // A stand-in npm on PATH that counts its calls; `answer`: what it prints.
+  const npmSaying = (answer) => {
+    const bin = tempDir('perfgate-fake-npm-');
+    const calls = join(bin, 'calls');
+    writeFileSync(join(bin, 'npm'), `#!/bin/sh\necho "$*" >> '${calls}'\n${answer ? `echo ${answer}` : 'exit 1'}\n`);
+    chmodSync(join(bin, 'npm'), 0o755);
+    const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: bin };
+    return { env, calls: () => (existsSync(calls) ? readFileSync(calls, 'utf8').split('\n').filter(Boolean) : []) };
+  };
+  const npm = npmSaying('https://registry.example/');
+  for (let side = 0; side < 3; side++)
+    assert.deepEqual(harnessRegistry(npm.env), { npm_config_registry: 'https://registry.example/' });
+  assert.deepEqual(npm.calls(), ['config get registry']);
+  // An npm with no answer is not asked again either; a registry in the environment is not asked for.
+  const silent = npmSaying(null);
+  for (let side = 0; side < 3; side++) assert.deepEqual(harnessRegistry(silent.env), {});
+  assert.equal(silent.calls().length, 1);
+  const named = npmSaying('https://other.example/');
+  assert.deepEqual(harnessRegistry({ ...named.env, npm_config_registry: 'https://named.example/' }), {});
+  assert.deepEqual(named.calls(), []);
 });
 
 test("an installer's output other than npm's: its first error-looking lines", () => {

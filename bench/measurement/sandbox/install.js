@@ -22,13 +22,32 @@ const NPM_REACH =
 const REACH = /^(?:https?_proxy|no_proxy|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR)$/i;
 const SYSTEM = ['/usr', '/etc'];
 
-let harnessRegistry;
-// The registry the harness's npm uses (set in its ~/.npmrc, which the sandbox does not see).
-function registryOf(env) {
+// Answers of `npm config get registry` by what npm reads it from (which npm, its home, its settings):
+// one per run, however many sides are installed, and an npm that has no answer is not asked again.
+const registries = new Map();
+const npmSettings = (env) =>
+  JSON.stringify([
+    env.PATH,
+    env.HOME,
+    ...Object.entries(env)
+      .filter(([name]) => /^npm_config_/i.test(name))
+      .sort(),
+  ]);
+
+/**
+ * The registry the harness's npm uses (set in its ~/.npmrc, which the sandbox does not see), as the
+ * install's environment setting; none when `env` names it already (it is passed on as it is).
+ * @returns {{npm_config_registry?: string}}
+ */
+export function harnessRegistry(env) {
   if (env.npm_config_registry) return {};
-  harnessRegistry ??=
-    spawnSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', env }).stdout?.trim() || undefined;
-  return harnessRegistry ? { npm_config_registry: harnessRegistry } : {};
+  const key = npmSettings(env);
+  if (!registries.has(key)) {
+    const asked = spawnSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', env });
+    registries.set(key, asked.stdout?.trim() || null);
+  }
+  const registry = registries.get(key);
+  return registry ? { npm_config_registry: registry } : {};
 }
 
 // The installation a command found on PATH belongs to (npm's package, yarn's), when not the system's.
@@ -98,7 +117,7 @@ export function installSandboxed(install, dir, env = process.env) {
     const reach = Object.fromEntries(Object.entries(env).filter(([name]) => NPM_REACH.test(name) || REACH.test(name)));
     const installEnv = {
       ...sandboxEnv(env),
-      ...registryOf(env),
+      ...harnessRegistry(env),
       ...reach,
       HOME: scratch,
       TMPDIR: scratch,
