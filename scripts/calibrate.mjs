@@ -8,11 +8,13 @@
 // hits all; with --neighbour PCT, a CPU hog on the server cores during every comparison. Prints
 // per benchmark and mode the issue's targets as check lines (detection per size, A/A slowdowns,
 // the suite's derived rate, time to a verdict) and the pooled A/A change; writes calibration.md
-// and calibration.json, and keeps every trial's comparison.json.
+// and calibration.json, and keeps every trial's comparison.json. With --suite-runs N, instead: N A/A
+// comparisons of the whole suite (--suite, the default one by default), the suite-level rate measured.
 // A benchmark script: it asserts nothing.
 import { join } from 'node:path';
 import { neighbourUnavailable } from '../bench/comparison/calibration/neighbour.js';
 import { calibrateBenchmark } from '../bench/comparison/calibration/run-calibration.js';
+import { calibrateSuite } from '../bench/comparison/calibration/suite-runs.js';
 import { errors } from '../bench/core/errors.js';
 import { writeCalibration } from '../bench/comparison/calibration/write.js';
 import { resolveSuite } from '../bench/config/resolve.js';
@@ -63,6 +65,11 @@ const CALIBRATE_COMMAND = {
       default: ['express:json:100', 'fastify:hello:100'],
     },
     modes: { type: 'list', value: 'A,B', help: `compare modes to calibrate (${MODES.join(', ')})`, default: MODES },
+    'suite-runs': {
+      type: 'count',
+      value: 'N',
+      help: "instead of the benchmarks' trials: N A/A comparisons of the whole suite (--suite) in duet, each judged as a pull request is; how many call no benchmark slower, and how long each takes",
+    },
     ...measurementOptions,
     out: { ...COMPARISON_OPTIONS.out, defaultText: 'results/<time>-calibrate' },
   },
@@ -86,6 +93,26 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
   // A missing hog is bad input, said before any server starts.
   const unavailable = values.neighbour ? neighbourUnavailable() : null;
   if (unavailable) throw errors.neighbourUnavailable(unavailable);
+  if (values['suite-runs']) {
+    const request = comparisonRequest(values);
+    const { config } = await resolveSuite(request);
+    const { section, report } = await calibrateSuite({
+      config,
+      settings: { ...request.settings, mode: 'duet', profile: 'never' },
+      outDir,
+      runs: values['suite-runs'],
+      neighbour: values.neighbour,
+      suite: config.name,
+    });
+    writeCalibration(
+      outDir,
+      { neighbour: values.neighbour ?? null, settings: request.settings, suiteRuns: report },
+      section,
+    );
+    console.log(section);
+    console.log(`results: ${outDir}`);
+    return;
+  }
   const report = [];
   const sections = [];
   for (const chosen of values.benchmark) {

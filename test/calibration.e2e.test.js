@@ -15,7 +15,8 @@ import {
   summarizeTrials,
   trialOutcome,
 } from '../bench/comparison/calibration/trials.js';
-import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { suiteRunOutcome, suiteRunsMarkdown, summarizeSuiteRuns } from '../bench/comparison/calibration/suite-runs.js';
+import { leftoverServers, PROJECT_ROOT, tempDir, writeConfig } from './helpers/harness.js';
 
 test('the injected work is the per-request CPU time a slowdown adds, in loop iterations', () => {
   // 100 CPU µs per request; 5 % slower needs 100/0.95 - 100 = 5.26 µs more.
@@ -202,6 +203,82 @@ test('A/A false alarms are slowdowns after the confirmation; detection per size 
   assert.match(markdown, /\| 2 \| A\/A \| no change \| small regression \|/);
   assert.match(markdown, /\| 6 \| A\/A \| failed \|/);
   assert.match(markdown, /Pinning: server 1, load 0/);
+});
+
+test('a whole-suite A/A run is clean only when no benchmark is called slower after its confirmation, and none failed', () => {
+  const run = (benchmarks, seconds) =>
+    suiteRunOutcome(
+      { pinning: PINNING, benchmarks: benchmarks.map((each, index) => ({ id: `b${index + 1}`, ...each })) },
+      seconds,
+    );
+  const runs = [
+    run([benchmark('no change', 0), benchmark('no change', 0.001, { first: 'small regression' })], 240),
+    run([benchmark('small regression', -0.02, { first: 'regression' }), benchmark('improvement', 0.03)], 320),
+    run([benchmark('no change', 0), benchmark(null, null, { status: 'failed' })], 200),
+  ];
+  assert.deepEqual(
+    runs.map((each) => [each.clean, each.slower, each.firstRunSlower, each.faster, each.failed]),
+    [
+      [true, [], ['b2'], 0, 0],
+      [false, ['b1'], ['b1'], 1, 0],
+      [false, [], [], 0, 1],
+    ],
+  );
+  const summary = summarizeSuiteRuns(runs);
+  assert.deepEqual([summary.runs, summary.clean, summary.medianSeconds, summary.maxSeconds], [3, 1, 240, 320]);
+  assert.deepEqual(
+    [summary.perBenchmark.runs, summary.perBenchmark.slower, summary.perBenchmark.firstRunSlower],
+    [5, 1, 2],
+  );
+  const markdown = suiteRunsMarkdown({ suite: 'default', summary, runs });
+  assert.match(
+    markdown,
+    /\| whole-suite A\/A runs with no benchmark called slower \| 1 of 3 \(33 %\); fewer than the 10 runs the target asks \| ≥ 90 % of ≥ 10 runs \| ❌ \|/,
+  );
+  assert.match(
+    markdown,
+    /\| time of a whole-suite comparison \| median 4 min 00 s \(max 5 min 20 s\) \| ≤ 5 min 00 s \| ✅ \|/,
+  );
+  assert.match(markdown, /\| 2 \| 2 \| b1 \| b1 \| 1 \| 0 \| 0 \| 5 min 20 s \|/);
+});
+
+// The whole-suite runs at their smallest: one A/A comparison of a one-benchmark suite.
+test('npm run calibrate --suite-runs compares the whole suite A/A and writes the report and every run', () => {
+  const out = tempDir();
+  const config = writeConfig(out, { name: 'tiny', variants: ['node-http'], scenarios: ['hello'], connections: [10] });
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(PROJECT_ROOT, 'scripts/calibrate.mjs'),
+      '--suite-runs',
+      '1',
+      '--config',
+      config,
+      '--duration',
+      '0.5',
+      '--warmup',
+      '0.2',
+      '--budget',
+      '4',
+      '--out',
+      out,
+    ],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stderr, /tiny suite A\/A \[1\/1\]: /);
+  const { suiteRuns } = JSON.parse(readFileSync(join(out, 'calibration.json'), 'utf8'));
+  assert.equal(suiteRuns.suite, 'tiny');
+  assert.deepEqual(
+    suiteRuns.runs.map((each) => each.trials.map((trial) => trial.benchmark)),
+    [['node-http hello c=10']],
+  );
+  assert.match(
+    readFileSync(join(out, 'calibration.md'), 'utf8'),
+    /## perfgate calibration: the whole tiny suite, A\/A/,
+  );
+  assert.ok(JSON.parse(readFileSync(join(out, 'suite-aa-1', 'comparison.json'), 'utf8')).benchmarks.length === 1);
+  assert.deepEqual(leftoverServers(), []);
 });
 
 // The script end to end at its smallest: it sizes and checks the injection, runs one trial of

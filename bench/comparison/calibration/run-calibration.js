@@ -27,7 +27,7 @@ import { describeNeighbour, withNeighbour } from './neighbour.js';
 const PROBE_ROUNDS = 3;
 const CHECK_ROUNDS = 6;
 const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
-const thisCheckout = (label, env) => ({
+export const thisCheckout = (label, env) => ({
   ...sideOf(
     label,
     projectRoot,
