@@ -242,18 +242,13 @@ test('a whole-suite A/A run is clean only when no benchmark is called slower aft
   assert.match(markdown, /\| 2 \| 2 \| b1 \| b1 \| 1 \| 0 \| 0 \| 5 min 20 s \|/);
 });
 
-// The whole-suite runs at their smallest: one A/A comparison of a one-benchmark suite.
-test('npm run calibrate --suite-runs compares the whole suite A/A and writes the report and every run', () => {
-  const out = tempDir();
-  const config = writeConfig(out, { name: 'tiny', variants: ['node-http'], scenarios: ['hello'], connections: [10] });
-  const run = spawnSync(
+// calibrate with short rounds and a small budget: what these tests check is the flow, not the rates.
+const runCalibrate = (args, out) =>
+  spawnSync(
     process.execPath,
     [
       join(PROJECT_ROOT, 'scripts/calibrate.mjs'),
-      '--suite-runs',
-      '1',
-      '--config',
-      config,
+      ...args,
       '--duration',
       '0.5',
       '--warmup',
@@ -265,6 +260,12 @@ test('npm run calibrate --suite-runs compares the whole suite A/A and writes the
     ],
     { cwd: PROJECT_ROOT, encoding: 'utf8' },
   );
+
+// The whole-suite runs at their smallest: one A/A comparison of a one-benchmark suite.
+test('npm run calibrate --suite-runs compares the whole suite A/A and writes the report and every run', () => {
+  const out = tempDir();
+  const config = writeConfig(out, { name: 'tiny', variants: ['node-http'], scenarios: ['hello'], connections: [10] });
+  const run = runCalibrate(['--suite-runs', '1', '--config', config], out);
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stderr, /tiny suite A\/A \[1\/1\]: /);
   const { suiteRuns } = JSON.parse(readFileSync(join(out, 'calibration.json'), 'utf8'));
@@ -285,10 +286,8 @@ test('npm run calibrate --suite-runs compares the whole suite A/A and writes the
 // each kind and keeps what it measured. Which verdicts come out is the machine's business.
 test('npm run calibrate runs A/A and injected trials and writes the report and every trial', () => {
   const out = tempDir();
-  const run = spawnSync(
-    process.execPath,
+  const run = runCalibrate(
     [
-      join(PROJECT_ROOT, 'scripts/calibrate.mjs'),
       '--runs',
       '1',
       '--sizings',
@@ -299,18 +298,10 @@ test('npm run calibrate runs A/A and injected trials and writes the report and e
       'duet',
       '--slowdown',
       '5,3',
-      '--duration',
-      '0.5',
-      '--warmup',
-      '0.2',
       '--min-rounds',
       '2',
-      '--budget',
-      '4',
-      '--out',
-      out,
     ],
-    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+    out,
   );
   assert.equal(run.status, 0, run.stderr);
   assert.match(
