@@ -11,7 +11,7 @@ import { expandSpecs } from '../../measurement/specs.js';
 import { isFaster, isSlower, median, VERDICTS } from '../../stats/index.js';
 import { describeNeighbour, withNeighbour } from './neighbour.js';
 import { thisCheckout } from './run-calibration.js';
-import { summarizeTrials, TARGETS, trialOutcome } from './trials.js';
+import { mark, percent, summarizeTrials, TARGETS, trialOutcome } from './trials.js';
 
 // What one run of the suite said: how many benchmarks were called what, and how long it took.
 export function suiteRunOutcome(comparison, seconds) {
@@ -56,10 +56,8 @@ export function summarizeSuiteRuns(runs) {
   };
 }
 
-const percent = (fraction) => (fraction === null ? 'n/a' : `${(fraction * 100).toFixed(0)} %`);
 const duration = (value) =>
   value === null ? 'n/a' : `${Math.floor(value / 60)} min ${String(Math.round(value % 60)).padStart(2, '0')} s`;
-const mark = (met) => (met === null ? '—' : met ? '✅' : '❌');
 
 export function suiteRunsMarkdown({ suite, summary, runs, neighbour = null }) {
   const { perBenchmark } = summary;

@@ -181,11 +181,11 @@ export function summarizeTrials(trials, { band = 0.05, budgetSeconds = 180 } = {
   };
 }
 
-const percent = (fraction) => (fraction === null ? 'n/a' : `${(fraction * 100).toFixed(0)} %`);
+export const percent = (fraction) => (fraction === null ? 'n/a' : `${(fraction * 100).toFixed(0)} %`);
 const signed = (fraction) => (fraction === null ? '' : signedPercent(fraction));
 const interval = (ci) => (ci ? `[${signed(ci[0])}, ${signed(ci[1])}]` : '');
 const seconds = (value) => (value === null ? 'n/a' : `${value.toFixed(0)} s`);
-const mark = (met) => (met === null ? '—' : met ? '✅' : '❌');
+export const mark = (met) => (met === null ? '—' : met ? '✅' : '❌');
 
 // The issue's targets as check lines: what was reached, the target, and whether it is met.
 export function calibrationChecks(summary, { neighbour = null, budgetSeconds = 180 } = {}) {
