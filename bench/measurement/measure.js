@@ -80,7 +80,7 @@ const prepareLoads = (sides, starting, engine, settings) =>
     prepareLoad({
       engine,
       port: starting[index].then((entry) => entry.server.port),
-      request: requestFor(side.variant, side.spec),
+      request: side.request,
       connections: settings.connections,
       duration: settings.duration,
       pipelining: settings.pipelining,
@@ -115,8 +115,9 @@ const valuesOf = (settled) => {
  *   sides start in the given order
  * @returns {Promise<object[]>} one run record per side, in the given order
  */
-export async function measureTogether({ sides, measurement, settings, label }) {
+export async function measureTogether({ sides: given, measurement, settings, label }) {
   const { plan, backend, logDir } = measurement;
+  const sides = given.map((side) => ({ ...side, request: requestFor(side.variant, side.spec) }));
   const opened = [];
   let loading = [];
   try {
@@ -132,7 +133,7 @@ export async function measureTogether({ sides, measurement, settings, label }) {
         logFile,
         server: measurement.serverSettings,
       });
-      const entry = { ...side, server, stop, logFile, request: requestFor(side.variant, side.spec) };
+      const entry = { ...side, server, stop, logFile };
       opened.push(entry);
       server.exited.then((result) => {
         entry.exit = result;
