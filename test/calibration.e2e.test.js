@@ -121,6 +121,7 @@ test('A/A false alarms are slowdowns after the confirmation; detection per size 
     firstRunSlower: 2,
     firstRunSlowerRate: 0.4,
     faster: 1,
+    firstRunFaster: 1,
     inconclusive: 1,
   });
   const [three, five] = summary.injected;
@@ -217,11 +218,11 @@ test('a whole-suite A/A run is clean only when no benchmark is called slower aft
     run([benchmark('no change', 0), benchmark(null, null, { status: 'failed' })], 200),
   ];
   assert.deepEqual(
-    runs.map((each) => [each.clean, each.slower, each.firstRunSlower, each.faster, each.failed]),
+    runs.map((each) => [each.clean, each.slower, each.firstRunSlower, each.faster, each.firstRunFaster, each.failed]),
     [
-      [true, [], ['b2'], 0, 0],
-      [false, ['b1'], ['b1'], 1, 0],
-      [false, [], [], 0, 1],
+      [true, [], ['b2'], 0, 0, 0],
+      [false, ['b1'], ['b1'], 1, 1, 0],
+      [false, [], [], 0, 0, 1],
     ],
   );
   const summary = summarizeSuiteRuns(runs);
@@ -239,7 +240,7 @@ test('a whole-suite A/A run is clean only when no benchmark is called slower aft
     markdown,
     /\| time of a whole-suite comparison \| median 4 min 00 s \(max 5 min 20 s\) \| ≤ 5 min 00 s \| ✅ \|/,
   );
-  assert.match(markdown, /\| 2 \| 2 \| b1 \| b1 \| 1 \| 0 \| 0 \| 5 min 20 s \|/);
+  assert.match(markdown, /\| 2 \| 2 \| b1 \| b1 \| 1 \(1\) \| 0 \| 0 \| 5 min 20 s \|/);
 });
 
 // calibrate with short rounds and a small budget: what these tests check is the flow, not the rates.

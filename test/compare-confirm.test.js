@@ -24,21 +24,25 @@ function scripted(verdicts) {
   return { measure, calls };
 }
 
-test('a run that finds no slowdown stands alone', async () => {
-  for (const verdict of ['no change', 'improvement', 'small improvement', 'inconclusive']) {
+test('a run that finds no certain change stands alone', async () => {
+  for (const verdict of ['no change', 'inconclusive']) {
     const { measure, calls } = scripted([verdict]);
     const measured = await measureConfirmed(measure);
     assert.deepEqual([measured.verdict.verdict, measured.confirmation, calls], [verdict, undefined, [1]]);
   }
 });
 
-test('a slowdown is measured again and the second run decides, confirmed or not', async () => {
+test('a slowdown or an improvement is measured again and the second run decides, confirmed or not', async () => {
   const cases = [
     [['small regression', 'no change'], 'no change', false],
     [['small regression', 'small regression'], 'small regression', true],
     [['regression', 'small regression'], 'small regression', true],
     [['regression', 'regression'], 'regression', true],
     [['small regression', 'inconclusive'], 'inconclusive', false],
+    [['small regression', 'improvement'], 'improvement', false],
+    [['small improvement', 'no change'], 'no change', false],
+    [['improvement', 'small improvement'], 'small improvement', true],
+    [['small improvement', 'small regression'], 'small regression', false],
   ];
   for (const [verdicts, standing, repeated] of cases) {
     const { measure, calls } = scripted(verdicts);

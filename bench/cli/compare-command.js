@@ -66,7 +66,7 @@ export const COMPARISON_OPTIONS = {
   confirm: {
     type: 'boolean',
     negatable: true,
-    help: 'measure a benchmark called slower (a regression or a small one) once more; that second run decides (--no-confirm: the first does), so that a suite rarely calls a false slowdown',
+    help: 'measure a benchmark called slower or faster (a regression or improvement, or a small one) once more; that second run decides (--no-confirm: the first does), so that a suite rarely calls a false change',
     default: true,
   },
   budget: {

@@ -1,12 +1,16 @@
-// Suite-level error control (bench/stats/METHOD.md, section 5b): a benchmark whose run calls it slower (a
-// regression, or a small one) is measured once more, in a fresh run of its own with the same settings, and
-// that second run's verdict stands. The first run stopped as soon as it looked slower, so its interval is
-// the one the stopping selected; the second is not. On the same code both must call a slowdown by chance,
-// which keeps a harmless pull request's many benchmarks green; a true slowdown is called again. A run that
-// finds no slowdown costs nothing more, so a suite's time is spent only where something was found.
-import { isSlower } from '../stats/index.js';
+// Suite-level error control (bench/stats/METHOD.md, section 5b): a benchmark whose run calls a certain
+// change (slower: a regression or a small one; faster: an improvement or a small one) is measured once more,
+// in a fresh run of its own with the same settings, and that second run's verdict stands. The first run
+// stopped as soon as it looked changed, so its interval is the one the stopping selected; the second is
+// not. On the same code both must call a change by chance, which keeps a harmless pull request's many
+// benchmarks green and an upgrade's claimed gain true; a true change is called again. A run that finds no
+// change costs nothing more, so a suite's time is spent only where something was found.
+import { isFaster, isSlower } from '../stats/index.js';
 
-export const needsConfirmation = (measured) => isSlower(measured.verdict.verdict);
+// Which way a verdict says the head moved, or null when it names no certain change.
+export const changeDirection = (verdict) => (isSlower(verdict) ? 'slower' : isFaster(verdict) ? 'faster' : null);
+
+export const needsConfirmation = (measured) => changeDirection(measured.verdict.verdict) !== null;
 
 // What is kept of the first run when a second one decides: its verdicts and rounds, for the audit.
 const firstRunOf = ({ verdict, verdicts, samples, rounds, elapsedMs, stoppedBy }) => ({
@@ -29,7 +33,8 @@ export async function measureConfirmed(measure, { confirm = true, onConfirm = ()
   if (!confirm || !needsConfirmation(first)) return first;
   onConfirm(first);
   const second = await measure(2);
-  return { ...second, confirmation: { repeated: isSlower(second.verdict.verdict), first: firstRunOf(first) } };
+  const repeated = changeDirection(second.verdict.verdict) === changeDirection(first.verdict.verdict);
+  return { ...second, confirmation: { repeated, first: firstRunOf(first) } };
 }
 
 // The seconds from the start of a benchmark's first run to its verdict.

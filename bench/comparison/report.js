@@ -8,6 +8,7 @@ import { describePinning } from '../measurement/pinning.js';
 import { profileMarkdown } from './profile/report.js';
 import { isSmallChange, VERDICTS } from '../stats/index.js';
 import { escapeMarkdown as escapeCell, oneLine } from '../core/text.js';
+import { changeDirection } from './confirm.js';
 
 export const VERDICT_SYMBOLS = {
   [VERDICTS.regression]: '🔴',
@@ -160,8 +161,9 @@ export function smallRegressionLine(comparison, quote) {
 function confirmationNote({ confirmation }) {
   if (!confirmation) return [];
   const { verdict, rounds } = confirmation.first;
+  const confirmed = changeDirection(verdict.verdict) === 'faster' ? 'confirmed an improvement' : 'confirmed a slowdown';
   return [
-    `a first run called ${verdict.verdict} after ${rounds} rounds; this second run ${confirmation.repeated ? 'confirmed a slowdown' : 'did not repeat it'} and decides`,
+    `a first run called ${verdict.verdict} after ${rounds} rounds; this second run ${confirmation.repeated ? confirmed : 'did not repeat it'} and decides`,
   ];
 }
 
@@ -174,13 +176,13 @@ function verdictLine(benchmark) {
   ];
 }
 
-// How many slowdowns a first run called were measured again, and how many the second run confirmed.
+// How many changes a first run called were measured again, and how many the second run confirmed.
 export function confirmationLine(comparison) {
   const confirmed = comparison.benchmarks.filter((benchmark) => benchmark.status === 'ok' && benchmark.confirmation);
   if (!confirmed.length) return [];
   const repeated = confirmed.filter((benchmark) => benchmark.confirmation.repeated).length;
   return [
-    `${confirmed.length} benchmark${confirmed.length > 1 ? 's' : ''} called slower by a first run ${confirmed.length > 1 ? 'were' : 'was'} measured again, and the second run decides: ` +
+    `${confirmed.length} benchmark${confirmed.length > 1 ? 's' : ''} called slower or faster by a first run ${confirmed.length > 1 ? 'were' : 'was'} measured again, and the second run decides: ` +
       `${repeated} confirmed, ${confirmed.length - repeated} not repeated.`,
     '',
   ];

@@ -26,6 +26,7 @@ export function suiteRunOutcome(comparison, seconds) {
     slower: slower.map((trial) => trial.benchmark),
     firstRunSlower: ok.filter((trial) => isSlower(trial.firstVerdict)).map((trial) => trial.benchmark),
     faster: ok.filter((trial) => isFaster(trial.verdict)).length,
+    firstRunFaster: ok.filter((trial) => isFaster(trial.firstVerdict)).length,
     inconclusive: ok.filter((trial) => trial.verdict === VERDICTS.inconclusive).length,
     clean: slower.length === 0 && ok.length === trials.length,
     seconds,
@@ -105,11 +106,11 @@ export function suiteRunsMarkdown({ suite, summary, runs, neighbour = null }) {
     '| --- | --- | --- | --- |',
     ...checks.map((line) => `| ${line.check} | ${line.result} | ${line.target} | ${mark(line.met)} |`),
     '',
-    '| run | benchmarks | called slower | slower in a first run | faster | inconclusive | failed | time |',
+    '| run | benchmarks | called slower | slower in a first run | faster (in a first run) | inconclusive | failed | time |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
     ...runs.map(
       (run, index) =>
-        `| ${index + 1} | ${run.benchmarks} | ${run.slower.join(', ') || 'none'} | ${run.firstRunSlower.join(', ') || 'none'} | ${run.faster} | ${run.inconclusive} | ${run.failed} | ${duration(run.seconds)} |`,
+        `| ${index + 1} | ${run.benchmarks} | ${run.slower.join(', ') || 'none'} | ${run.firstRunSlower.join(', ') || 'none'} | ${run.faster} (${run.firstRunFaster}) | ${run.inconclusive} | ${run.failed} | ${duration(run.seconds)} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;
@@ -122,6 +123,8 @@ export function suiteRunsMarkdown({ suite, summary, runs, neighbour = null }) {
 export async function calibrateSuite({ config, settings, outDir, runs, neighbour, suite }) {
   const outcomes = [];
   let pinning;
+  // The neighbour's own timeout: every benchmark to its budget, confirmed, and some.
+  const timeoutSeconds = 2 * settings.budgetSeconds * expandSpecs(config).length + 300;
   for (let run = 1; run <= runs; run++) {
     const request = {
       config,
@@ -132,8 +135,6 @@ export async function calibrateSuite({ config, settings, outDir, runs, neighbour
     const startedAt = Date.now();
     const measurement = await openMeasurement(request);
     pinning = measurement.plan;
-    // The neighbour's own timeout: every benchmark to its budget, confirmed, and some.
-    const timeoutSeconds = 2 * settings.budgetSeconds * expandSpecs(config).length + 300;
     const comparison = await withNeighbour(measurement.plan, { percent: neighbour, timeoutSeconds }, () =>
       compareSides(measurement, request),
     );
