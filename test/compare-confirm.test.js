@@ -2,7 +2,7 @@
 // once more and the second run decides; on constructed runs, then on simulated A/A suites of 12 benchmarks.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { measureConfirmed, secondsToVerdict } from '../bench/comparison/confirm.js';
+import { changeDirection, measureConfirmed, secondsToVerdict } from '../bench/comparison/confirm.js';
 import { isSlower } from '../bench/stats/index.js';
 import { simulatedBenchmark } from './helpers/simulated-rounds.js';
 
@@ -39,10 +39,11 @@ test('a slowdown or an improvement is measured again and the second run decides,
     [['regression', 'small regression'], 'small regression', true],
     [['regression', 'regression'], 'regression', true],
     [['small regression', 'inconclusive'], 'inconclusive', false],
-    [['small regression', 'improvement'], 'improvement', false],
     [['small improvement', 'no change'], 'no change', false],
     [['improvement', 'small improvement'], 'small improvement', true],
-    [['small improvement', 'small regression'], 'small regression', false],
+    // Opposite calls: neither stands, so a false improvement cannot turn into an unconfirmed slowdown.
+    [['small regression', 'improvement'], 'inconclusive', false],
+    [['small improvement', 'small regression'], 'inconclusive', false],
   ];
   for (const [verdicts, standing, repeated] of cases) {
     const { measure, calls } = scripted(verdicts);
@@ -53,6 +54,8 @@ test('a slowdown or an improvement is measured again and the second run decides,
     assert.equal(measured.verdict.verdict, standing, verdicts.join(' then '));
     assert.equal(measured.confirmation.repeated, repeated);
     assert.equal(measured.confirmation.first.verdict.verdict, verdicts[0]);
+    const opposite = !repeated && changeDirection(verdicts[1]) !== null ? verdicts[1] : undefined;
+    assert.equal(measured.confirmation.opposite, opposite);
     assert.equal(secondsToVerdict(measured), 60);
   }
 });

@@ -171,3 +171,22 @@ test("comparison.json's schema takes a benchmark's verdict and its confirmation,
   unknown.benchmarks[0].verdict.verdict = 'slightly slower';
   assert.equal(validate(unknown), false);
 });
+
+test('a confirmation whose second run called the opposite change says that neither run stands', () => {
+  const contradicted = structuredClone(comparison);
+  contradicted.benchmarks[1].verdict = { verdict: 'inconclusive', calledBy: 'CPU µs/request', notes: [] };
+  contradicted.benchmarks[1].confirmation = {
+    repeated: false,
+    opposite: 'small regression',
+    first: {
+      ...benchmarkWith('first', 'small improvement', -0.03, [-0.04, -0.01]),
+      rounds: 7,
+    },
+  };
+  const validate = new Ajv({ allErrors: true }).compile(comparisonSchema);
+  assert.ok(validate({ format: 'perfgate-comparison', version: 1, ...contradicted }), JSON.stringify(validate.errors));
+  assert.match(
+    comparisonMarkdown(contradicted),
+    /a first run called small improvement after 7 rounds; this second run called the opposite, small regression, so neither stands/,
+  );
+});

@@ -5,7 +5,7 @@
 // not. On the same code both must call a change by chance, which keeps a harmless pull request's many
 // benchmarks green and an upgrade's claimed gain true; a true change is called again. A run that finds no
 // change costs nothing more, so a suite's time is spent only where something was found.
-import { isFaster, isSlower } from '../stats/index.js';
+import { isFaster, isSlower, VERDICTS } from '../stats/index.js';
 
 // Which way a verdict says the head moved, or null when it names no certain change.
 export const changeDirection = (verdict) => (isSlower(verdict) ? 'slower' : isFaster(verdict) ? 'faster' : null);
@@ -26,15 +26,25 @@ const firstRunOf = ({ verdict, verdicts, samples, rounds, elapsedMs, stoppedBy }
  * @param {(attempt: 1|2) => Promise<{verdict: object, verdicts: object, samples: object, rounds: number, elapsedMs: number,
  *   stoppedBy: string}>} measure  one run of the benchmark (bench/comparison/rounds.js's compareInterleaved)
  * @param {{confirm?: boolean, onConfirm?: (first: object) => void}} options  confirm: false keeps the first run
- * @returns the run whose verdict stands; after a confirmation with `confirmation: {repeated, first}`
+ * @returns the run whose verdict stands; after a confirmation with `confirmation: {repeated, first}`, and
+ *   `opposite` (the second run's own verdict) when the two runs called changes of opposite directions: then neither
+ *   stands and the verdict is inconclusive, since a second run that could turn a false improvement into an
+ *   unconfirmed slowdown (or back) would undo what the confirmation is for
  */
 export async function measureConfirmed(measure, { confirm = true, onConfirm = () => {} } = {}) {
   const first = await measure(1);
   if (!confirm || !needsConfirmation(first)) return first;
   onConfirm(first);
   const second = await measure(2);
-  const repeated = changeDirection(second.verdict.verdict) === changeDirection(first.verdict.verdict);
-  return { ...second, confirmation: { repeated, first: firstRunOf(first) } };
+  const direction = changeDirection(second.verdict.verdict);
+  const repeated = direction === changeDirection(first.verdict.verdict);
+  const confirmation = { repeated, first: firstRunOf(first) };
+  if (repeated || direction === null) return { ...second, confirmation };
+  return {
+    ...second,
+    verdict: { ...second.verdict, verdict: VERDICTS.inconclusive, resolved: false },
+    confirmation: { ...confirmation, opposite: second.verdict.verdict },
+  };
 }
 
 // The seconds from the start of a benchmark's first run to its verdict.

@@ -161,10 +161,11 @@ export function smallRegressionLine(comparison, quote) {
 function confirmationNote({ confirmation }) {
   if (!confirmation) return [];
   const { verdict, rounds } = confirmation.first;
+  const firstCall = `a first run called ${verdict.verdict} after ${rounds} rounds`;
+  if (confirmation.opposite)
+    return [`${firstCall}; this second run called the opposite, ${confirmation.opposite}, so neither stands`];
   const confirmed = changeDirection(verdict.verdict) === 'faster' ? 'confirmed an improvement' : 'confirmed a slowdown';
-  return [
-    `a first run called ${verdict.verdict} after ${rounds} rounds; this second run ${confirmation.repeated ? confirmed : 'did not repeat it'} and decides`,
-  ];
+  return [`${firstCall}; this second run ${confirmation.repeated ? confirmed : 'did not repeat it'} and decides`];
 }
 
 // The benchmark's own verdict line: which metric called it, and why (bench/comparison/rounds.js).

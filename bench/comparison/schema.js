@@ -97,6 +97,8 @@ const benchmark = {
       required: ['repeated', 'first'],
       properties: {
         repeated: { type: 'boolean' },
+        // The second run's own verdict when it called the opposite change (the standing one is then inconclusive).
+        opposite: { enum: VERDICT_NAMES },
         first: {
           type: 'object',
           required: ['verdict', 'rounds'],
