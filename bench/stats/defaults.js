@@ -26,8 +26,8 @@ export const COMPARE_DEFAULTS = Object.freeze({
   minRounds: 5, // adaptive stopping (stopping.js): never stop on a resolved verdict before this many rounds
   maxRounds: 60,
   budgetSeconds: 180, // per benchmark; then the verdict stays inconclusive
-  // A round's spread comes from its fresh server processes, not its length: duet A/As gave the same per-round SD
-  // (2.9 %) at 2 s after 0.5 s warm-up as at 3 s after 1 s, in a third less time (METHOD.md, section 6).
+  // A round's spread comes from its fresh server processes, not its length: duet A/As gave a per-round SD of 2.8 %
+  // at 2 s after 0.5 s warm-up against 3.0 % at 3 s after 1 s, in a third less time (METHOD.md, section 6).
   roundSeconds: 2, // measured seconds of one side's run in a round
   warmupSeconds: 0.5, // its discarded warm-up
 });
