@@ -2,15 +2,17 @@
 // once more and the second run decides; on constructed runs, then on simulated A/A suites of 12 benchmarks.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { changeDirection, measureConfirmed, secondsToVerdict } from '../bench/comparison/confirm.js';
+import { CONFIRMING_RUN, changeDirection, measureConfirmed, secondsToVerdict } from '../bench/comparison/confirm.js';
 import { isSlower } from '../bench/stats/index.js';
 import { simulatedBenchmark } from './helpers/simulated-rounds.js';
 
 // Scripted runs: each call answers the next verdict of the list.
 function scripted(verdicts) {
   const calls = [];
-  const measure = async (attempt) => {
+  const judged = [];
+  const measure = async (attempt, judging) => {
     calls.push(attempt);
+    judged.push(judging);
     const verdict = verdicts[calls.length - 1];
     return {
       verdict: { verdict },
@@ -21,7 +23,7 @@ function scripted(verdicts) {
       stoppedBy: 'resolved',
     };
   };
-  return { measure, calls };
+  return { measure, calls, judged };
 }
 
 test('a run that finds no certain change stands alone', async () => {
@@ -46,10 +48,13 @@ test('a slowdown or an improvement is measured again and the second run decides,
     [['small improvement', 'small regression'], 'inconclusive', false],
   ];
   for (const [verdicts, standing, repeated] of cases) {
-    const { measure, calls } = scripted(verdicts);
+    const { measure, calls, judged } = scripted(verdicts);
     const confirming = [];
     const measured = await measureConfirmed(measure, { onConfirm: (first) => confirming.push(first.verdict.verdict) });
     assert.deepEqual(calls, [1, 2]);
+    // The second run dismisses the change only within the minimum effect.
+    assert.deepEqual(judged, [{}, CONFIRMING_RUN]);
+    assert.equal(CONFIRMING_RUN.noChangeWithin, 'minimumEffect');
     assert.deepEqual(confirming, [verdicts[0]]);
     assert.equal(measured.verdict.verdict, standing, verdicts.join(' then '));
     assert.equal(measured.confirmation.repeated, repeated);

@@ -59,6 +59,25 @@ test('each verdict has its own words; a small change says its interval and that 
   assert.doesNotMatch(markdown, /a small regression \|[^\n]*no change \|\n\| a small regression \| CPU/);
 });
 
+test("a no change from five rounds shows its equivalence interval and that interval's level", () => {
+  const five = benchmarkWith('five rounds', 'no change', 0.004, null);
+  five.verdicts['CPU µs/request'] = {
+    ...five.verdicts['CPU µs/request'],
+    equivalenceCi: [-0.021, 0.026],
+    confidence: 0.95,
+    equivalenceConfidence: 0.9,
+  };
+  const markdown = comparisonMarkdown({ ...comparison, benchmarks: [five] });
+  assert.ok(
+    markdown.includes('- **five rounds**: ⚪ no change, called by CPU µs/request: +0.4 % (-2.1 % … +2.6 % at 90 %)\n'),
+  );
+  assert.match(
+    markdown,
+    /\| five rounds \| CPU µs\/request \| .* \| \+0\.4 % \| -2\.1 % … \+2\.6 % at 90 % \| ⚪ no change \|/,
+  );
+  assert.match(markdown, /\| five rounds \| req\/s \| .* \| -1\.0 % … \+1\.0 % \| ⚪ no change \|/);
+});
+
 test('small regressions are counted and listed under the gate, in the report and the PR comment', () => {
   const markdown = comparisonMarkdown(comparison);
   assert.ok(
@@ -139,7 +158,7 @@ test('the legend says what each verdict means, and what inconclusive means for p
   );
   assert.match(
     markdown,
-    /no change when it contains zero and lies wholly inside the band, with the estimate inside the minimum effect/,
+    /no change when it contains zero, the estimate lies inside the minimum effect and the 90 % interval \(an equivalence test; shown instead when the rounds are too few for a 95 % one\) lies wholly inside the band, or, in a run that confirms a change, the 80 % interval inside the minimum effect/,
   );
   assert.match(markdown, /for CPU µs\/request and req\/s, which decide, the time budget ran out first/);
   assert.match(

@@ -5,6 +5,7 @@ import { comparisonMarkdown } from '../bench/comparison/report.js';
 import { escapeMarkdown as escapeCell } from '../bench/core/text.js';
 import { compareInterleaved, overallVerdict, sequentialRound } from '../bench/comparison/rounds.js';
 import { benchmarkMode } from '../bench/comparison/run-comparison.js';
+import { CONFIRMING_RUN } from '../bench/comparison/confirm.js';
 import { seededRandom } from '../bench/stats/index.js';
 
 import { defaultBands } from '../bench/results/metrics.js';
@@ -251,6 +252,39 @@ test('a likely change that the budget cuts short stays inconclusive, never "no c
   });
   assert.equal(result.stoppedBy, 'budget');
   assert.equal(result.verdict.verdict, 'inconclusive');
+});
+
+test('no change from five rounds, within the band; a confirming run needs it within the minimum effect', async () => {
+  // Five rounds whose 90 % interval lies inside ±5 % around zero, but whose 80 % one reaches past -2 %.
+  const ratios = [
+    1.045,
+    0.96,
+    1.01,
+    0.995,
+    1,
+    ...Array.from({ length: 15 }, (_, index) => 1 + (index % 2 ? 2 : -2) / 1000),
+  ];
+  const run = (judging) => {
+    const { measureRound, now } = scriptedRounds(ratios);
+    return compareInterleaved({
+      measureRound,
+      now,
+      thresholds,
+      interval: 'paired',
+      budgetMs: 1e9,
+      minRounds: 5,
+      maxRounds: 20,
+      ...judging,
+    });
+  };
+  const first = await run({});
+  assert.deepEqual([first.verdict.verdict, first.rounds], ['no change', 5]);
+  assert.equal(first.verdicts['CPU µs/request'].ci, null);
+  const confirming = await run(CONFIRMING_RUN);
+  assert.equal(confirming.verdict.verdict, 'no change');
+  assert.ok(confirming.rounds > 5, `${confirming.rounds} rounds`);
+  const [low, high] = confirming.verdicts['CPU µs/request'].equivalenceCi;
+  assert.ok(low > -0.02 && high < 0.02, `${low} … ${high}`);
 });
 
 // The benchmark's verdict from constructed metric verdicts (deciding: CPU µs/request, then req/s).

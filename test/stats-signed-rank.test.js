@@ -68,6 +68,7 @@ test('paired ratios: a round of 0 has no ratio, and unpaired samples are refused
   assert.deepEqual(pairedRatio([1, 2, 0, 4, 5, 6], [1, 2, 3, 4, 5, 6]), {
     change: null,
     ci: null,
+    equivalenceCi: null,
     pValue: null,
     reason: 'a round measured 0',
   });

@@ -80,6 +80,52 @@ test('too few samples are inconclusive, with the change but no interval; minSamp
   assert.equal(compareSamples(base.slice(0, 5), headAt(-0.15), { minSamples: 6 }).verdict, 'inconclusive');
 });
 
+test('no change is an equivalence: the narrower equivalence interval inside the margin, the shown one containing zero', () => {
+  const band = { direction: 'bigger', threshold: 0.05, minimumEffect: 0.02 };
+  // The 95 % interval reaches past the band, the 90 % one does not: no change, from fewer rounds.
+  assert.equal(classifyInterval([-0.06, 0.04], band), 'inconclusive');
+  assert.equal(classifyInterval([-0.06, 0.04], { ...band, equivalenceInterval: [-0.045, 0.03] }), 'no change');
+  // An interval that excludes zero is a change whatever the equivalence interval says.
+  assert.equal(classifyInterval([-0.04, -0.001], { ...band, equivalenceInterval: [-0.03, -0.01] }), 'small regression');
+  // Too few rounds for a 95 % interval: only no change can be called, and only if the shown 90 % one holds zero.
+  assert.equal(classifyInterval(null, { ...band, equivalenceInterval: [-0.03, 0.02] }), 'no change');
+  assert.equal(classifyInterval(null, { ...band, equivalenceInterval: [0.001, 0.03] }), 'inconclusive');
+  assert.equal(classifyInterval(null, { ...band, equivalenceInterval: [-0.03, 0] }), 'no change');
+  assert.equal(classifyInterval(null, band), 'inconclusive');
+  // The estimate beyond the minimum effect keeps the sampling going.
+  assert.equal(classifyInterval(null, { ...band, equivalenceInterval: [-0.01, 0.045], change: 0.021 }), 'inconclusive');
+  // Within the minimum effect as the margin (a confirming run): inside the band is not enough.
+  const strict = { ...band, equivalenceMargin: 0.02 };
+  assert.equal(classifyInterval([-0.03, 0.01], strict), 'inconclusive');
+  assert.equal(classifyInterval([-0.019, 0.015], strict), 'no change');
+  assert.equal(classifyInterval([-0.02, 0.015], strict), 'inconclusive');
+});
+
+test('paired rounds: five can call no change at a 90 % equivalence level, none at 95 %', () => {
+  const five = base.slice(0, 5);
+  const head = headAt(0).slice(0, 5);
+  const strict = compareSamples(five, head, { interval: 'paired' });
+  assert.deepEqual([strict.verdict, strict.ci, strict.equivalenceCi], ['inconclusive', null, null]);
+  const equivalence = compareSamples(five, head, { interval: 'paired', equivalenceConfidence: 0.9 });
+  assert.equal(equivalence.verdict, 'no change');
+  assert.equal(equivalence.ci, null);
+  assert.ok(equivalence.equivalenceCi[0] <= 0 && equivalence.equivalenceCi[1] >= 0);
+  assert.ok(equivalence.equivalenceCi[0] > -0.05 && equivalence.equivalenceCi[1] < 0.05);
+  // A certain slowdown is still no verdict before the 95 % interval exists.
+  assert.equal(
+    compareSamples(five, headAt(-0.15).slice(0, 5), { interval: 'paired', equivalenceConfidence: 0.9 }).verdict,
+    'inconclusive',
+  );
+  assert.throws(
+    () => compareSamples(base, headAt(0), { equivalenceConfidence: 0.99 }),
+    /equivalenceConfidence must lie above 0 and at most the confidence 0.95/,
+  );
+  assert.throws(
+    () => compareSamples(base, headAt(0), { equivalenceMargin: 0.06 }),
+    /equivalenceMargin must lie between 0 and the threshold 0.05/,
+  );
+});
+
 test('the bootstrap interval can drive the verdict instead, and is recorded', () => {
   const result = compareSamples(base, headAt(-0.15), { interval: 'bootstrap', seed: 9 });
   assert.equal(result.verdict, 'regression');

@@ -2,13 +2,13 @@
 // the per-round samples, the machine and the warnings. Used for the terminal, the job
 // summary and the sticky PR comment, so every text from outside is escaped.
 import { DEFAULT_ENGINE } from '../measurement/engines/seam.js';
-import { intervalText, measured as number, percent, signedPercent } from '../core/format.js';
+import { intervalText, levelSuffix, levelText, measured as number, percent, signedPercent } from '../core/format.js';
 import { DECIDING_METRICS, JUDGED_METRICS, metricByName, sampleValue } from '../results/metrics.js';
 import { describePinning } from '../measurement/pinning.js';
 import { profileMarkdown } from './profile/report.js';
-import { isSmallChange, VERDICTS } from '../stats/index.js';
+import { COMPARE_DEFAULTS, DEFAULTS, isSmallChange, shownInterval, VERDICTS } from '../stats/index.js';
 import { escapeMarkdown as escapeCell, oneLine } from '../core/text.js';
-import { changeDirection } from './confirm.js';
+import { CONFIRMING_RUN, changeDirection } from './confirm.js';
 
 export const VERDICT_SYMBOLS = {
   [VERDICTS.regression]: '🔴',
@@ -55,13 +55,21 @@ function bandSentence(thresholds) {
   return (
     'Verdicts from that interval: regression or improvement when it lies wholly beyond the minimum effect; ' +
     `small regression or small improvement when it lies wholly on one side of zero, inside the band (${SMALL_CHANGE_NOTE}); ` +
-    'no change when it contains zero and lies wholly inside the band, with the estimate inside the minimum effect; ' +
+    `no change when it contains zero, the estimate lies inside the minimum effect and the ${levelText(COMPARE_DEFAULTS.equivalenceConfidence)} interval ` +
+    `(an equivalence test; shown instead when the rounds are too few for a ${levelText(DEFAULTS.confidence)} one) lies wholly inside the band, ` +
+    `or, in a run that confirms a change, the ${levelText(CONFIRMING_RUN.equivalenceConfidence)} interval inside the minimum effect; ` +
     `inconclusive otherwise: for ${deciding.join(' and ')}, which decide, the time budget ran out first` +
     (others.length
       ? `; for ${others.join(' and ')}, which ${others.length > 1 ? 'do' : 'does'} not decide, its interval was still open when the deciding metrics stopped the sampling`
       : '') +
     ` (${bands}).`
   );
+}
+
+// A metric verdict's interval as shown (bench/stats/verdict.js's shownInterval), with its level when not the usual.
+function shownIntervalText(verdict) {
+  const shown = shownInterval(verdict);
+  return `${intervalText(shown?.interval)}${levelSuffix(shown?.level, DEFAULTS.confidence)}`;
 }
 
 // The cells after the benchmark's name, per metric, from numbers and verdicts only: shared
@@ -74,7 +82,7 @@ export function verdictCells(benchmark) {
       meanOf(benchmark.samples[side].map((sample) => sampleValue(metric, sample))),
     );
     const change = verdict.change ?? (head - base) / (base || 1);
-    return `${name} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPercent(change)} | ${intervalText(verdict.ci)} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict}`;
+    return `${name} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPercent(change)} | ${shownIntervalText(verdict)} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict}`;
   });
 }
 
@@ -122,14 +130,14 @@ function runTable(run, title) {
 export function verdictSummary(benchmark) {
   const { verdict, calledBy } = benchmark.verdict;
   const called = calledChange(benchmark);
-  const change = called ? `: ${signedPercent(called.change)} (${intervalText(called.ci)})` : '';
+  const change = called ? `: ${signedPercent(called.change)} (${shownIntervalText(called)})` : '';
   return `${VERDICT_SYMBOLS[verdict]} ${verdict}, called by ${calledBy}${change}${isSmallChange(verdict) ? `, ${SMALL_CHANGE_NOTE}` : ''}`;
 }
 
-// The verdict of the metric that called the benchmark's verdict, when it has an interval.
+// The verdict of the metric that called the benchmark's verdict, when it has an interval to show.
 function calledChange({ verdict, verdicts }) {
   const called = verdicts && Object.hasOwn(verdicts, verdict.calledBy) ? verdicts[verdict.calledBy] : undefined;
-  return called?.ci && Number.isFinite(called.change) ? called : undefined;
+  return shownInterval(called) && Number.isFinite(called.change) ? called : undefined;
 }
 
 // The benchmarks whose verdict is a small but certain slowdown: they pass the gate, and are listed so
@@ -146,7 +154,7 @@ export function smallRegressionLine(comparison, quote) {
   if (!small.length) return [];
   const each = small.map((benchmark) => {
     const called = calledChange(benchmark);
-    const change = called ? ` ${signedPercent(called.change)}, ${intervalText(called.ci)}` : '';
+    const change = called ? ` ${signedPercent(called.change)}, ${shownIntervalText(called)}` : '';
     // A metric's name is ours, shown as is; anything else from the file is quoted.
     const { calledBy } = benchmark.verdict;
     return `${quote(benchmark.id)} (${metricByName(calledBy) ? calledBy : quote(calledBy)}${change})`;

@@ -6,6 +6,7 @@
 // tachometer's automatic mode, duet benchmarking of Bulej et al.).
 import { DECIDING_METRICS, JUDGED_METRICS, sampleValue } from '../results/metrics.js';
 import {
+  COMPARE_DEFAULTS,
   compareSamples,
   DEFAULTS,
   isFullChange,
@@ -40,8 +41,13 @@ function decidingMetrics(samples) {
   return { names: names.length ? names : fallback, clientBound };
 }
 
-// thresholds: per metric, { threshold, minimumEffect } as fractions; interval: which one decides (bench/stats/verdict.js).
-function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULTS.interval }) {
+// thresholds: per metric, { threshold, minimumEffect } as fractions; interval: which one decides;
+// equivalenceConfidence: the level of the interval that calls "no change", and noChangeWithin the
+// part of each metric's band it must lie inside (bench/stats/verdict.js).
+function verdictsOf(
+  samples,
+  { thresholds, minSamples, interval = DEFAULTS.interval, equivalenceConfidence, noChangeWithin },
+) {
   return Object.fromEntries(
     JUDGED_METRICS.map((judged) => {
       const { name: metric, direction } = judged;
@@ -53,7 +59,17 @@ function verdictsOf(samples, { thresholds, minSamples, interval = DEFAULTS.inter
       // A value of 0 cannot be a relative baseline.
       if (base.every((each) => each === 0))
         return [metric, { verdict: VERDICTS.inconclusive, ci: null, reason: 'base is 0' }];
-      return [metric, compareSamples(base, head, { direction, ...thresholds[metric], minSamples, interval })];
+      return [
+        metric,
+        compareSamples(base, head, {
+          direction,
+          ...thresholds[metric],
+          minSamples,
+          interval,
+          equivalenceConfidence,
+          equivalenceMargin: thresholds[metric][noChangeWithin],
+        }),
+      ];
     }),
   );
 }
@@ -99,7 +115,9 @@ export function overallVerdict(verdicts, deciding) {
 
 /**
  * @param {{measureRound: (round: number, order: ['base'|'head', 'base'|'head']) => Promise<{base: object, head: object}>,
- *   budgetMs: number, minRounds: number, maxRounds: number, thresholds: object, interval?: string, now?: () => number}} plan
+ *   budgetMs: number, minRounds: number, maxRounds: number, thresholds: object, interval?: string,
+ *   equivalenceConfidence?: number, noChangeWithin?: 'threshold'|'minimumEffect', now?: () => number}} plan
+ *   noChangeWithin: "no change" as an equivalence within the band (the default) or within the minimum effect
  * @returns {Promise<{samples: {base: object[], head: object[]}, verdicts: object, verdict: object, rounds: number, elapsedMs: number, stoppedBy: string}>}
  */
 export async function compareInterleaved({
@@ -109,6 +127,8 @@ export async function compareInterleaved({
   maxRounds,
   thresholds,
   interval,
+  equivalenceConfidence = COMPARE_DEFAULTS.equivalenceConfidence,
+  noChangeWithin = 'threshold',
   now = Date.now,
 }) {
   const samples = { base: [], head: [] };
@@ -120,7 +140,13 @@ export async function compareInterleaved({
     samples.base.push(measured.base);
     samples.head.push(measured.head);
     rounds++;
-    const verdicts = verdictsOf(samples, { thresholds, minSamples: Math.max(2, minRounds), interval });
+    const verdicts = verdictsOf(samples, {
+      thresholds,
+      minSamples: Math.max(2, minRounds),
+      interval,
+      equivalenceConfidence,
+      noChangeWithin,
+    });
     const deciding = decidingMetrics(samples);
     const verdict = overallVerdict(verdicts, deciding);
     // Resolved when a deciding metric found a change of at least the minimum effect, or all of them are resolved.

@@ -143,9 +143,10 @@ export async function compareSides(
     const measuring = measurementSettings(config, spec);
     try {
       const measured = await measureConfirmed(
-        (attempt) =>
+        (attempt, judging) =>
           compareInterleaved({
             ...settingsOf(settings, spec),
+            ...judging,
             budgetMs: settings.budgetSeconds * 1000,
             // The confirming run's logs beside the first run's, not over them.
             measureRound: roundMeasurer({ mode, spec, variants, measurement, measuring, attempt }),

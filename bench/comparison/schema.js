@@ -20,18 +20,24 @@ const samples = {
     properties: Object.fromEntries(ALWAYS_JUDGED.map((metric) => [metric.sampleKey, { type: 'number', minimum: 0 }])),
   },
 };
+const interval = {
+  anyOf: [
+    { type: 'null' },
+    { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number', minimum: -1000, maximum: 1000 } },
+  ],
+};
+const level = { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 };
 const verdict = {
   type: 'object',
   required: ['verdict'],
   properties: {
     verdict: { enum: VERDICT_NAMES },
     change: { anyOf: [{ type: 'null' }, { type: 'number', minimum: -1000, maximum: 1000 }] },
-    ci: {
-      anyOf: [
-        { type: 'null' },
-        { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number', minimum: -1000, maximum: 1000 } },
-      ],
-    },
+    ci: interval,
+    // the interval that calls "no change" (an equivalence test, bench/stats/verdict.js), and its level
+    equivalenceCi: interval,
+    confidence: level,
+    equivalenceConfidence: level,
   },
 };
 // The benchmark's own verdict (bench/comparison/rounds.js): the metric that called it names one of the judged

@@ -28,3 +28,6 @@ export const signedPercent = (fraction) => `${fraction >= 0 ? '+' : ''}${(100 * 
 
 // A 95 % interval of a relative change, or n/a where there is none.
 export const intervalText = (ci) => (ci ? `${signedPercent(ci[0])} … ${signedPercent(ci[1])}` : 'n/a');
+// An interval's level after it, when it is not the usual one, e.g. " at 90 %".
+export const levelText = (level) => `${+(level * 100).toFixed(1)} %`;
+export const levelSuffix = (level, usual) => (level && level !== usual ? ` at ${levelText(level)}` : '');

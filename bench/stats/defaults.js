@@ -5,10 +5,13 @@
 // of a caller that names none.
 export const DEFAULTS = Object.freeze({
   direction: 'bigger', // 'bigger' is better (req/s) or 'smaller' is better (latency)
-  threshold: 0.05, // the band ±threshold: an interval wholly inside it is "no change"
+  threshold: 0.05, // the band ±threshold
   // minimumEffect (<= threshold, default: the threshold): an interval wholly beyond it is a regression or improvement
+  // equivalenceMargin (<= threshold, default: the threshold): no change needs the equivalence interval inside ±it
   failThreshold: 0.1, // failsGate: a regression must lie wholly beyond this to fail the build
   confidence: 0.95,
+  // the level of the interval that calls "no change" (an equivalence claim, verdict.js); default: the confidence
+  equivalenceConfidence: null,
   minSamples: 3, // rounds per side below which a comparison is inconclusive
   // which interval decides, see METHOD.md: 'welch' (delta method, t multiplier), 'bootstrap' (percentile), both for
   // two independent samples, the only kind a caller with unpaired samples has; or 'paired' (COMPARE_DEFAULTS)
@@ -18,10 +21,12 @@ export const DEFAULTS = Object.freeze({
 });
 
 // What `npm run compare` does unless told otherwise. Its rounds come in pairs, one run per side,
-// so the paired interval decides; it needs 6 rounds, and 5 rounds before any stop keeps an early
-// lucky streak from deciding.
+// so the paired interval decides; a change needs 6 rounds (its 95 % interval), and 5 rounds before
+// any stop keeps an early lucky streak from deciding. "No change" is Schuirmann's equivalence test
+// at the same 5 % error per edge, the 90 % interval inside the band, which 5 rounds can give.
 export const COMPARE_DEFAULTS = Object.freeze({
   interval: 'paired',
+  equivalenceConfidence: 0.9,
   failThreshold: DEFAULTS.failThreshold,
   minRounds: 5, // adaptive stopping (stopping.js): never stop on a resolved verdict before this many rounds
   maxRounds: 60,

@@ -14,6 +14,7 @@ export {
   isFullChange,
   isSlower,
   isSmallChange,
+  shownInterval,
   SLOWER,
   towardsBetter,
   VERDICT_NAMES,

@@ -6,16 +6,20 @@ import { DEFAULTS } from './defaults.js';
 import { hodgesLehmannInterval, signedRankTest } from './signed-rank.js';
 
 // A round that measured 0 (a latency below the resolution) has no ratio: then there is no interval.
-export function pairedRatio(base, head, { confidence = DEFAULTS.confidence } = {}) {
+export function pairedRatio(base, head, { confidence = DEFAULTS.confidence, equivalenceConfidence = confidence } = {}) {
   if (base.length !== head.length)
     throw new RangeError(`paired rounds need as many base as head samples, not ${base.length} and ${head.length}`);
   if (![...base, ...head].every((value) => value > 0))
-    return { change: null, ci: null, pValue: null, reason: 'a round measured 0' };
+    return { change: null, ci: null, equivalenceCi: null, pValue: null, reason: 'a round measured 0' };
   const logRatios = base.map((baseValue, index) => Math.log(head[index] / baseValue));
-  const { estimate, interval } = hodgesLehmannInterval(logRatios, { confidence });
+  const ratioInterval = (level) => {
+    const { interval } = hodgesLehmannInterval(logRatios, { confidence: level });
+    return interval ? interval.map(Math.expm1) : null;
+  };
   return {
-    change: Math.expm1(estimate),
-    ci: interval ? interval.map(Math.expm1) : null,
+    change: Math.expm1(hodgesLehmannInterval(logRatios).estimate),
+    ci: ratioInterval(confidence),
+    equivalenceCi: ratioInterval(equivalenceConfidence),
     pValue: signedRankTest(logRatios).pValue,
   };
 }

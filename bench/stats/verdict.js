@@ -10,6 +10,7 @@ import { welchTTest } from './welch.js';
 // its own change (the unpaired ones keep the ratio of the means that compareSamples computes).
 const unpaired = (interval) => (base, head, settings) => ({
   ci: interval(base, head, settings),
+  equivalenceCi: interval(base, head, { ...settings, confidence: settings.equivalenceConfidence }),
   pValue: welchTTest(base, head).pValue,
 });
 const ESTIMATORS = {
@@ -50,20 +51,43 @@ export const towardsBetter = ([low, high], direction) => (direction === 'bigger'
 // - wholly beyond ±minimumEffect: a regression or improvement;
 // - wholly on one side of zero and wholly inside the band ±threshold: a small regression or improvement;
 // - on one side of zero but reaching past the band: inconclusive (the direction is certain, the size is not);
-// - containing zero, inside the band, with the estimate `change` inside ±minimumEffect: no change. An estimate
-//   beyond the minimum effect makes a change likely, so the sampling goes on (inconclusive until then);
+// - no change when the equivalence interval contains zero and lies wholly inside ±equivalenceMargin (the band
+//   unless told), and the estimate `change` lies inside ±minimumEffect. An estimate beyond the minimum effect
+//   makes a change likely, so the sampling goes on (inconclusive until then);
 // - anything else: inconclusive.
+// "No change" is an equivalence claim: Schuirmann's two one-sided tests exclude each edge of the margin at the
+// confidence level, which is the two-sided interval at 2 × confidence - 1 (90 % for 95 %); so
+// `equivalenceInterval` may be narrower than `interval`, which calls changes (it defaults to `interval`). A null
+// `interval` (too few rounds for its level) excludes nothing: only "no change" can then be called, and the
+// equivalence interval is the one shown with it. The shown interval must contain zero, so that "no change" is
+// never shown with an interval that excludes zero.
 // With a single pair of horizons (minimumEffect = threshold) a true change of exactly the threshold sits on the
-// edge and is never called. `change` defaults to the interval's midpoint.
-export function classifyInterval(interval, { direction, threshold, minimumEffect = threshold, change }) {
-  const [low, high] = towardsBetter(interval, direction);
-  if (low > minimumEffect) return VERDICTS.improvement;
-  if (high < -minimumEffect) return VERDICTS.regression;
-  if (low > 0) return high < threshold ? VERDICTS.smallImprovement : VERDICTS.inconclusive;
-  if (high < 0) return low > -threshold ? VERDICTS.smallRegression : VERDICTS.inconclusive;
-  const estimate = change === undefined || change === null ? (interval[0] + interval[1]) / 2 : change;
-  const likelyChange = Math.abs(estimate) >= minimumEffect;
-  return low > -threshold && high < threshold && !likelyChange ? VERDICTS.noChange : VERDICTS.inconclusive;
+// edge and is never called. `change` defaults to the equivalence interval's midpoint.
+export function classifyInterval(
+  interval,
+  {
+    direction,
+    threshold,
+    minimumEffect = threshold,
+    change,
+    equivalenceInterval = interval,
+    equivalenceMargin = threshold,
+  },
+) {
+  if (interval) {
+    const [low, high] = towardsBetter(interval, direction);
+    if (low > minimumEffect) return VERDICTS.improvement;
+    if (high < -minimumEffect) return VERDICTS.regression;
+    if (low > 0) return high < threshold ? VERDICTS.smallImprovement : VERDICTS.inconclusive;
+    if (high < 0) return low > -threshold ? VERDICTS.smallRegression : VERDICTS.inconclusive;
+  }
+  if (!equivalenceInterval) return VERDICTS.inconclusive;
+  const [low, high] = equivalenceInterval;
+  // The interval shown with the verdict (the equivalence one when too few rounds give no other) contains zero.
+  const [shownLow, shownHigh] = interval ?? equivalenceInterval;
+  const equivalent = shownLow <= 0 && shownHigh >= 0 && low > -equivalenceMargin && high < equivalenceMargin;
+  const estimate = change ?? (low + high) / 2;
+  return equivalent && Math.abs(estimate) < minimumEffect ? VERDICTS.noChange : VERDICTS.inconclusive;
 }
 
 function checkSample(name, values) {
@@ -71,15 +95,32 @@ function checkSample(name, values) {
     throw new TypeError(`${name} samples must be an array of finite numbers`);
 }
 
-function checkSettings({ direction, threshold, minimumEffect, confidence, minSamples, interval }) {
+function checkSettings({
+  direction,
+  threshold,
+  minimumEffect,
+  equivalenceMargin,
+  confidence,
+  equivalenceConfidence,
+  minSamples,
+  interval,
+}) {
   if (!['bigger', 'smaller'].includes(direction))
     throw new RangeError(`direction must be "bigger" or "smaller", not ${direction}`);
   if (!(threshold >= 0 && Number.isFinite(threshold)))
     throw new RangeError(`threshold must be a finite number >= 0, not ${threshold}`);
   if (!(minimumEffect >= 0 && minimumEffect <= threshold))
     throw new RangeError(`minimumEffect must lie between 0 and the threshold ${threshold}, not ${minimumEffect}`);
+  if (!(equivalenceMargin >= 0 && equivalenceMargin <= threshold))
+    throw new RangeError(
+      `equivalenceMargin must lie between 0 and the threshold ${threshold}, not ${equivalenceMargin}`,
+    );
   if (!(confidence > 0 && confidence < 1))
     throw new RangeError(`confidence must lie strictly between 0 and 1, not ${confidence}`);
+  if (!(equivalenceConfidence > 0 && equivalenceConfidence <= confidence))
+    throw new RangeError(
+      `equivalenceConfidence must lie above 0 and at most the confidence ${confidence}, not ${equivalenceConfidence}`,
+    );
   if (!(Number.isInteger(minSamples) && minSamples >= 2))
     throw new RangeError(`minSamples must be an integer >= 2 (a variance needs two), not ${minSamples}`);
   if (!(interval in ESTIMATORS))
@@ -90,6 +131,8 @@ function checkSettings({ direction, threshold, minimumEffect, confidence, minSam
 export function compareSamples(base, head, options = {}) {
   const settings = { ...DEFAULTS, ...options };
   settings.minimumEffect ??= settings.threshold;
+  settings.equivalenceConfidence ??= settings.confidence;
+  settings.equivalenceMargin ??= settings.threshold;
   checkSample('base', base);
   checkSample('head', head);
   checkSettings(settings);
@@ -106,6 +149,9 @@ export function compareSamples(base, head, options = {}) {
     threshold,
     minimumEffect,
     interval: settings.interval,
+    confidence: settings.confidence,
+    equivalenceConfidence: settings.equivalenceConfidence,
+    equivalenceMargin: settings.equivalenceMargin,
   };
   if (Math.min(n.base, n.head) < minSamples)
     return { verdict: VERDICTS.inconclusive, ci: null, pValue: null, ...summary };
@@ -113,10 +159,22 @@ export function compareSamples(base, head, options = {}) {
   return {
     ...summary,
     ...estimated,
-    verdict: estimated.ci
-      ? classifyInterval(estimated.ci, { ...settings, change: estimated.change ?? summary.change })
-      : VERDICTS.inconclusive,
+    verdict:
+      estimated.ci || estimated.equivalenceCi
+        ? classifyInterval(estimated.ci, {
+            ...settings,
+            change: estimated.change ?? summary.change,
+            equivalenceInterval: estimated.equivalenceCi,
+          })
+        : VERDICTS.inconclusive,
   };
+}
+
+// The interval a verdict is shown with: the one that calls changes, or, when the rounds were too few for its
+// level (a "no change" from five paired rounds), the equivalence interval; with its level, or null for none.
+export function shownInterval({ ci, equivalenceCi, confidence = DEFAULTS.confidence, equivalenceConfidence } = {}) {
+  if (ci) return { interval: ci, level: confidence };
+  return equivalenceCi ? { interval: equivalenceCi, level: equivalenceConfidence } : null;
 }
 
 // The CI gate: fails only on a slowdown (a regression, or a small one where the band is wider than the gate)

@@ -7,7 +7,15 @@ import { measureConfirmed } from '../../bench/comparison/confirm.js';
 import { defaultBands } from '../../bench/results/metrics.js';
 import { COMPARE_DEFAULTS, seededRandom } from '../../bench/stats/index.js';
 
-export function simulatedRun({ change, sd = 0.027, correlation = 0.5, bursts = 0.1, roundSeconds = 6, seed }) {
+export function simulatedRun({
+  change,
+  sd = 0.027,
+  correlation = 0.5,
+  bursts = 0.1,
+  roundSeconds = 6,
+  seed,
+  judging = {},
+}) {
   const random = seededRandom(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
   let clock = 0;
@@ -31,6 +39,7 @@ export function simulatedRun({ change, sd = 0.027, correlation = 0.5, bursts = 0
     };
   };
   return compareInterleaved({
+    ...judging,
     measureRound,
     now: () => clock,
     thresholds: defaultBands(),
@@ -43,4 +52,4 @@ export function simulatedRun({ change, sd = 0.027, correlation = 0.5, bursts = 0
 
 // One benchmark as compare judges it: a run, and a second one when the first calls it slower.
 export const simulatedBenchmark = ({ seed, confirm = true, ...noise }) =>
-  measureConfirmed((attempt) => simulatedRun({ ...noise, seed: seed * 2 + attempt }), { confirm });
+  measureConfirmed((attempt, judging) => simulatedRun({ ...noise, judging, seed: seed * 2 + attempt }), { confirm });

@@ -5,11 +5,21 @@
 // per request. Both compare modes (duet, sequential) are calibrated on the same benchmarks.
 import { performance } from 'node:perf_hooks';
 import { divisionLoop } from '../../../servers/contract/scenarios.js';
-import { signedPercent } from '../../core/format.js';
+import { levelSuffix, signedPercent } from '../../core/format.js';
 import { describePinning } from '../../measurement/pinning.js';
 import { DECIDING_METRICS, metricByName, sampleValue } from '../../results/metrics.js';
 import { secondsToVerdict } from '../confirm.js';
-import { isFaster, isSlower, mean, median, SLOWER, standardDeviation, VERDICTS } from '../../stats/index.js';
+import {
+  DEFAULTS,
+  isFaster,
+  isSlower,
+  mean,
+  median,
+  SLOWER,
+  shownInterval,
+  standardDeviation,
+  VERDICTS,
+} from '../../stats/index.js';
 
 // Seconds per iteration of the division loop the servers run, on this core: the median of
 // several timings after a warm-up, so that the JIT and a noisy neighbour count less.
@@ -89,6 +99,7 @@ export function trialOutcome(kind, benchmark, pinning, mode, slowdown = null) {
     benchmark.verdicts?.[calledBy] ??
     DECIDING_METRICS.map((metric) => benchmark.verdicts?.[metric.name]).find((verdict) => verdict);
   const verdict = benchmark.status !== 'ok' ? benchmark.status : (benchmark.verdict?.verdict ?? judged.verdict);
+  const shown = shownInterval(judged);
   return {
     kind,
     benchmark: benchmark.id,
@@ -100,7 +111,8 @@ export function trialOutcome(kind, benchmark, pinning, mode, slowdown = null) {
     firstVerdict: benchmark.confirmation?.first.verdict.verdict ?? verdict,
     calledBy: calledBy ?? null,
     change: judged?.change ?? null,
-    ci: judged?.ci ?? null,
+    ci: shown?.interval ?? null,
+    ciLevel: shown?.level ?? null,
     rounds: benchmark.rounds ?? 0,
     seconds: secondsToVerdict(benchmark),
     reason: benchmark.reason,
@@ -291,7 +303,7 @@ export function calibrationMarkdown({
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...trials.map(
       (trial, index) =>
-        `| ${index + 1} | ${trial.kind === 'A/A' ? 'A/A' : `injected ${percent(trial.slowdown)}`} | ${trial.verdict} | ${trial.firstVerdict === trial.verdict ? '' : trial.firstVerdict} | ${trial.calledBy ?? ''} | ${signed(trial.change)} | ${interval(trial.ci)} | ${trial.rounds} | ${trial.seconds.toFixed(0)} |`,
+        `| ${index + 1} | ${trial.kind === 'A/A' ? 'A/A' : `injected ${percent(trial.slowdown)}`} | ${trial.verdict} | ${trial.firstVerdict === trial.verdict ? '' : trial.firstVerdict} | ${trial.calledBy ?? ''} | ${signed(trial.change)} | ${interval(trial.ci)}${levelSuffix(trial.ciLevel, DEFAULTS.confidence)} | ${trial.rounds} | ${trial.seconds.toFixed(0)} |`,
     ),
     '',
     '</details>',
