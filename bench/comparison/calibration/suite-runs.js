@@ -57,8 +57,12 @@ export function summarizeSuiteRuns(runs) {
   };
 }
 
-const duration = (value) =>
-  value === null ? 'n/a' : `${Math.floor(value / 60)} min ${String(Math.round(value % 60)).padStart(2, '0')} s`;
+// Rounded to the second first, so that 299.6 s reads "5 min 00 s", not "4 min 60 s".
+export function duration(value) {
+  if (value === null) return 'n/a';
+  const seconds = Math.round(value);
+  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+}
 
 export function suiteRunsMarkdown({ suite, summary, runs, neighbour = null }) {
   const { perBenchmark } = summary;
