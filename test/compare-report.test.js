@@ -78,6 +78,25 @@ test("a no change from five rounds shows its equivalence interval and that inter
   assert.match(markdown, /\| five rounds \| req\/s \| .* \| -1\.0 % … \+1\.0 % \| ⚪ no change \|/);
 });
 
+test('a no change whose 95 % interval reaches past the band also names the 90 % interval it rests on', () => {
+  const wide = benchmarkWith('wide', 'no change', 0.003, [-0.03, 0.072]);
+  wide.verdicts['CPU µs/request'] = {
+    ...wide.verdicts['CPU µs/request'],
+    threshold: 0.05,
+    equivalenceCi: [-0.021, 0.046],
+    confidence: 0.95,
+    equivalenceConfidence: 0.9,
+  };
+  const narrow = benchmarkWith('narrow', 'no change', 0.003, [-0.03, 0.04]);
+  narrow.verdicts['CPU µs/request'] = { ...wide.verdicts['CPU µs/request'], ci: [-0.03, 0.04] };
+  const markdown = comparisonMarkdown({ ...comparison, benchmarks: [wide, narrow] });
+  assert.match(
+    markdown,
+    /\| wide \| CPU µs\/request \| .* \| -3\.0 % … \+7\.2 %; -2\.1 % … \+4\.6 % at 90 % \| ⚪ no change \|/,
+  );
+  assert.match(markdown, /\| narrow \| CPU µs\/request \| .* \| -3\.0 % … \+4\.0 % \| ⚪ no change \|/);
+});
+
 test('small regressions are counted and listed under the gate, in the report and the PR comment', () => {
   const markdown = comparisonMarkdown(comparison);
   assert.ok(

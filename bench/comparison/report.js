@@ -67,9 +67,16 @@ function bandSentence(thresholds) {
 }
 
 // A metric verdict's interval as shown (bench/stats/verdict.js's shownInterval), with its level when not the usual.
+// A "no change" rests on its equivalence interval, which is named beside the 95 % one when that one
+// reaches past the band (it contains zero, so it called no change; its width is not the claim).
 function shownIntervalText(verdict) {
   const shown = shownInterval(verdict);
-  return `${intervalText(shown?.interval)}${levelSuffix(shown?.level, DEFAULTS.confidence)}`;
+  const text = `${intervalText(shown?.interval)}${levelSuffix(shown?.level, DEFAULTS.confidence)}`;
+  const { equivalenceCi, equivalenceConfidence, threshold } = verdict;
+  const pastBand = shown?.interval !== equivalenceCi && shown?.interval.some((edge) => Math.abs(edge) >= threshold);
+  return verdict.verdict === VERDICTS.noChange && equivalenceCi && pastBand
+    ? `${text}; ${intervalText(equivalenceCi)}${levelSuffix(equivalenceConfidence, DEFAULTS.confidence)}`
+    : text;
 }
 
 // The cells after the benchmark's name, per metric, from numbers and verdicts only: shared
