@@ -218,11 +218,10 @@ function scriptedRounds(ratios) {
   return { measureRound, now: () => clock };
 }
 
-test('the sampling goes on while a change is likely, and stops once it is certain: a small regression', async () => {
-  // After 6 rounds the interval spans zero but lies inside ±5 % with an estimate of about +3 %: the old
-  // rule stopped there on "no change"; the 7th round's interval excludes zero.
-  const { measureRound, now } = scriptedRounds([1.035, 1.04, 0.995, 1.03, 1.038, 1.029, 1.032, 1.03]);
-  const result = await compareInterleaved({
+// compare's paired runner on scripted rounds (one second each); options override its limits and judging.
+function runScripted(ratios, options = {}) {
+  const { measureRound, now } = scriptedRounds(ratios);
+  return compareInterleaved({
     measureRound,
     now,
     thresholds,
@@ -230,7 +229,14 @@ test('the sampling goes on while a change is likely, and stops once it is certai
     budgetMs: 1e9,
     minRounds: 5,
     maxRounds: 60,
+    ...options,
   });
+}
+
+test('the sampling goes on while a change is likely, and stops once it is certain: a small regression', async () => {
+  // After 6 rounds the interval spans zero but lies inside ±5 % with an estimate of about +3 %: the old
+  // rule stopped there on "no change"; the 7th round's interval excludes zero.
+  const result = await runScripted([1.035, 1.04, 0.995, 1.03, 1.038, 1.029, 1.032, 1.03]);
   assert.equal(result.rounds, 7);
   assert.equal(result.stoppedBy, 'resolved');
   assert.equal(result.verdict.verdict, 'small regression');
@@ -240,16 +246,7 @@ test('the sampling goes on while a change is likely, and stops once it is certai
 });
 
 test('a likely change that the budget cuts short stays inconclusive, never "no change"', async () => {
-  const { measureRound, now } = scriptedRounds([1.035, 1.04, 0.995, 1.03, 1.038, 1.029, 0.99, 1.04]);
-  const result = await compareInterleaved({
-    measureRound,
-    now,
-    thresholds,
-    interval: 'paired',
-    budgetMs: 7000,
-    minRounds: 5,
-    maxRounds: 60,
-  });
+  const result = await runScripted([1.035, 1.04, 0.995, 1.03, 1.038, 1.029, 0.99, 1.04], { budgetMs: 7000 });
   assert.equal(result.stoppedBy, 'budget');
   assert.equal(result.verdict.verdict, 'inconclusive');
 });
@@ -264,19 +261,7 @@ test('no change from five rounds, within the band; a confirming run needs it wit
     1,
     ...Array.from({ length: 15 }, (_, index) => 1 + (index % 2 ? 2 : -2) / 1000),
   ];
-  const run = (judging) => {
-    const { measureRound, now } = scriptedRounds(ratios);
-    return compareInterleaved({
-      measureRound,
-      now,
-      thresholds,
-      interval: 'paired',
-      budgetMs: 1e9,
-      minRounds: 5,
-      maxRounds: 20,
-      ...judging,
-    });
-  };
+  const run = (judging) => runScripted(ratios, { maxRounds: 20, ...judging });
   const first = await run({});
   assert.deepEqual([first.verdict.verdict, first.rounds], ['no change', 5]);
   assert.equal(first.verdicts['CPU µs/request'].ci, null);
