@@ -3,7 +3,7 @@
 // are summarised by Hodges–Lehmann with the signed-rank interval, which a burst wrecking one round cannot
 // drag the way it drags a mean and a variance. Back on the ratio scale: change = e^x - 1.
 import { DEFAULTS } from './defaults.js';
-import { hodgesLehmannInterval, signedRankTest } from './signed-rank.js';
+import { hodgesLehmann, signedRankTest } from './signed-rank.js';
 
 // A round that measured 0 (a latency below the resolution) has no ratio: then there is no interval.
 export function pairedRatio(base, head, { confidence = DEFAULTS.confidence, equivalenceConfidence = confidence } = {}) {
@@ -12,12 +12,10 @@ export function pairedRatio(base, head, { confidence = DEFAULTS.confidence, equi
   if (![...base, ...head].every((value) => value > 0))
     return { change: null, ci: null, equivalenceCi: null, pValue: null, reason: 'a round measured 0' };
   const logRatios = base.map((baseValue, index) => Math.log(head[index] / baseValue));
-  const ratioInterval = (level) => {
-    const { interval } = hodgesLehmannInterval(logRatios, { confidence: level });
-    return interval ? interval.map(Math.expm1) : null;
-  };
+  const { estimate, intervalAt } = hodgesLehmann(logRatios);
+  const ratioInterval = (level) => intervalAt(level)?.map(Math.expm1) ?? null;
   return {
-    change: Math.expm1(hodgesLehmannInterval(logRatios).estimate),
+    change: Math.expm1(estimate),
     ci: ratioInterval(confidence),
     equivalenceCi: ratioInterval(equivalenceConfidence),
     pValue: signedRankTest(logRatios).pValue,

@@ -1,7 +1,6 @@
 // Wilcoxon's signed-rank test and the Hodges–Lehmann estimate with its exact confidence interval, for
 // paired differences (Hollander & Wolfe, Nonparametric Statistical Methods, ch. 3; R's wilcox.test).
 // Distribution-free: a burst of interference that wrecks one round moves a rank, not the mean.
-import { DEFAULTS } from './defaults.js';
 
 // Cumulative null distribution of W+ for n pairs: cdf[w] = P(W+ <= w), W+ ranging over 0 .. n(n+1)/2.
 // Built by adding one rank at a time, each in the sum with probability 1/2.
@@ -54,17 +53,19 @@ function walshAverages(differences) {
   return averages.sort((a, b) => a - b);
 }
 
-// Hodges–Lehmann estimate of the centre of the differences (the median of the Walsh averages) and the exact
-// interval that inverts the signed-rank test: from the c-th smallest to the c-th largest Walsh average, c the
-// largest count with P(W+ <= c - 1) <= (1 - confidence) / 2. Fewer than 6 pairs cannot reach 95 %: the interval
-// is then null (unbounded), so a verdict needs at least 6 rounds.
-export function hodgesLehmannInterval(differences, { confidence = DEFAULTS.confidence } = {}) {
+// Hodges–Lehmann estimate of the centre of the differences (the median of the Walsh averages), and its exact
+// interval at any level (`intervalAt`): the one that inverts the signed-rank test, from the c-th smallest to the
+// c-th largest Walsh average, c the largest count with P(W+ <= c - 1) <= (1 - confidence) / 2. Fewer than 6 pairs
+// cannot reach 95 % (5 can reach 90 %): the interval is then null (unbounded). The Walsh averages and the null
+// distribution are computed once for every level asked.
+export function hodgesLehmann(differences) {
   const walsh = walshAverages(differences);
   const middle = (walsh.length - 1) / 2;
-  const estimate = (walsh[Math.floor(middle)] + walsh[Math.ceil(middle)]) / 2;
   const cdf = signedRankCdf(differences.length);
-  let count = 0;
-  while (cdf[count] <= (1 - confidence) / 2) count += 1;
-  const interval = count === 0 ? null : [walsh[count - 1], walsh[walsh.length - count]];
-  return { estimate, interval };
+  const intervalAt = (confidence) => {
+    let count = 0;
+    while (cdf[count] <= (1 - confidence) / 2) count += 1;
+    return count === 0 ? null : [walsh[count - 1], walsh[walsh.length - count]];
+  };
+  return { estimate: (walsh[Math.floor(middle)] + walsh[Math.ceil(middle)]) / 2, intervalAt };
 }

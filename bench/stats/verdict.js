@@ -8,11 +8,19 @@ import { welchTTest } from './welch.js';
 
 // How each interval gets its interval and p-value from the two samples; the paired one also
 // its own change (the unpaired ones keep the ratio of the means that compareSamples computes).
-const unpaired = (interval) => (base, head, settings) => ({
-  ci: interval(base, head, settings),
-  equivalenceCi: interval(base, head, { ...settings, confidence: settings.equivalenceConfidence }),
-  pValue: welchTTest(base, head).pValue,
-});
+// The equivalence interval is computed again only at another level (a bootstrap's resamples are not cheap).
+const unpaired = (interval) => (base, head, settings) => {
+  const ci = interval(base, head, settings);
+  const { confidence, equivalenceConfidence } = settings;
+  return {
+    ci,
+    equivalenceCi:
+      equivalenceConfidence === confidence
+        ? ci
+        : interval(base, head, { ...settings, confidence: equivalenceConfidence }),
+    pValue: welchTTest(base, head).pValue,
+  };
+};
 const ESTIMATORS = {
   welch: unpaired(deltaMethodInterval),
   bootstrap: unpaired(bootstrapInterval),
@@ -51,9 +59,9 @@ export const towardsBetter = ([low, high], direction) => (direction === 'bigger'
 // - wholly beyond ±minimumEffect: a regression or improvement;
 // - wholly on one side of zero and wholly inside the band ±threshold: a small regression or improvement;
 // - on one side of zero but reaching past the band: inconclusive (the direction is certain, the size is not);
-// - no change when the equivalence interval contains zero and lies wholly inside ±equivalenceMargin (the band
-//   unless told), and the estimate `change` lies inside ±minimumEffect. An estimate beyond the minimum effect
-//   makes a change likely, so the sampling goes on (inconclusive until then);
+// - no change when the shown interval (below) contains zero, the equivalence interval lies wholly inside
+//   ±equivalenceMargin (the band unless told), and the estimate `change` lies inside ±minimumEffect. An estimate
+//   beyond the minimum effect makes a change likely, so the sampling goes on (inconclusive until then);
 // - anything else: inconclusive.
 // "No change" is an equivalence claim: Schuirmann's two one-sided tests exclude each edge of the margin at the
 // confidence level, which is the two-sided interval at 2 × confidence - 1 (90 % for 95 %); so
