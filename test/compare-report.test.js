@@ -177,7 +177,7 @@ test('the legend says what each verdict means, and what inconclusive means for p
   );
   assert.match(
     markdown,
-    /no change when it contains zero, the estimate lies inside the minimum effect and the 90 % interval \(an equivalence test; shown instead when the rounds are too few for a 95 % one\) lies wholly inside the band, or, in a run that confirms a change, the 80 % interval inside the minimum effect/,
+    /no change when it contains zero, the estimate lies inside the minimum effect and the 90 % interval \(an equivalence test; shown instead when the rounds are too few for a 95 % one\) lies wholly inside the no-change margin \(75 % of the band, at least the minimum effect\), or, in a run that confirms a change, the 80 % interval inside the minimum effect/,
   );
   assert.match(markdown, /for CPU µs\/request and req\/s, which decide, the time budget ran out first/);
   assert.match(
@@ -186,7 +186,7 @@ test('the legend says what each verdict means, and what inconclusive means for p
   );
   assert.match(
     markdown,
-    /req\/s and CPU µs\/request: band ±5 %, minimum effect ±2 %; p99 latency: band and minimum effect ±10 %/,
+    /req\/s and CPU µs\/request: band ±5 %, minimum effect ±2 %, no change within ±3.75 %; p99 latency: band and minimum effect ±10 %/,
   );
 });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { comparisonMarkdown } from '../bench/comparison/report.js';
 import { escapeMarkdown as escapeCell } from '../bench/core/text.js';
-import { compareInterleaved, overallVerdict, sequentialRound } from '../bench/comparison/rounds.js';
+import { compareInterleaved, NO_CHANGE_MARGINS, overallVerdict, sequentialRound } from '../bench/comparison/rounds.js';
 import { benchmarkMode } from '../bench/comparison/run-comparison.js';
 import { CONFIRMING_RUN } from '../bench/comparison/confirm.js';
 import { seededRandom } from '../bench/stats/index.js';
@@ -251,14 +251,15 @@ test('a likely change that the budget cuts short stays inconclusive, never "no c
   assert.equal(result.verdict.verdict, 'inconclusive');
 });
 
-test('no change from five rounds, within the band; a confirming run needs it within the minimum effect', async () => {
-  // Five rounds whose 90 % interval lies inside ±5 % around zero, but whose 80 % one reaches past -2 %.
+test('no change from five rounds, within the no-change margin; a confirming run needs it within the minimum effect', async () => {
+  // Five rounds whose 90 % interval lies inside ±3.75 % (3/4 of the band) around zero, but whose 80 % one reaches
+  // past -2 %.
   const ratios = [
-    1.045,
-    0.96,
-    1.01,
-    0.995,
-    1,
+    1.035,
+    0.965,
+    1.005,
+    0.97,
+    1.02,
     ...Array.from({ length: 15 }, (_, index) => 1 + (index % 2 ? 2 : -2) / 1000),
   ];
   const run = (judging) => runScripted(ratios, { maxRounds: 20, ...judging });
@@ -270,6 +271,28 @@ test('no change from five rounds, within the band; a confirming run needs it wit
   assert.ok(confirming.rounds > 5, `${confirming.rounds} rounds`);
   const [low, high] = confirming.verdicts['CPU µs/request'].equivalenceCi;
   assert.ok(low > -0.02 && high < 0.02, `${low} … ${high}`);
+});
+
+test('no change must lie inside 3/4 of the band: an interval inside ±5 % but reaching past ±3.75 % samples on', async () => {
+  // Five rounds whose 90 % interval (-4.0 % … +4.5 %) lies inside the band, not inside the no-change margin.
+  const ratios = [
+    1.045,
+    0.96,
+    1.01,
+    0.995,
+    1,
+    ...Array.from({ length: 15 }, (_, index) => 1 + (index % 2 ? 2 : -2) / 1000),
+  ];
+  const result = await runScripted(ratios, { maxRounds: 20 });
+  assert.equal(result.verdict.verdict, 'no change');
+  assert.ok(result.rounds > 5, `${result.rounds} rounds`);
+  assert.deepEqual(
+    [NO_CHANGE_MARGINS.band({ threshold: 0.05, minimumEffect: 0.02 }), NO_CHANGE_MARGINS.band({ threshold: 0.02 })].map(
+      (margin) => +margin.toFixed(6),
+    ),
+    [0.0375, 0.02],
+    'a share of the band, never less than the minimum effect',
+  );
 });
 
 // The benchmark's verdict from constructed metric verdicts (deciding: CPU µs/request, then req/s).

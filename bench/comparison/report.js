@@ -9,6 +9,7 @@ import { profileMarkdown } from './profile/report.js';
 import { COMPARE_DEFAULTS, DEFAULTS, isSmallChange, shownInterval, VERDICTS } from '../stats/index.js';
 import { escapeMarkdown as escapeCell, oneLine } from '../core/text.js';
 import { CONFIRMING_RUN, changeDirection } from './confirm.js';
+import { NO_CHANGE_MARGINS } from './rounds.js';
 
 export const VERDICT_SYMBOLS = {
   [VERDICTS.regression]: '🔴',
@@ -40,10 +41,12 @@ function bandSentence(thresholds) {
   const groups = new Map();
   for (const { name } of JUDGED_METRICS.filter((metric) => thresholds[metric.name])) {
     const { threshold, minimumEffect } = thresholds[name];
-    const band =
+    const margin = NO_CHANGE_MARGINS.band(thresholds[name]);
+    const edges =
       threshold === minimumEffect
         ? `band and minimum effect ±${percent(threshold)}`
         : `band ±${percent(threshold)}, minimum effect ±${percent(minimumEffect)}`;
+    const band = margin === threshold ? edges : `${edges}, no change within ±${percent(margin)}`;
     groups.set(band, [...(groups.get(band) ?? []), name]);
   }
   const bands = [...groups].map(([band, names]) => `${names.join(' and ')}: ${band}`).join('; ');
@@ -56,7 +59,7 @@ function bandSentence(thresholds) {
     'Verdicts from that interval: regression or improvement when it lies wholly beyond the minimum effect; ' +
     `small regression or small improvement when it lies wholly on one side of zero, inside the band (${SMALL_CHANGE_NOTE}); ` +
     `no change when it contains zero, the estimate lies inside the minimum effect and the ${levelText(COMPARE_DEFAULTS.equivalenceConfidence)} interval ` +
-    `(an equivalence test; shown instead when the rounds are too few for a ${levelText(DEFAULTS.confidence)} one) lies wholly inside the band, ` +
+    `(an equivalence test; shown instead when the rounds are too few for a ${levelText(DEFAULTS.confidence)} one) lies wholly inside the no-change margin (${percent(COMPARE_DEFAULTS.noChangeShare)} of the band, at least the minimum effect), ` +
     `or, in a run that confirms a change, the ${levelText(CONFIRMING_RUN.equivalenceConfidence)} interval inside the minimum effect; ` +
     `inconclusive otherwise: for ${deciding.join(' and ')}, which decide, the time budget ran out first` +
     (others.length

@@ -41,9 +41,18 @@ function decidingMetrics(samples) {
   return { names: names.length ? names : fallback, clientBound };
 }
 
+// How far from zero "no change" may reach (the equivalence margin of bench/stats/verdict.js), per metric band, by
+// the name compareInterleaved's noChangeWithin takes: a first run's is a share of the band, never less than the
+// minimum effect; a confirming run's is the minimum effect (bench/comparison/confirm.js).
+export const NO_CHANGE_MARGINS = Object.freeze({
+  band: ({ threshold, minimumEffect = threshold }) =>
+    Math.max(minimumEffect, threshold * COMPARE_DEFAULTS.noChangeShare),
+  minimumEffect: ({ threshold, minimumEffect = threshold }) => minimumEffect,
+});
+
 // thresholds: per metric, { threshold, minimumEffect } as fractions; interval: which one decides;
 // equivalenceConfidence: the level of the interval that calls "no change", and noChangeWithin the
-// part of each metric's band it must lie inside (bench/stats/verdict.js).
+// margin (NO_CHANGE_MARGINS) it must lie inside.
 function verdictsOf(
   samples,
   { thresholds, minSamples, interval = DEFAULTS.interval, equivalenceConfidence, noChangeWithin },
@@ -67,7 +76,7 @@ function verdictsOf(
           minSamples,
           interval,
           equivalenceConfidence,
-          equivalenceMargin: thresholds[metric][noChangeWithin],
+          equivalenceMargin: NO_CHANGE_MARGINS[noChangeWithin](thresholds[metric]),
         }),
       ];
     }),
@@ -116,8 +125,9 @@ export function overallVerdict(verdicts, deciding) {
 /**
  * @param {{measureRound: (round: number, order: ['base'|'head', 'base'|'head']) => Promise<{base: object, head: object}>,
  *   budgetMs: number, minRounds: number, maxRounds: number, thresholds: object, interval?: string,
- *   equivalenceConfidence?: number, noChangeWithin?: 'threshold'|'minimumEffect', now?: () => number}} plan
- *   noChangeWithin: "no change" as an equivalence within the band (the default) or within the minimum effect
+ *   equivalenceConfidence?: number, noChangeWithin?: 'band'|'minimumEffect', now?: () => number}} plan
+ *   noChangeWithin: "no change" as an equivalence within a share of the band (the default) or within the
+ *   minimum effect (NO_CHANGE_MARGINS)
  * @returns {Promise<{samples: {base: object[], head: object[]}, verdicts: object, verdict: object, rounds: number, elapsedMs: number, stoppedBy: string}>}
  */
 export async function compareInterleaved({
@@ -128,7 +138,7 @@ export async function compareInterleaved({
   thresholds,
   interval,
   equivalenceConfidence = COMPARE_DEFAULTS.equivalenceConfidence,
-  noChangeWithin = 'threshold',
+  noChangeWithin = 'band',
   now = Date.now,
 }) {
   const samples = { base: [], head: [] };

@@ -10,7 +10,8 @@
 // and, for a metric compare judges (bench/comparison/, bench/stats/verdict.js):
 //   sampleKey   the field of compare's per-round sample that holds it
 //   band        its default verdict band, { threshold, minimumEffect } as fractions: an interval
-//               wholly inside ±threshold is "no change", wholly beyond ±minimumEffect a change
+//               wholly beyond ±minimumEffect is a change, one on one side of zero inside ±threshold a
+//               small change; "no change" lies inside a share of the band (bench/stats/verdict.js)
 //   bandFlags   the compare flag that sets each part of the band (flags may be shared)
 //   bandConfig  the key of a perfgate.config `thresholds` entry that sets each part
 //   decides     may call the benchmark's verdict: rank (lower calls first), clientDependent (left
