@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import {
   calibrationMarkdown,
   correctedLoops,
+  expectedChange,
   fittedLoops,
   loopsForSlowdown,
   measureLoopSeconds,
@@ -63,6 +64,25 @@ test("the trials' loop count is fitted over every check of the benchmark, of eve
   assert.ok(fittedLoops(checks, 0.03) < fittedLoops(checks, 0.05));
   assert.equal(fittedLoops([], 0.05), null, 'no check yet');
   assert.equal(fittedLoops([{ loops: 1000, cpuChange: -0.01 }], 0.05), null, 'no change to scale from');
+});
+
+test("the trials' size comes from the fixed-round checks' fit, with an interval from the checks' own", () => {
+  const checks = [
+    { loops: 1000, cpuChange: 0.03, cpuCi: [0.01, 0.05] },
+    { loops: 2000, cpuChange: 0.05, cpuCi: [0.03, 0.07] },
+    { loops: 3000, cpuChange: 0.2, cpuCi: null },
+  ];
+  const expected = expectedChange(checks, 1500);
+  // Slope (1000·0.03 + 2000·0.05) / (1000² + 2000²); each check's standard error 0.02 / 1.96.
+  const slope = 130 / 5e6;
+  const half = 1.96 * Math.sqrt((5e6 * (0.02 / 1.96) ** 2) / 5e6 ** 2) * 1500;
+  assert.equal(expected.checks, 2, 'a check without an interval is left out');
+  assert.ok(Math.abs(expected.change - slope * 1500) < 1e-12);
+  assert.ok(
+    Math.abs(expected.ci[0] - (slope * 1500 - half)) < 1e-12 &&
+      Math.abs(expected.ci[1] - (slope * 1500 + half)) < 1e-12,
+  );
+  assert.equal(expectedChange([{ loops: 1000, cpuChange: 0.01, cpuCi: null }], 1000), null);
 });
 
 test('the pooled A/A change over every round shows a side bias', () => {
@@ -156,7 +176,15 @@ test('A/A false alarms are slowdowns after the confirmation; detection per size 
     benchmark: 'express json c=100',
     mode: 'duet',
     injections: [
-      { slowdown: 0.03, injection: { ...injection(3093), fitted: true, check: sizing(2612, 0.009) } },
+      {
+        slowdown: 0.03,
+        injection: {
+          ...injection(3093),
+          fitted: true,
+          check: sizing(2612, 0.009),
+          expected: { change: 0.0305, ci: [0.026, 0.035], checks: 3 },
+        },
+      },
       {
         slowdown: 0.05,
         injection: injection(5263),
@@ -183,6 +211,10 @@ test('A/A false alarms are slowdowns after the confirmation; detection per size 
   assert.match(
     markdown,
     /Achieved over the injected trials: CPU µs\/request \+5\.4 % \[\+4\.1 %, \+6\.7 %\] over 14 rounds/,
+  );
+  assert.match(
+    markdown,
+    /Size of the trials, from the 3 fixed-round checks of this benchmark: CPU µs\/request \+3\.0 % \[\+2\.6 %, \+3\.5 %\]/,
   );
   assert.match(
     markdown,

@@ -50,12 +50,30 @@ const intendedCpuChange = (slowdown) => 1 / (1 - slowdown) - 1;
 // corrected. One check's change is noisy (±2 % in 6 rounds here), so the count comes from all of
 // them, of every size (the change per loop iteration is one quantity): least squares through
 // the origin. Null when no check saw a change to scale from.
+const sumOfSquares = (sizings) => sizings.reduce((sum, each) => sum + each.loops ** 2, 0);
+const changePerLoop = (sizings) =>
+  sizings.reduce((sum, each) => sum + each.loops * each.cpuChange, 0) / sumOfSquares(sizings);
+
 export function fittedLoops(sizings, slowdown) {
   if (sizings.length === 0) return null;
-  const changePerLoop =
-    sizings.reduce((sum, each) => sum + each.loops * each.cpuChange, 0) /
-    sizings.reduce((sum, each) => sum + each.loops ** 2, 0);
-  return changePerLoop > 0 ? Math.max(1, Math.round(intendedCpuChange(slowdown) / changePerLoop)) : null;
+  const perLoop = changePerLoop(sizings);
+  return perLoop > 0 ? Math.max(1, Math.round(intendedCpuChange(slowdown) / perLoop)) : null;
+}
+
+// The CPU µs/request change that `loops` iterations should achieve, from the fixed-round checks: the fit above,
+// with its 95 % interval (each check's standard error from its interval's half-width, combined as the fit
+// weighs them): the size the trials were given, known before they ran, beside what they achieved (pooled
+// over their rounds). Null without a check that has an interval.
+export function expectedChange(sizings, loops) {
+  const checked = sizings.filter((each) => each.cpuCi);
+  if (checked.length === 0) return null;
+  const change = changePerLoop(checked) * loops;
+  const standardError = (ci) => (ci[1] - ci[0]) / (2 * 1.96);
+  const variance =
+    checked.reduce((sum, each) => sum + each.loops ** 2 * standardError(each.cpuCi) ** 2, 0) /
+    sumOfSquares(checked) ** 2;
+  const half = 1.96 * Math.sqrt(variance) * loops;
+  return { change, ci: [change - half, change + half], checks: checked.length };
 }
 
 // Whether to check once more: the fitted count, or null when the last check came close enough
@@ -257,7 +275,13 @@ function injectionLines({ slowdown, injection, achieved }) {
     // The first sizing and its corrections, each from a duet check (correctedLoops).
     `Sizing (intended CPU µs/request ${signed(intendedCpuChange(slowdown))}): ${(injection.sizings ?? []).map((each) => `${each.loops} loops ${signed(each.cpuChange)}`).join(' → ') || 'n/a'}${injection.fitted ? `; the trials use the fit over every check of this benchmark: ${injection.loops} loops` : ''}`,
     '',
-    // What the trials themselves achieved: the injected size a detection rate belongs to.
+    // The size a detection rate belongs to: what the checks' fit gave the trials, then what they achieved.
+    ...(injection.expected
+      ? [
+          `Size of the trials, from the ${injection.expected.checks} fixed-round checks of this benchmark: CPU µs/request ${signed(injection.expected.change)} ${interval(injection.expected.ci)}`,
+          '',
+        ]
+      : []),
     ...(achieved?.length
       ? [
           `Achieved over the injected trials: ${achieved.map((each) => `${each?.metric ?? ''} ${pooled(each)}`).join('; ')}`,
