@@ -44,16 +44,16 @@ export function loopsForSlowdown({ cpuMicrosPerRequest, loopSeconds, slowdown })
 // The change in CPU µs/request that a `slowdown` of a CPU-bound server's req/s means.
 const intendedCpuChange = (slowdown) => 1 / (1 - slowdown) - 1;
 
-// The loop count that should reach the intended change, from duet checks so far ({ loops,
-// cpuChange } each): a request's loop runs slower in a server than in the timing above (it
-// shares the core and its caches with the rest of the request), so the first count is
-// corrected. One check's change is noisy (±2 % in 6 rounds here), so the count comes from all of
-// them, of every size (the change per loop iteration is one quantity): least squares through
-// the origin. Null when no check saw a change to scale from.
 const sumOfSquares = (sizings) => sizings.reduce((sum, each) => sum + each.loops ** 2, 0);
 const changePerLoop = (sizings) =>
   sizings.reduce((sum, each) => sum + each.loops * each.cpuChange, 0) / sumOfSquares(sizings);
 
+// The loop count that should reach the intended change, from duet checks so far ({ loops,
+// cpuChange } each): a request's loop runs slower in a server than in the timing above (it
+// shares the core and its caches with the rest of the request), so the first count is
+// corrected. One check's change is noisy (run-calibration.js, CHECK_ROUNDS), so the count comes from all of
+// them, of every size (the change per loop iteration is one quantity): least squares through
+// the origin. Null when no check saw a change to scale from.
 export function fittedLoops(sizings, slowdown) {
   if (sizings.length === 0) return null;
   const perLoop = changePerLoop(sizings);
