@@ -28,8 +28,8 @@ export const COMPARE_DEFAULTS = Object.freeze({
   interval: 'paired',
   equivalenceConfidence: 0.9,
   // "No change" claims less than this share of the band (±3.75 % of ±5 %; never less than the minimum effect), so
-  // that true 3 % slowdowns are not passed as no change: the whole band let 30 % of them through, and a narrower
-  // margin makes a suite's A/A longer than 5 min (resampled real rounds, METHOD.md section 3).
+  // that true 3 % slowdowns are not passed as no change: the whole band let 30 % of them through; a narrower
+  // margin makes a suite's A/A longer still (5 min 13 s at this one; METHOD.md sections 3 and 6).
   noChangeShare: 0.75,
   failThreshold: DEFAULTS.failThreshold,
   minRounds: 5, // adaptive stopping (stopping.js): never stop on a resolved verdict before this many rounds
