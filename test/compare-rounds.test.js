@@ -251,17 +251,13 @@ test('a likely change that the budget cuts short stays inconclusive, never "no c
   assert.equal(result.verdict.verdict, 'inconclusive');
 });
 
+// Fifteen rounds within ±0.2 % after a scripted start, so that a run can settle on no change.
+const STEADY_ROUNDS = Array.from({ length: 15 }, (_, index) => 1 + (index % 2 ? 2 : -2) / 1000);
+
 test('no change from five rounds, within the no-change margin; a confirming run needs it within the minimum effect', async () => {
   // Five rounds whose 90 % interval lies inside ±3.75 % (3/4 of the band) around zero, but whose 80 % one reaches
   // past -2 %.
-  const ratios = [
-    1.035,
-    0.965,
-    1.005,
-    0.97,
-    1.02,
-    ...Array.from({ length: 15 }, (_, index) => 1 + (index % 2 ? 2 : -2) / 1000),
-  ];
+  const ratios = [1.035, 0.965, 1.005, 0.97, 1.02, ...STEADY_ROUNDS];
   const run = (judging) => runScripted(ratios, { maxRounds: 20, ...judging });
   const first = await run({});
   assert.deepEqual([first.verdict.verdict, first.rounds], ['no change', 5]);
@@ -275,14 +271,7 @@ test('no change from five rounds, within the no-change margin; a confirming run 
 
 test('no change must lie inside 3/4 of the band: an interval inside ±5 % but reaching past ±3.75 % samples on', async () => {
   // Five rounds whose 90 % interval (-4.0 % … +4.5 %) lies inside the band, not inside the no-change margin.
-  const ratios = [
-    1.045,
-    0.96,
-    1.01,
-    0.995,
-    1,
-    ...Array.from({ length: 15 }, (_, index) => 1 + (index % 2 ? 2 : -2) / 1000),
-  ];
+  const ratios = [1.045, 0.96, 1.01, 0.995, 1, ...STEADY_ROUNDS];
   const result = await runScripted(ratios, { maxRounds: 20 });
   assert.equal(result.verdict.verdict, 'no change');
   assert.ok(result.rounds > 5, `${result.rounds} rounds`);

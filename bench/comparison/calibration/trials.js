@@ -44,6 +44,9 @@ export function loopsForSlowdown({ cpuMicrosPerRequest, loopSeconds, slowdown })
 // The change in CPU µs/request that a `slowdown` of a CPU-bound server's req/s means.
 const intendedCpuChange = (slowdown) => 1 / (1 - slowdown) - 1;
 
+// A normal 95 % interval is this many standard errors either side (the 97.5 % quantile).
+const Z_95 = 1.96;
+
 const sumOfSquares = (sizings) => sizings.reduce((sum, each) => sum + each.loops ** 2, 0);
 const changePerLoop = (sizings) =>
   sizings.reduce((sum, each) => sum + each.loops * each.cpuChange, 0) / sumOfSquares(sizings);
@@ -68,11 +71,11 @@ export function expectedChange(sizings, loops) {
   const checked = sizings.filter((each) => each.cpuCi);
   if (checked.length === 0) return null;
   const change = changePerLoop(checked) * loops;
-  const standardError = (ci) => (ci[1] - ci[0]) / (2 * 1.96);
+  const standardError = (ci) => (ci[1] - ci[0]) / (2 * Z_95);
   const variance =
     checked.reduce((sum, each) => sum + each.loops ** 2 * standardError(each.cpuCi) ** 2, 0) /
     sumOfSquares(checked) ** 2;
-  const half = 1.96 * Math.sqrt(variance) * loops;
+  const half = Z_95 * Math.sqrt(variance) * loops;
   return { change, ci: [change - half, change + half], checks: checked.length };
 }
 
@@ -98,7 +101,7 @@ export function pooledChange(comparisons, metric = DECIDING_METRICS[0].name) {
     .filter((value) => value !== null);
   if (logs.length < 2) return null;
   const center = mean(logs);
-  const half = (1.96 * standardDeviation(logs)) / Math.sqrt(logs.length);
+  const half = (Z_95 * standardDeviation(logs)) / Math.sqrt(logs.length);
   return {
     metric,
     rounds: logs.length,
