@@ -18,7 +18,7 @@ import { calibrateSuite } from '../bench/comparison/calibration/suite-runs.js';
 import { errors } from '../bench/core/errors.js';
 import { writeCalibration } from '../bench/comparison/calibration/write.js';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
+import { bandFlagProblems, COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
 import { MODES } from '../bench/comparison/run-comparison.js';
 import { defaultResultsDir } from '../bench/results/write.js';
@@ -84,6 +84,7 @@ const CALIBRATE_COMMAND = {
       .filter((each) => !(Number(each) > 0 && Number(each) < 100))
       .map((each) => `--slowdown: "${each}" is not a percentage between 0 and 100`),
     ...(values.neighbour > 100 ? [`--neighbour: ${values.neighbour} is more than 100 %`] : []),
+    ...bandFlagProblems(values),
   ],
 };
 

@@ -9,7 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import { COMPARE_COMMAND, parseCompareArgs } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
-import { EXIT } from '../bench/core/errors.js';
+import { errors, EXIT } from '../bench/core/errors.js';
 import {
   prepareSides,
   resolveComparedSuite,
@@ -25,6 +25,7 @@ import { writeComparison } from '../bench/comparison/write.js';
 import { appendSummary, setOutputs } from '../bench/github/context.js';
 import { benchmarkSettings, withProject } from '../bench/project/config.js';
 import { expandSpecs } from '../bench/measurement/specs.js';
+import { bandProblems } from '../bench/results/metrics.js';
 import { defaultResultsDir } from '../bench/results/write.js';
 
 const perfgateRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -38,6 +39,11 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
     ...request.settings,
     benchmarks: benchmarkSettings(request.project?.config.thresholds, expandSpecs(config), request.settings),
   };
+  // A project's band with the command line's (e.g. its threshold under --no-change-margin) must still make one.
+  const unusable = Object.entries(settings.benchmarks).flatMap(([id, own]) =>
+    bandProblems(own.thresholds, 'config').map((problem) => `${id}, with the command line's bands: ${problem}`),
+  );
+  if (unusable.length) throw errors.badConfig(request.project.configFile, unusable);
   const runtimes = await resolveSideRuntimes(request);
   const work = createWorkRoot();
   try {

@@ -78,7 +78,7 @@ test("a no change from five rounds shows its equivalence interval and that inter
   assert.match(markdown, /\| five rounds \| req\/s \| .* \| -1\.0 % … \+1\.0 % \| ⚪ no change \|/);
 });
 
-test('a no change whose 95 % interval reaches past the band also names the 90 % interval it rests on', () => {
+test('a no change whose 95 % interval reaches past its margin also names the 90 % interval it rests on', () => {
   const wide = benchmarkWith('wide', 'no change', 0.003, [-0.03, 0.072]);
   wide.verdicts['CPU µs/request'] = {
     ...wide.verdicts['CPU µs/request'],
@@ -89,12 +89,23 @@ test('a no change whose 95 % interval reaches past the band also names the 90 % 
   };
   const narrow = benchmarkWith('narrow', 'no change', 0.003, [-0.03, 0.04]);
   narrow.verdicts['CPU µs/request'] = { ...wide.verdicts['CPU µs/request'], ci: [-0.03, 0.04] };
-  const markdown = comparisonMarkdown({ ...comparison, benchmarks: [wide, narrow] });
+  // A verdict that records its margin (three quarters of the band) is read against that margin, not the band.
+  const margin = benchmarkWith('margin', 'no change', 0.003, [-0.03, 0.04]);
+  margin.verdicts['CPU µs/request'] = {
+    ...narrow.verdicts['CPU µs/request'],
+    equivalenceCi: [-0.021, 0.034],
+    equivalenceMargin: 0.0375,
+  };
+  const markdown = comparisonMarkdown({ ...comparison, benchmarks: [wide, narrow, margin] });
   assert.match(
     markdown,
     /\| wide \| CPU µs\/request \| .* \| -3\.0 % … \+7\.2 %; -2\.1 % … \+4\.6 % at 90 % \| ⚪ no change \|/,
   );
   assert.match(markdown, /\| narrow \| CPU µs\/request \| .* \| -3\.0 % … \+4\.0 % \| ⚪ no change \|/);
+  assert.match(
+    markdown,
+    /\| margin \| CPU µs\/request \| .* \| -3\.0 % … \+4\.0 %; -2\.1 % … \+3\.4 % at 90 % \| ⚪ no change \|/,
+  );
 });
 
 test('small regressions are counted and listed under the gate, in the report and the PR comment', () => {
@@ -177,7 +188,7 @@ test('the legend says what each verdict means, and what inconclusive means for p
   );
   assert.match(
     markdown,
-    /no change when it contains zero, the estimate lies inside the minimum effect and the 90 % interval \(an equivalence test; shown instead when the rounds are too few for a 95 % one\) lies wholly inside the no-change margin \(75 % of the band, at least the minimum effect\), or, in a run that confirms a change, the 80 % interval inside the minimum effect/,
+    /no change when it contains zero, the estimate lies inside the minimum effect and the 90 % interval \(an equivalence test; shown instead when the rounds are too few for a 95 % one\) lies wholly inside the no-change margin \(below; unless set, 75 % of the band, at least the minimum effect\), or, in a run that confirms a change, the 80 % interval inside the minimum effect/,
   );
   assert.match(markdown, /for CPU µs\/request and req\/s, which decide, the time budget ran out first/);
   assert.match(
@@ -187,6 +198,17 @@ test('the legend says what each verdict means, and what inconclusive means for p
   assert.match(
     markdown,
     /req\/s and CPU µs\/request: band ±5 %, minimum effect ±2 %, no change within ±3.75 %; p99 latency: band and minimum effect ±10 %/,
+  );
+  // A margin given with the band (--no-change-margin) is the one named.
+  const set = Object.fromEntries(
+    Object.entries(comparison.settings.thresholds).map(([metric, band]) => [
+      metric,
+      metric === 'p99 latency' ? band : { ...band, noChangeMargin: 0.045 },
+    ]),
+  );
+  assert.match(
+    comparisonMarkdown({ ...comparison, settings: { ...comparison.settings, thresholds: set } }),
+    /req\/s and CPU µs\/request: band ±5 %, minimum effect ±2 %, no change within ±4.5 %; p99 latency/,
   );
 });
 

@@ -284,6 +284,18 @@ test('no change must lie inside 3/4 of the band: an interval inside ±5 % but re
   );
 });
 
+test('a no-change margin set with the band (--no-change-margin) replaces the share: the whole band stops at round 5', async () => {
+  const ratios = [1.045, 0.96, 1.01, 0.995, 1, ...STEADY_ROUNDS];
+  const wholeBand = Object.fromEntries(
+    Object.entries(thresholds).map(([metric, band]) => [metric, { ...band, noChangeMargin: band.threshold }]),
+  );
+  const result = await runScripted(ratios, { maxRounds: 20, thresholds: wholeBand });
+  assert.equal(result.verdict.verdict, 'no change');
+  assert.equal(result.rounds, 5);
+  assert.equal(result.verdicts['CPU µs/request'].equivalenceMargin, 0.05);
+  assert.equal(NO_CHANGE_MARGINS.band({ threshold: 0.05, minimumEffect: 0.02, noChangeMargin: 0.045 }), 0.045);
+});
+
 // The benchmark's verdict from constructed metric verdicts (deciding: CPU µs/request, then req/s).
 const deciding = { names: ['CPU µs/request', 'req/s'], clientBound: false };
 const judged = (cpu, requests) => ({ 'CPU µs/request': { verdict: cpu }, 'req/s': { verdict: requests } });

@@ -33,7 +33,7 @@ const { JUDGED_METRICS, DECIDING_METRICS, defaultBands } = await import('../benc
 const { compareInterleaved, roundSample } = await import('../bench/comparison/rounds.js');
 const { comparisonSchema } = await import('../bench/comparison/schema.js');
 const { comparisonMarkdown, verdictCells } = await import('../bench/comparison/report.js');
-const { COMPARISON_OPTIONS, comparisonRequest } = await import('../bench/cli/compare-command.js');
+const { bandFlagProblems, COMPARISON_OPTIONS, comparisonRequest } = await import('../bench/cli/compare-command.js');
 const { benchmarkSettings } = await import('../bench/project/config.js');
 const { projectSchema } = await import('../bench/project/schema.js');
 const { markdownTable } = await import('../bench/results/markdown.js');
@@ -83,12 +83,26 @@ test("compare's rounds keep its sample, judge it and let it call the verdict", a
 });
 
 test("compare's flags and help set its band; perfgate.config's thresholds do the same", () => {
-  assert.match(COMPARISON_OPTIONS['widget-threshold'].help, /fake widgets: an interval wholly inside ±PCT/);
+  assert.match(COMPARISON_OPTIONS['widget-threshold'].help, /fake widgets: the band: /);
+  // A part the metric names no flag for (the no-change margin) keeps its default, derived from the band.
+  assert.equal(COMPARISON_OPTIONS['widget-no-change-margin'], undefined);
   assert.equal(COMPARISON_OPTIONS['widget-threshold'].default, 7);
   assert.equal(COMPARISON_OPTIONS['widget-min-effect'].default, 3);
   const values = { ...defaults(COMPARISON_OPTIONS), 'widget-threshold': 9, 'widget-min-effect': 4 };
   const { settings } = comparisonRequest(values);
   assert.deepEqual(settings.thresholds[FAKE.name], { threshold: 0.09, minimumEffect: 0.04 });
+
+  // A band the verdict cannot use is refused by name, before anything is measured.
+  assert.deepEqual(bandFlagProblems({ ...values, 'widget-min-effect': 10 }), [
+    '--widget-min-effect 10 is wider than --widget-threshold 9: the minimum effect lies inside the band',
+  ]);
+  assert.deepEqual(bandFlagProblems({ ...defaults(COMPARISON_OPTIONS), 'no-change-margin': 1 }), [
+    '--no-change-margin 1 lies outside --min-effect 2 … --threshold 5: the no-change margin lies between the minimum effect and the band',
+  ]);
+  assert.deepEqual(bandFlagProblems(defaults(COMPARISON_OPTIONS)), []);
+  const margin = comparisonRequest({ ...defaults(COMPARISON_OPTIONS), 'no-change-margin': 4.5 }).settings.thresholds;
+  assert.equal(margin['req/s'].noChangeMargin, 0.045);
+  assert.equal(margin['CPU µs/request'].noChangeMargin, 0.045);
 
   const specs = expandSpecs({ variants: ['api'], scenarios: ['user'], connections: [10], options: {} });
   const own = benchmarkSettings({ user: { widgetThreshold: 12 } }, specs, settings);

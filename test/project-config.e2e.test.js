@@ -98,6 +98,15 @@ test('mistakes name the field', async () => {
     { 'perfgate.config.json': { ...CONFIG, thresholds: { 'web user': { threshold: 8 } } } },
     /thresholds\.web user: names no benchmark .*benchmarks: api user c=4/,
   );
+  // A band the verdict cannot use is said before anything is measured.
+  await rejects(
+    { 'perfgate.config.json': { ...CONFIG, thresholds: { user: { minEffect: 6 } } } },
+    /thresholds\.user: minEffect 6 is wider than threshold 5: the minimum effect lies inside the band/,
+  );
+  await rejects(
+    { 'perfgate.config.json': { ...CONFIG, thresholds: { user: { threshold: 8, noChangeMargin: 9 } } } },
+    /thresholds\.user: noChangeMargin 9 lies outside minEffect 2 … threshold 8/,
+  );
   // "copy": paths inside the repository that are there now.
   await rejects(
     { 'perfgate.config.json': { ...CONFIG, copy: ['data/users.json'] } },

@@ -1,29 +1,50 @@
 // `npm run compare`: its option table and the turning of its values into a comparison request.
 // The measurement and verdict options are shared with `npm run calibrate`.
 import { MODES } from '../comparison/run-comparison.js';
+import { NO_CHANGE_MARGINS } from '../comparison/rounds.js';
 import { percentNumber as percent } from '../core/format.js';
-import { bandSettings, bandsFrom, defaultBands } from '../results/metrics.js';
+import { bandProblems, bandSettings, bandsFrom, defaultBands } from '../results/metrics.js';
 import { COMPARE_DEFAULTS, INTERVAL_KINDS } from '../stats/index.js';
 import { SYSTEM } from '../measurement/runtime/spec.js';
 import { SUITE_OPTIONS, suiteRequest } from './suite-options.js';
 
 // What a band flag sets, in its help: the metrics it applies to and the part of their band.
+const PART_HELP = {
+  threshold:
+    'the band: an interval wholly on one side of zero and inside ±PCT is a small change (smaller than the gate, but certain)',
+  minimumEffect: 'an interval wholly beyond ±PCT is a regression/improvement',
+  noChangeMargin:
+    'the 90 % interval wholly inside ±PCT is "no change" (wider: shorter comparisons, more small changes passed as none)',
+};
 function bandHelp({ sets }) {
   const metrics = [...new Set(sets.map((each) => each.metric))].join(' and ');
   const parts = new Set(sets.map((each) => each.part));
-  if (parts.size === 2) return `${metrics}: an interval wholly inside ±PCT is "no change", wholly beyond it a change`;
-  return parts.has('threshold')
-    ? `${metrics}: an interval wholly inside ±PCT is "no change"`
-    : `${metrics}: an interval wholly beyond ±PCT is a regression/improvement`;
+  if (parts.size > 1) return `${metrics}: an interval wholly inside ±PCT is "no change", wholly beyond it a change`;
+  return `${metrics}: ${PART_HELP[[...parts][0]]}`;
 }
 
-// One flag per verdict band setting of the metric registry (bench/results/metrics.js), in percent.
+// One flag per verdict band setting of the metric registry (bench/results/metrics.js), in percent; a part
+// without a default (the no-change margin) is derived from the others unless given.
 const BAND_OPTIONS = Object.fromEntries(
   bandSettings().map((setting) => [
     setting.flag,
-    { type: 'positive', value: 'PCT', help: bandHelp(setting), default: percent(setting.default) },
+    {
+      type: 'positive',
+      value: 'PCT',
+      help: bandHelp(setting),
+      ...(setting.default === undefined
+        ? {
+            defaultText: `${percent(COMPARE_DEFAULTS.noChangeShare)} % of the band, at least the minimum effect: ${percent(
+              NO_CHANGE_MARGINS.band(defaultBands()[setting.sets[0].metric]),
+            )}`,
+          }
+        : { default: percent(setting.default) }),
+    },
   ]),
 );
+
+// Band flags whose values make no band, said before anything is measured.
+export const bandFlagProblems = (values) => bandProblems(bandsFrom(values, 'flag', defaultBands()));
 
 // Compare measures in rounds of one run per side, so --repetitions is not among them.
 const { repetitions, ...suiteOptions } = SUITE_OPTIONS;
@@ -154,23 +175,26 @@ export const COMPARE_COMMAND = {
     },
     ...COMPARISON_OPTIONS,
   },
-  check: (values) => {
-    const byRefs = values.base !== undefined || values.head !== undefined;
-    const byDeps = values.dep !== undefined || values.vs !== undefined;
-    const whole = byRefs ? values.base && values.head : values.dep && values.vs;
-    const byOverrides = values.override !== undefined || values['base-override'] !== undefined;
-    if (byDeps && byOverrides)
-      return ['--override and --base-override go with --base/--head or alone; --dep/--vs is the one-package case'];
-    if (!byRefs && !byDeps && (values['vs-runtime'] !== undefined || byOverrides)) return [];
-    if (byRefs === byDeps || !whole)
-      return [
-        'give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2, or --vs-runtime RUNTIME (the same code on two runtimes), or --override PKG@SPEC (the same code with a dependency changed)',
-      ];
-    return (values['dep-lock'] || values['vs-lock']) && !byDeps
-      ? ['--dep-lock and --vs-lock go with --dep and --vs']
-      : [];
-  },
+  check: (values) => [...sideProblems(values), ...bandFlagProblems(values)],
 };
+
+// What is wrong with the choice of the two sides.
+function sideProblems(values) {
+  const byRefs = values.base !== undefined || values.head !== undefined;
+  const byDeps = values.dep !== undefined || values.vs !== undefined;
+  const whole = byRefs ? values.base && values.head : values.dep && values.vs;
+  const byOverrides = values.override !== undefined || values['base-override'] !== undefined;
+  if (byDeps && byOverrides)
+    return ['--override and --base-override go with --base/--head or alone; --dep/--vs is the one-package case'];
+  if (!byRefs && !byDeps && (values['vs-runtime'] !== undefined || byOverrides)) return [];
+  if (byRefs === byDeps || !whole)
+    return [
+      'give either --base REF and --head REF, or --dep PKG@V1 and --vs PKG@V2, or --vs-runtime RUNTIME (the same code on two runtimes), or --override PKG@SPEC (the same code with a dependency changed)',
+    ];
+  return (values['dep-lock'] || values['vs-lock']) && !byDeps
+    ? ['--dep-lock and --vs-lock go with --dep and --vs']
+    : [];
+}
 
 // The option values of COMPARISON_OPTIONS -> the suite request and the comparison settings.
 export function comparisonRequest(values) {

@@ -3,17 +3,19 @@
 import { BENCH_COMMAND } from './bench-command.js';
 import { COMPARISON_OPTIONS } from './compare-command.js';
 import { suiteRequest } from './suite-options.js';
+import { bandSettings } from '../results/metrics.js';
 import { defaultReanchorRounds, TREND_DEFAULTS } from '../comparison/trend/run-trend.js';
 
-const {
-  threshold,
-  'min-effect': minEffect,
-  'p99-threshold': p99,
-  interval,
-  'fail-threshold': fail,
-  ...kept
-} = COMPARISON_OPTIONS;
-const { 'min-rounds': minRounds, 'max-rounds': maxRounds, profile, ...options } = kept;
+// A trend point is a ratio with its interval, not a verdict: no band, gate, interval choice or adaptive stop.
+const NOT_TREND = new Set([
+  ...bandSettings().map((setting) => setting.flag),
+  'interval',
+  'fail-threshold',
+  'min-rounds',
+  'max-rounds',
+  'profile',
+]);
+const options = Object.fromEntries(Object.entries(COMPARISON_OPTIONS).filter(([name]) => !NOT_TREND.has(name)));
 
 export const TREND_COMMAND = {
   name: 'trend',

@@ -59,7 +59,7 @@ function bandSentence(thresholds) {
     'Verdicts from that interval: regression or improvement when it lies wholly beyond the minimum effect; ' +
     `small regression or small improvement when it lies wholly on one side of zero, inside the band (${SMALL_CHANGE_NOTE}); ` +
     `no change when it contains zero, the estimate lies inside the minimum effect and the ${levelText(COMPARE_DEFAULTS.equivalenceConfidence)} interval ` +
-    `(an equivalence test; shown instead when the rounds are too few for a ${levelText(DEFAULTS.confidence)} one) lies wholly inside the no-change margin (${percent(COMPARE_DEFAULTS.noChangeShare)} of the band, at least the minimum effect), ` +
+    `(an equivalence test; shown instead when the rounds are too few for a ${levelText(DEFAULTS.confidence)} one) lies wholly inside the no-change margin (below; unless set, ${percent(COMPARE_DEFAULTS.noChangeShare)} of the band, at least the minimum effect), ` +
     `or, in a run that confirms a change, the ${levelText(CONFIRMING_RUN.equivalenceConfidence)} interval inside the minimum effect; ` +
     `inconclusive otherwise: for ${deciding.join(' and ')}, which decide, the time budget ran out first` +
     (others.length
@@ -71,13 +71,15 @@ function bandSentence(thresholds) {
 
 // A metric verdict's interval as shown (bench/stats/verdict.js's shownInterval), with its level when not the usual.
 // A "no change" rests on its equivalence interval, which is named beside the 95 % one when that one
-// reaches past the band (it contains zero, so it called no change; its width is not the claim).
+// reaches past the margin the verdict ran with (it contains zero, so it called no change; its width is not
+// the claim); a file from before the margin was recorded ran with the band.
 function shownIntervalText(verdict) {
   const shown = shownInterval(verdict);
   const text = `${intervalText(shown?.interval)}${levelSuffix(shown?.level, DEFAULTS.confidence)}`;
-  const { equivalenceCi, equivalenceConfidence, threshold } = verdict;
-  const pastBand = shown?.interval !== equivalenceCi && shown?.interval.some((edge) => Math.abs(edge) >= threshold);
-  return verdict.verdict === VERDICTS.noChange && equivalenceCi && pastBand
+  const { equivalenceCi, equivalenceConfidence, threshold, equivalenceMargin = threshold } = verdict;
+  const pastMargin =
+    shown?.interval !== equivalenceCi && shown?.interval.some((edge) => Math.abs(edge) >= equivalenceMargin);
+  return verdict.verdict === VERDICTS.noChange && equivalenceCi && pastMargin
     ? `${text}; ${intervalText(equivalenceCi)}${levelSuffix(equivalenceConfidence, DEFAULTS.confidence)}`
     : text;
 }

@@ -42,11 +42,12 @@ function decidingMetrics(samples) {
 }
 
 // How far from zero "no change" may reach (the equivalence margin of bench/stats/verdict.js), per metric band, by
-// the name compareInterleaved's noChangeWithin takes: a first run's is a share of the band, never less than the
-// minimum effect; a confirming run's is the minimum effect (bench/comparison/confirm.js).
+// the name compareInterleaved's noChangeWithin takes: a first run's is the band's noChangeMargin when set
+// (--no-change-margin), else a share of the band, never less than the minimum effect; a confirming run's is the
+// minimum effect (bench/comparison/confirm.js).
 export const NO_CHANGE_MARGINS = Object.freeze({
-  band: ({ threshold, minimumEffect = threshold }) =>
-    Math.max(minimumEffect, threshold * COMPARE_DEFAULTS.noChangeShare),
+  band: ({ threshold, minimumEffect = threshold, noChangeMargin }) =>
+    noChangeMargin ?? Math.max(minimumEffect, threshold * COMPARE_DEFAULTS.noChangeShare),
   minimumEffect: ({ threshold, minimumEffect = threshold }) => minimumEffect,
 });
 

@@ -11,7 +11,7 @@ import { INSTALLED } from '../core/invocation.js';
 import { errors } from '../core/errors.js';
 import { readInputJson } from '../core/read-file.js';
 import { gitOutput } from '../core/git.js';
-import { bandsFrom } from '../results/metrics.js';
+import { bandProblems, bandsFrom, defaultBands } from '../results/metrics.js';
 import { unexpandedVariables } from '../measurement/process/server.js';
 import { builtInVariantNames } from '../measurement/variants.js';
 import { projectSchema } from './schema.js';
@@ -95,12 +95,19 @@ export const keyMatches = (key, spec) =>
 
 function thresholdProblems(thresholds = {}, suite) {
   const specs = expandSpecs({ options: {}, ...suite });
-  return Object.keys(thresholds)
+  const unnamed = Object.keys(thresholds)
     .filter((key) => !specs.some((spec) => keyMatches(key, spec)))
     .map(
       (key) =>
         `thresholds.${key}: names no benchmark (use "<server> <scenario> c=<N>", "<server> <scenario>" or a scenario; benchmarks: ${specs.map((spec) => spec.id).join(', ')})`,
     );
+  // Each entry's bands against the defaults it leaves in place.
+  const unusable = Object.entries(thresholds).flatMap(([key, given]) =>
+    bandProblems(bandsFrom(given, 'config', defaultBands()), 'config').map(
+      (problem) => `thresholds.${key}: ${problem}`,
+    ),
+  );
+  return [...unnamed, ...unusable];
 }
 
 // Per benchmark id, the settings of compare that its thresholds entry replaces (the most specific key wins).

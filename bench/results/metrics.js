@@ -3,6 +3,7 @@
 // (its rounds, verdicts, flags, schema and report), perfgate.config's thresholds and the PR
 // comment all derive from these views, so adding a metric means adding one entry there.
 import { METRIC_REGISTRY } from '../../site/shared/metrics.js';
+import { percentNumber as pct } from '../core/format.js';
 
 export { METRIC_REGISTRY };
 
@@ -22,17 +23,20 @@ export const DECIDING_METRICS = JUDGED_METRICS.filter((metric) => metric.decides
 // compare's default bands, keyed by metric name (the settings' `thresholds`).
 export const defaultBands = () => Object.fromEntries(JUDGED_METRICS.map((metric) => [metric.name, { ...metric.band }]));
 
-const BAND_PARTS = ['threshold', 'minimumEffect'];
+// The parts of a verdict band; a metric names a flag for each part a user may set (noChangeMargin
+// unset is a share of the band: bench/comparison/rounds.js's NO_CHANGE_MARGINS).
+const BAND_PARTS = ['threshold', 'minimumEffect', 'noChangeMargin'];
 
 /**
  * The settings that set the verdict bands, one per compare flag (a flag may set a part of
  * several metrics' bands, or both parts of one), in the registry's order:
- * [{ flag, config, default, sets: [{ metric, part }] }]; default is a fraction.
+ * [{ flag, config, default, sets: [{ metric, part }] }]; default is a fraction, or undefined
+ * for a part that is derived unless set.
  */
 export function bandSettings() {
   const byFlag = new Map();
   for (const metric of JUDGED_METRICS) {
-    for (const part of BAND_PARTS) {
+    for (const part of BAND_PARTS.filter((each) => metric.bandFlags[each])) {
       const flag = metric.bandFlags[part];
       if (!byFlag.has(flag))
         byFlag.set(flag, { flag, config: metric.bandConfig[part], default: metric.band[part], sets: [] });
@@ -60,4 +64,27 @@ export function bandsFrom(given, key, fallback) {
     for (const { metric, part } of setting.sets) bands[metric][part] = value / 100;
   }
   return bands;
+}
+
+// What is wrong with the bands of `thresholds` (fractions per metric name, as bandsFrom gives them),
+// in the words of the settings that set them (`key`: 'flag' or 'config', as bandsFrom's), so that a
+// band the verdict cannot use is said before anything is measured (bench/stats/verdict.js).
+export function bandProblems(thresholds, key = 'flag') {
+  const named = (metric, part) => {
+    const name = metricByName(metric)[key === 'flag' ? 'bandFlags' : 'bandConfig'][part];
+    return key === 'flag' ? `--${name}` : name;
+  };
+  const problems = [];
+  for (const [metric, { threshold, minimumEffect = threshold, noChangeMargin }] of Object.entries(thresholds)) {
+    if (minimumEffect > threshold)
+      problems.push(
+        `${named(metric, 'minimumEffect')} ${pct(minimumEffect)} is wider than ${named(metric, 'threshold')} ${pct(threshold)}: the minimum effect lies inside the band`,
+      );
+    else if (noChangeMargin !== undefined && !(noChangeMargin >= minimumEffect && noChangeMargin <= threshold))
+      problems.push(
+        `${named(metric, 'noChangeMargin')} ${pct(noChangeMargin)} lies outside ${named(metric, 'minimumEffect')} ${pct(minimumEffect)} … ${named(metric, 'threshold')} ${pct(threshold)}: the no-change margin lies between the minimum effect and the band`,
+      );
+  }
+  // Metrics that share a flag share its problem.
+  return [...new Set(problems)];
 }

@@ -11,8 +11,10 @@
 //   sampleKey   the field of compare's per-round sample that holds it
 //   band        its default verdict band, { threshold, minimumEffect } as fractions: an interval
 //               wholly beyond ±minimumEffect is a change, one on one side of zero inside ±threshold a
-//               small change; "no change" lies inside a share of the band (bench/stats/verdict.js)
-//   bandFlags   the compare flag that sets each part of the band (flags may be shared)
+//               small change; "no change" lies inside the no-change margin, noChangeMargin when set,
+//               else a share of the band (bench/comparison/rounds.js, bench/stats/verdict.js)
+//   bandFlags   the compare flag that sets each part of the band (flags may be shared; a part
+//               without one keeps its default)
 //   bandConfig  the key of a perfgate.config `thresholds` entry that sets each part
 //   decides     may call the benchmark's verdict: rank (lower calls first), clientDependent (left
 //               out when the load generator was the bottleneck), fallback (decides when no other
@@ -43,8 +45,8 @@ export const METRIC_REGISTRY = [
     siteDefault: true,
     sampleKey: 'requestsPerSecond',
     band: { threshold: 0.05, minimumEffect: 0.02 },
-    bandFlags: { threshold: 'threshold', minimumEffect: 'min-effect' },
-    bandConfig: { threshold: 'threshold', minimumEffect: 'minEffect' },
+    bandFlags: { threshold: 'threshold', minimumEffect: 'min-effect', noChangeMargin: 'no-change-margin' },
+    bandConfig: { threshold: 'threshold', minimumEffect: 'minEffect', noChangeMargin: 'noChangeMargin' },
     // A lower bound only when the client was the bottleneck.
     decides: { rank: 2, clientDependent: true, fallback: true },
     inEveryComparison: true,
@@ -85,8 +87,8 @@ export const METRIC_REGISTRY = [
     table: { title: 'CPU µs/request', format: 'microseconds', after: 'Max Latency' },
     sampleKey: 'cpuMicrosPerRequest',
     band: { threshold: 0.05, minimumEffect: 0.02 },
-    bandFlags: { threshold: 'threshold', minimumEffect: 'min-effect' },
-    bandConfig: { threshold: 'threshold', minimumEffect: 'minEffect' },
+    bandFlags: { threshold: 'threshold', minimumEffect: 'min-effect', noChangeMargin: 'no-change-margin' },
+    bandConfig: { threshold: 'threshold', minimumEffect: 'minEffect', noChangeMargin: 'noChangeMargin' },
     decides: { rank: 1 },
   },
   {
