@@ -65,9 +65,19 @@ const profileRow = {
     base: micros,
     head: micros,
     change: micros,
+    uncertainty: micros,
   },
 };
 const profileRows = { type: 'array', maxItems: 10, items: profileRow };
+const packageRows = {
+  type: 'array',
+  maxItems: 10,
+  items: {
+    type: 'object',
+    required: ['package', 'base', 'head', 'change'],
+    properties: { package: text(100), base: micros, head: micros, change: micros, uncertainty: micros },
+  },
+};
 const profile = {
   anyOf: [
     { type: 'object', required: ['skipped'], properties: { skipped: text(500) } },
@@ -75,6 +85,7 @@ const profile = {
       type: 'object',
       required: ['grew', 'shrank', 'totals'],
       properties: {
+        packages: packageRows,
         grew: profileRows,
         shrank: profileRows,
         totals: { type: 'object', required: ['base', 'head'], properties: { base: micros, head: micros } },

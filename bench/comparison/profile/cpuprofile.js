@@ -39,22 +39,38 @@ function functionKey({ functionName, package: pkg, path, line, column }) {
   return functionName ? `${functionName}\u0000${where}` : `(anonymous)\u0000${where}:${line}:${column}`;
 }
 
-/**
- * @param {object} profile  a parsed .cpuprofile
- * @param {{root?: string}} where  the side's checkout, stripped from its own files' paths
- * @returns {Map<string, {functionName: string, path: string, line: number, column: number, package: string, selfMicros: number}>}
- */
-export function selfTimes(profile, { root } = {}) {
-  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
-  const micros = new Map();
+// Each sampled node's time and sample count (a sample lasts until the next one).
+function sampledNodes(profile) {
+  const sampled = new Map();
   let at = profile.startTime;
   const times = profile.timeDeltas.map((delta) => (at += delta));
   profile.samples.forEach((nodeId, index) => {
     const duration = (times[index + 1] ?? profile.endTime) - times[index];
-    if (duration > 0) micros.set(nodeId, (micros.get(nodeId) ?? 0) + duration);
+    if (!(duration > 0)) return;
+    const known = sampled.get(nodeId) ?? { micros: 0, samples: 0 };
+    known.micros += duration;
+    known.samples += 1;
+    sampled.set(nodeId, known);
   });
+  return sampled;
+}
+
+const addTo = (map, key, fresh, { micros, samples }) => {
+  const known = map.get(key) ?? { ...fresh, selfMicros: 0, samples: 0 };
+  known.selfMicros += micros;
+  known.samples += samples;
+  map.set(key, known);
+};
+
+/**
+ * @param {object} profile  a parsed .cpuprofile
+ * @param {{root?: string}} where  the side's checkout, stripped from its own files' paths
+ * @returns {Map<string, {functionName: string, path: string, line: number, column: number, package: string, selfMicros: number, samples: number}>}
+ */
+export function selfTimes(profile, { root } = {}) {
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const functions = new Map();
-  for (const [nodeId, selfMicros] of micros) {
+  for (const [nodeId, sampled] of sampledNodes(profile)) {
     const frame = frames.get(nodeId);
     if (NOT_WORK.has(frame.functionName)) continue;
     const entry = {
@@ -64,22 +80,56 @@ export function selfTimes(profile, { root } = {}) {
       column: frame.columnNumber + 1,
       package: packageOf(frame.url && filePath(frame.url)),
     };
-    const key = functionKey(entry);
-    const known = functions.get(key) ?? { ...entry, functionName: entry.functionName || '(anonymous)', selfMicros: 0 };
-    known.selfMicros += selfMicros;
-    functions.set(key, known);
+    addTo(functions, functionKey(entry), { ...entry, functionName: entry.functionName || '(anonymous)' }, sampled);
   }
   return functions;
 }
 
-// Several processes of one side (cluster workers, upstreams) add up.
+// Code that runs for its caller: Node's own modules and native code (a header set, a stat).
+const RUNS_FOR_CALLER = new Set(['node', '(native)']);
+
+// The package a stack's time is spent for: the nearest frame, from the sampled one up, that
+// belongs to the application or an npm package. A stack with none keeps its own frame's
+// package; V8's own entries without a script ((garbage collector), (program)) have no caller
+// in the profile, so they stay under their own name.
+function ownerOf(nodeId, frames, parents) {
+  const own = frames.get(nodeId);
+  if (!own.url && own.functionName.startsWith('(')) return own.functionName;
+  for (let id = nodeId; id !== undefined; id = parents.get(id)) {
+    const frame = frames.get(id);
+    const pkg = packageOf(frame.url && filePath(frame.url));
+    if (!RUNS_FOR_CALLER.has(pkg)) return pkg;
+  }
+  return packageOf(own.url && filePath(own.url));
+}
+
+/**
+ * Time per package, each sample charged to the package whose code is nearest on its stack.
+ * @param {object} profile  a parsed .cpuprofile
+ * @returns {Map<string, {package: string, selfMicros: number, samples: number}>}
+ */
+export function packageTimes(profile) {
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const parents = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node.id])));
+  const packages = new Map();
+  for (const [nodeId, sampled] of sampledNodes(profile)) {
+    if (NOT_WORK.has(frames.get(nodeId).functionName)) continue;
+    const owner = ownerOf(nodeId, frames, parents);
+    addTo(packages, owner, { package: owner }, sampled);
+  }
+  return packages;
+}
+
+// Several processes of one side (cluster workers, upstreams) add up; so do their packages.
 export function mergeSelfTimes(maps) {
   const merged = new Map();
   for (const map of maps) {
     for (const [key, entry] of map) {
       const known = merged.get(key);
-      if (known) known.selfMicros += entry.selfMicros;
-      else merged.set(key, { ...entry });
+      if (known) {
+        known.selfMicros += entry.selfMicros;
+        known.samples += entry.samples ?? 0;
+      } else merged.set(key, { ...entry });
     }
   }
   return merged;

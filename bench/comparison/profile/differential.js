@@ -24,47 +24,90 @@ function pairMovedAnonymous(rows) {
     head.sort(byLine);
     base.forEach((row, index) => {
       head[index].base = row.base;
+      head[index].varianceBase = row.varianceBase;
       merged.add(row);
     });
   }
   return rows.filter((row) => !merged.has(row));
 }
 
+// A sampled time's uncertainty: a function seen in n samples has a self time known to about
+// one sample's share of √n (sampling is a count), per request.
+const variance = (entry, requests) => (entry?.samples > 0 ? (entry.selfMicros / requests) ** 2 / entry.samples : 0);
+
+// About a 95 % bound on a change between two sides' sampled times.
+const uncertaintyOf = (row) => 2 * Math.sqrt(row.varianceBase + row.varianceHead);
+
+// The rows of both sides keyed alike, as µs per request with their change and its uncertainty.
+function joinSides(sides, fresh) {
+  const rows = new Map();
+  for (const [side, { entries, requests }] of Object.entries(sides)) {
+    for (const [key, entry] of entries) {
+      const row = rows.get(key) ?? { ...fresh(entry), base: 0, head: 0, varianceBase: 0, varianceHead: 0 };
+      row[side] = entry.selfMicros / requests;
+      row[side === 'base' ? 'varianceBase' : 'varianceHead'] = variance(entry, requests);
+      if (side === 'head' && 'line' in row) row.line = entry.line; // where it is now
+      rows.set(key, row);
+    }
+  }
+  return [...rows.values()];
+}
+
+const finish = ({ varianceBase, varianceHead, ...row }) => ({
+  ...row,
+  change: row.head - row.base,
+  uncertainty: uncertaintyOf({ varianceBase, varianceHead }),
+});
+
+// Growth first by what is certain of it (its change less its uncertainty), so that a large
+// change of a rarely sampled function does not stand above a steady one's.
+const byCertainGrowth = (a, b) => b.change - b.uncertainty - (a.change - a.uncertainty);
+const byCertainShrink = (a, b) => a.change + a.uncertainty - (b.change + b.uncertainty);
+
 /**
- * @param {{base: {functions: Map, requests: number}, head: {functions: Map, requests: number}}} sides
- *   functions: from selfTimes/mergeSelfTimes; requests: completed during the profiled window
- * @returns {{grew: object[], shrank: object[], totals: {base: number, head: number}}} µs per request
+ * @param {{base: {functions: Map, packages?: Map, requests: number}, head: object}} sides
+ *   functions: from selfTimes/mergeSelfTimes; packages: from packageTimes; requests: completed
+ *   during the profiled window
+ * @returns {{packages: object[], grew: object[], shrank: object[], totals: {base: number, head: number}}}
+ *   µs per request; each row's `uncertainty` bounds its change (about 95 %)
  */
 export function differentialProfile({ base, head }, { top = 10 } = {}) {
   if (!(base.requests > 0) || !(head.requests > 0))
     throw new Error('a profiled side completed no requests: nothing to divide by');
-  const rows = new Map();
-  for (const [side, { functions, requests }] of Object.entries({ base, head })) {
-    for (const [key, entry] of functions) {
-      const row = rows.get(key) ?? {
-        functionName: entry.functionName,
-        path: entry.path,
-        line: entry.line,
-        column: entry.column,
-        package: entry.package,
-        base: 0,
-        head: 0,
-      };
-      row[side] = entry.selfMicros / requests;
-      if (side === 'head') row.line = entry.line; // where it is now
-      rows.set(key, row);
-    }
-  }
-  const all = pairMovedAnonymous([...rows.values()]).map((row) => ({ ...row, change: row.head - row.base }));
+  const functionRows = joinSides(
+    {
+      base: { entries: base.functions, requests: base.requests },
+      head: { entries: head.functions, requests: head.requests },
+    },
+    (entry) => ({
+      functionName: entry.functionName,
+      path: entry.path,
+      line: entry.line,
+      column: entry.column,
+      package: entry.package,
+    }),
+  );
+  const all = pairMovedAnonymous(functionRows).map(finish);
+  const packages = joinSides(
+    {
+      base: { entries: base.packages ?? new Map(), requests: base.requests },
+      head: { entries: head.packages ?? new Map(), requests: head.requests },
+    },
+    (entry) => ({ package: entry.package }),
+  )
+    .map(finish)
+    .sort((a, b) => Math.abs(b.change) - Math.abs(a.change))
+    .slice(0, top);
   const total = (side) => all.reduce((sum, row) => sum + row[side], 0);
   return {
+    packages,
     grew: all
       .filter((row) => row.change > 0)
-      .sort((a, b) => b.change - a.change)
+      .sort(byCertainGrowth)
       .slice(0, top),
     shrank: all
       .filter((row) => row.change < 0)
-      .sort((a, b) => a.change - b.change)
+      .sort(byCertainShrink)
       .slice(0, top),
     totals: { base: total('base'), head: total('head') },
   };

@@ -14,7 +14,7 @@ import { startBenchmarkServer } from '../../measurement/measure.js';
 import { verifyServer } from '../../measurement/verify.js';
 import { giveScratch } from '../../measurement/sandbox/bubblewrap.js';
 import { outerPid } from '../../measurement/sandbox/processes.js';
-import { mergeSelfTimes, selfTimes } from './cpuprofile.js';
+import { mergeSelfTimes, packageTimes, selfTimes } from './cpuprofile.js';
 
 const AGENT = new URL('./agent.mjs', import.meta.url).href;
 const SIDES = ['base', 'head'];
@@ -146,10 +146,12 @@ export async function profileSides({ spec, variants, roots, measurement, setting
           return file;
         });
         // V8 names scripts by their real path.
+        const parsed = profiles.map(readProfile);
         const functions = mergeSelfTimes(
-          profiles.map((file) => selfTimes(readProfile(file), { root: realpathSync(roots[side]) })),
+          parsed.map((profile) => selfTimes(profile, { root: realpathSync(roots[side]) })),
         );
-        return [side, { functions, requests: loads[index].requests.total, profiles }];
+        const packages = mergeSelfTimes(parsed.map(packageTimes));
+        return [side, { functions, packages, requests: loads[index].requests.total, profiles }];
       }),
     );
   } finally {
