@@ -63,7 +63,8 @@ test("a side's process: a root of its own with a copy of its tree, its packages 
     );
     assert.deepEqual(argv.slice(0, 3), ['taskset', '-c', '1']);
     const bwrap = argv.slice(argv.indexOf('bwrap'));
-    for (const flag of ['--unshare-user', '--unshare-pid', '--die-with-parent']) assert.ok(bwrap.includes(flag), flag);
+    for (const flag of ['--unshare-user', '--unshare-pid', '--die-with-parent', '--disable-userns'])
+      assert.ok(bwrap.includes(flag), flag);
     assert.ok(bwrap.includes('--unshare-net'));
     const pairs = (flag) =>
       bwrap.flatMap((arg, index) => (arg === flag ? [`${bwrap[index + 1]} ${bwrap[index + 2]}`] : []));
@@ -120,15 +121,33 @@ test('a sandboxed process sees no network but loopback and none of the harness',
   assert.equal(run.stdout.trim(), 'lo false', run.stderr);
 });
 
+test('a sandboxed process makes no user namespace, and has a session of its own (no terminal to type into)', {
+  skip: sandboxUnavailable() ?? false,
+}, () => {
+  const probe = [
+    "const { spawnSync } = require('child_process');",
+    "const [, , , session] = require('fs').readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');",
+    // A session led from outside the PID namespace reads as 0 in it.
+    "console.log(spawnSync('unshare', ['-U', 'true']).status, Number(session) > 0);",
+  ].join(' ');
+  const { argv, env } = sideCommand([process.execPath, '-e', probe], {
+    sandbox: { ...sideSandbox({ label: 'head', root: tempDir() }), network: 'own' },
+  });
+  const run = spawnSync(argv[0], argv.slice(1), { env, encoding: 'utf8' });
+  assert.equal(run.stdout.trim(), '1 true', run.stderr);
+});
+
 test('a daemon that leaves its process group still counts in the server CPU sampled, and dies with the sandbox', {
   skip: sandboxUnavailable() ?? false,
 }, async () => {
   // The sandboxed process starts a busy daemon in a session of its own, then idles.
   const daemon =
     "require('child_process').spawn(process.execPath, ['-e', 'for(;;){}'], { detached: true, stdio: 'ignore' }).unref(); setInterval(() => {}, 1000);";
-  const { argv, env } = sideCommand([process.execPath, '-e', daemon], {
-    sandbox: { ...sideSandbox({ label: 'head', root: tempDir() }), network: 'own' },
-  });
+  const { argv, env } = sideCommand(
+    [process.execPath, '-e', daemon],
+    { sandbox: { ...sideSandbox({ label: 'head', root: tempDir() }), network: 'own' } },
+    { detached: true },
+  );
   const group = spawnGroup(argv, { env });
   try {
     let namespace;

@@ -83,11 +83,12 @@ const nodeOptions = (...layers) =>
  *   4. pinning (bench/measurement/pinning.js): taskset outermost, when a plan is given.
  * @param {string[]} command
  * @param {{runtime?: object, sandbox?: object, env?: object, cwd?: string}} launch
- * @param {{env?: object, plan?: object, cpus?: number[], view?: object}} how
+ * @param {{env?: object, plan?: object, cpus?: number[], view?: object, detached?: boolean}} how
  *   env: what the harness sets for this process; view: a sandboxed process's file system
- *   (bench/measurement/sandbox/view.js: a copy of its tree to write in, and its scratch directory)
+ *   (bench/measurement/sandbox/view.js: a copy of its tree to write in, and its scratch directory);
+ *   detached: started in a session of its own (./children.js spawnGroup)
  */
-export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view } = {}) {
+export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view, detached } = {}) {
   const { sandbox } = launch;
   const inherited = sandbox ? sandboxEnv(process.env) : process.env;
   const onIt = onRuntime(
@@ -101,7 +102,7 @@ export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view }
     },
     launch.runtime,
   );
-  const argv = sandbox ? wrap(onIt.command, sandbox, { view, cwd: launch.cwd }) : onIt.command;
+  const argv = sandbox ? wrap(onIt.command, sandbox, { view, cwd: launch.cwd, detached }) : onIt.command;
   return { argv: plan ? pinnedCommand(plan, argv, cpus) : argv, env: onIt.env };
 }
 
@@ -128,6 +129,7 @@ export async function startServer(
     plan,
     cpus,
     view,
+    detached: true,
     env: {
       ...env,
       PORT: String(listenPort),

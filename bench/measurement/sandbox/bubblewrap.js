@@ -83,10 +83,11 @@ function mountPoints(args) {
  * @param {string[]} command
  * @param {{readOnly: string[], writable?: string[], network: 'own' | 'shared' | 'host'}} sandbox
  *   readOnly: what the side's tree links to, the runtime; writable: directories the harness gives it besides scratch
- * @param {{view?: object, cwd?: string}} where  view: the process's file system (./view.js openView):
- *   its root with the side's tree, and its scratch directory; without one, an empty read-only root
+ * @param {{view?: object, cwd?: string, detached?: boolean}} where  view: the process's file system (./view.js openView):
+ *   its root with the side's tree, and its scratch directory; without one, an empty read-only root;
+ *   detached: started in a session of its own (process/children.js spawnGroup)
  */
-export function wrap(command, sandbox, { view, cwd }) {
+export function wrap(command, sandbox, { view, cwd, detached }) {
   // A server shares the network it is started in: that must be a private one ('host': an
   // install, which needs the registry, shares the harness's on purpose).
   if (sandbox.network === 'shared' && !onlyLoopback())
@@ -118,6 +119,11 @@ export function wrap(command, sandbox, { view, cwd }) {
     '--unshare-cgroup-try',
     ...(sandbox.network === 'own' ? ['--unshare-net'] : []),
     '--die-with-parent',
+    // No terminal to type into (TIOCSTI): a server already starts in a session of its own
+    // (process/children.js spawnGroup), whose process group the harness stops and watches.
+    ...(detached ? [] : ['--new-session']),
+    // No nested user namespace, where it would hold every capability again.
+    '--disable-userns',
     '--cap-drop',
     'ALL',
     ...mounts,
