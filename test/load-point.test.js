@@ -1,0 +1,96 @@
+// The load point (site/shared/load-point.js): its name tag and parsing, its facts, its split over
+// load-generator processes, when the client fell behind, and which metrics decide at it.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  clientFellBehind,
+  closedLoad,
+  decidesAt,
+  engineLoads,
+  isRate,
+  loadFacts,
+  loadFields,
+  loadPointFromFacts,
+  loadPointOf,
+  loadTag,
+  openLoad,
+  parseLoadTag,
+} from '../site/shared/load-point.js';
+
+test('a closed point is tagged c=N and an open one r=N, and each tag reads back as its point', () => {
+  assert.equal(loadTag(closedLoad(100)), 'c=100');
+  assert.equal(loadTag(openLoad(2000)), 'r=2000');
+  assert.equal(loadTag(openLoad(2000, 50)), 'r=2000', 'connections of an open point are not its identity');
+  assert.deepEqual(parseLoadTag('c=100'), closedLoad(100));
+  assert.deepEqual(parseLoadTag('r=2000'), openLoad(2000));
+  assert.deepEqual(parseLoadTag('r=12.5'), openLoad(12.5));
+  for (const other of ['c=', 'c=1.5', 'r=-1', 'x=3', 'c=10 ', 'rate=10'])
+    assert.equal(parseLoadTag(other), null, other);
+});
+
+test("a spec's or result's fields read as its point and back", () => {
+  assert.deepEqual(loadPointOf({ connections: 10 }), closedLoad(10));
+  assert.deepEqual(loadPointOf({ rate: 500 }), openLoad(500));
+  assert.deepEqual(loadPointOf({ rate: 500, connections: 20 }), openLoad(500, 20));
+  for (const point of [closedLoad(10), openLoad(500), openLoad(500, 20)])
+    assert.deepEqual(loadPointOf(loadFields(point)), point);
+});
+
+test("a history entry's facts win over its name's tag; a c= name without facts reads as before", () => {
+  assert.deepEqual(loadFacts(closedLoad(4)), ['connections: 4']);
+  assert.deepEqual(loadFacts(openLoad(1000)), ['rate: 1000']);
+  assert.deepEqual(loadPointFromFacts({}, 'c=10'), closedLoad(10));
+  assert.deepEqual(loadPointFromFacts({ connections: '100' }, 'c=10'), closedLoad(100));
+  assert.deepEqual(loadPointFromFacts({ rate: '2000' }, undefined), openLoad(2000));
+  assert.deepEqual(loadPointFromFacts({}, 'r=2000'), openLoad(2000));
+  assert.equal(loadPointFromFacts({}, undefined), null);
+});
+
+test('a closed load splits its connections and its cap; an open one its rate', () => {
+  assert.deepEqual(
+    engineLoads(closedLoad(10), 3).map((each) => each.connections),
+    [4, 3, 3],
+  );
+  assert.deepEqual(
+    engineLoads(closedLoad(10), 2, 1000).map((each) => each.rate),
+    [500, 500],
+  );
+  assert.deepEqual(
+    engineLoads(closedLoad(10), 1).map((each) => each.rate),
+    [0],
+    'no cap',
+  );
+  assert.deepEqual(engineLoads(openLoad(3000), 2), [
+    { model: 'open', rate: 1500 },
+    { model: 'open', rate: 1500 },
+  ]);
+  assert.deepEqual(
+    engineLoads(openLoad(1000, 5), 2).map((each) => each.connections),
+    [3, 2],
+  );
+});
+
+test('the client fell behind: closed, when saturated; open, also when it did not hold the schedule', () => {
+  const run = (saturated, behind) => ({
+    loadGenerator: { saturated, ...(behind === undefined ? {} : { schedule: { behind } }) },
+  });
+  assert.equal(clientFellBehind(closedLoad(10), run(true)), true);
+  assert.equal(clientFellBehind(closedLoad(10), run(false, true)), false);
+  assert.equal(clientFellBehind(openLoad(100), run(false, true)), true);
+  assert.equal(clientFellBehind(openLoad(100), run(false, false)), false);
+  assert.equal(clientFellBehind(openLoad(100), run(true)), true);
+});
+
+test('a metric decides at every model unless its decides.models names some', () => {
+  const everywhere = { decides: { rank: 1 } };
+  const closedOnly = { decides: { rank: 2, models: ['closed'] } };
+  assert.equal(decidesAt(everywhere, openLoad(1)), true);
+  assert.equal(decidesAt(closedOnly, closedLoad(1)), true);
+  assert.equal(decidesAt(closedOnly, openLoad(1)), false);
+  assert.equal(decidesAt({}, closedLoad(1)), false);
+});
+
+test('a rate is a finite number above zero', () => {
+  assert.ok(isRate(0.5) && isRate(2000));
+  for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '100', null]) assert.equal(isRate(bad), false);
+});
