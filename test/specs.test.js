@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { DEFAULTS, SUITES } from '../bench/config/suites.js';
 import { measurementSettings } from '../bench/measurement/context.js';
 import { benchmarkId, expandSpecs, optionSettings } from '../bench/measurement/specs.js';
+import { closedLoad, openLoad } from '../site/shared/load-point.js';
 
 const suite = (name) => ({ ...DEFAULTS, ...SUITES[name], options: { ...DEFAULTS.options, ...SUITES[name].options } });
 
@@ -28,10 +29,33 @@ test('options that do not change a scenario do not multiply it', () => {
 });
 
 test('benchmark ids follow "<variant> <scenario>[<tags>] c=<connections>"', () => {
-  assert.equal(benchmarkId({ variant: 'express', scenario: 'json', tags: [], connections: 100 }), 'express json c=100');
   assert.equal(
-    benchmarkId({ variant: 'koa', scenario: 'io', tags: ['wait=2000ms'], connections: 300 }),
+    benchmarkId({ variant: 'express', scenario: 'json', tags: [], load: closedLoad(100) }),
+    'express json c=100',
+  );
+  assert.equal(
+    benchmarkId({ variant: 'koa', scenario: 'io', tags: ['wait=2000ms'], load: closedLoad(300) }),
     'koa io[wait=2000ms] c=300',
+  );
+  assert.equal(
+    benchmarkId({ variant: 'express', scenario: 'json', tags: [], load: openLoad(2000) }),
+    'express json r=2000',
+  );
+});
+
+test('rates are open load points after the tiers, named r=N, per scenario like scenarioConnections', () => {
+  const config = { ...suite('default'), variants: ['express'], connections: [10], rates: [500, 2000] };
+  const specs = expandSpecs({ ...config, scenarioRates: { json: [4000] } });
+  assert.deepEqual(
+    specs.map((spec) => spec.id),
+    ['express hello c=10', 'express hello r=500', 'express hello r=2000', 'express json c=10', 'express json r=4000'],
+  );
+  assert.deepEqual(specs[1].rate, 500);
+  assert.equal(specs[1].connections, undefined);
+  assert.deepEqual(
+    expandSpecs({ ...config, connections: [] }).map((spec) => spec.id),
+    ['express hello r=500', 'express hello r=2000', 'express json r=500', 'express json r=2000'],
+    'rates alone',
   );
 });
 

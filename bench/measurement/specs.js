@@ -1,6 +1,7 @@
 // Expands a validated suite config into the list of concrete benchmarks to run: one per
-// variant x scenario x option setting x connection tier (the scenario's own tiers where the
-// suite gives them) x runtime. Pure: no processes, no I/O.
+// variant x scenario x option setting x load point (each connection tier, then each rate; the
+// scenario's own where the suite gives them) x runtime. Pure: no processes, no I/O.
+import { closedLoad, loadFields, loadTag, openLoad } from '../../site/shared/load-point.js';
 import { OPTION_DEFAULTS, SCENARIO_OPTIONS } from '../../servers/contract/options.js';
 import { SYSTEM } from './runtime/spec.js';
 
@@ -26,13 +27,19 @@ function optionTags(setting, scenario) {
     .map(([option, value]) => SCENARIO_OPTIONS[option].tag(value));
 }
 
-// "<variant> <scenario>[<tags>] c=<connections>": the identity of a trend line, keep it stable.
-// A runtime other than the default is one more tag (runtime=node@24: the range asked for, not
-// the exact version, so that a patch release of Node does not start a new trend line).
-export function benchmarkId({ variant, scenario, tags, connections, runtime = SYSTEM }) {
+// "<variant> <scenario>[<tags>] <load tag>" (c=<connections> or r=<rate>): the identity of a trend
+// line, keep it stable. A runtime other than the default is one more tag (runtime=node@24: the range
+// asked for, not the exact version, so that a patch release of Node does not start a new trend line).
+export function benchmarkId({ variant, scenario, tags, load, runtime = SYSTEM }) {
   const all = runtime === SYSTEM ? tags : [...tags, `runtime=${runtime}`];
-  return `${variant} ${scenario}${all.length ? `[${all.join(',')}]` : ''} c=${connections}`;
+  return `${variant} ${scenario}${all.length ? `[${all.join(',')}]` : ''} ${loadTag(load)}`;
 }
+
+// A scenario's load points: its connection tiers, then its rates (the scenario's own where given).
+export const loadPoints = (config, scenario) => [
+  ...(config.scenarioConnections?.[scenario] ?? config.connections ?? []).map(closedLoad),
+  ...(config.scenarioRates?.[scenario] ?? config.rates ?? []).map((rate) => openLoad(rate)),
+];
 
 // The suite's variants x scenarios, then its built-in reference variants x their scenarios.
 const groups = (config) => [
@@ -57,16 +64,16 @@ function expandGroup(config, variants, scenarios) {
     for (const scenario of scenarios) {
       for (const options of optionSettings(config.options, scenario)) {
         const tags = optionTags(options, scenario);
-        for (const connections of config.scenarioConnections?.[scenario] ?? config.connections) {
+        for (const load of loadPoints(config, scenario)) {
           // Runtimes innermost: one benchmark's runtimes run one after the other, side by side.
           for (const runtime of config.runtimes ?? [SYSTEM]) {
             specs.push({
-              id: benchmarkId({ variant, scenario, tags, connections, runtime }),
+              id: benchmarkId({ variant, scenario, tags, load, runtime }),
               variant,
               scenario,
               options,
               tags,
-              connections,
+              ...loadFields(load),
               ...(runtime === SYSTEM ? {} : { runtime }),
             });
           }
