@@ -12,6 +12,7 @@ import { prepareLoad } from './load.js';
 import { startServer } from './process/server.js';
 import { requestFor } from './requests.js';
 import { runRecord } from '../results/record.js';
+import { closeWindow, openWindow } from './runtime-agent/window.js';
 import { startSampler } from './sampling/sampler.js';
 import { verifyServer } from './verify.js';
 
@@ -31,7 +32,16 @@ export const fileSafe = (text) => text.replace(/[^a-zA-Z0-9._=-]+/g, '_');
 
 // Starts the server of one benchmark, and first the mock backend when it forwards to one,
 // or the database when it queries one. Resolves to the server and a stop() that ends all.
-export async function startBenchmarkServer({ spec, variant, backend, plan, readyTimeout, logFile, server: settings }) {
+export async function startBenchmarkServer({
+  spec,
+  variant,
+  backend,
+  plan,
+  readyTimeout,
+  logFile,
+  server: settings,
+  runtimeAgent = false,
+}) {
   const needsBackend = spec.scenario === 'proxy' && variant.kind === 'builtin' && variant.role !== 'backend';
   const started = [];
   const stop = () => Promise.all(started.reverse().map((server) => server.stop()));
@@ -57,6 +67,7 @@ export async function startBenchmarkServer({ spec, variant, backend, plan, ready
       plan,
       readyTimeout,
       logFile,
+      runtimeAgent,
       env: serverEnv(spec.options, backendUrl, databaseUrl, settings),
     });
     started.push(server);
@@ -94,11 +105,15 @@ const prepareLoads = (sides, starting, engine, settings) =>
 // warm-up, then the measured load with the server groups sampled.
 async function loadTogether(opened, prepared, settings) {
   if (settings.warmup > 0) await Promise.all(prepared.map((load) => load.go(settings.warmup)));
+  const windows = await Promise.all(opened.map((side) => openWindow(side.server)));
   const samplers = opened.map((side) =>
     startSampler([side.server.pid], side.server.pidNamespace ? [side.server.pidNamespace] : []),
   );
   const loads = await Promise.all(prepared.map((load) => load.go()));
-  return loads.map((load, index) => ({ load, sampled: samplers[index]() }));
+  const sampled = samplers.map((stop) => stop());
+  // Closed after the sampling: the agents' own work at the window's end is not the server's.
+  const runtime = await Promise.all(opened.map((side, index) => closeWindow(side.server, windows[index])));
+  return loads.map((load, index) => ({ load, sampled: sampled[index], runtime: runtime[index] }));
 }
 
 // The values of promises that all settled, or the first one's rejection.
@@ -132,6 +147,7 @@ export async function measureTogether({ sides: given, measurement, settings, lab
         readyTimeout: settings.readyTimeout,
         logFile,
         server: measurement.serverSettings,
+        runtimeAgent: true,
       });
       const entry = { ...side, server, stop, logFile };
       opened.push(entry);
@@ -159,8 +175,8 @@ export async function measureTogether({ sides: given, measurement, settings, lab
     const measured = await loadTogether(opened, prepared, settings);
     const failed = opened.find((side) => side.exit);
     if (failed) throw errors.serverExited(failed.variant.name, failed.exit.code, failed.exit.signal, failed.logFile);
-    return measured.map(({ load, sampled }) =>
-      runRecord(load, sampled, { clientCores: clientCores(plan, load.processes, sides.length) }),
+    return measured.map(({ load, sampled, runtime }) =>
+      runRecord(load, sampled, { clientCores: clientCores(plan, load.processes, sides.length), runtime }),
     );
   } finally {
     const launched = (await Promise.allSettled(loading)).filter((each) => each.status === 'fulfilled');

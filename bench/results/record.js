@@ -23,10 +23,11 @@ export const cpuMicrosPerRequest = (cpuSeconds, requests) =>
 /**
  * @param {object} load      the load sample (bench/measurement/load.js)
  * @param {object} sampled   the sampler's readings (bench/measurement/sampling/sampler.js)
- * @param {{clientCores: number}} how  the cores the client processes could use at most
- *   (min of the load cores and its processes/threads): its CPU % is judged against them
+ * @param {{clientCores: number, runtime?: object}} how  clientCores: the cores the client processes could
+ *   use at most (min of the load cores and its processes/threads): its CPU % is judged against them;
+ *   runtime: the runtime agent's figures (bench/measurement/runtime-agent/window.js)
  */
-export function runRecord(load, sampled, { clientCores }) {
+export function runRecord(load, sampled, { clientCores, runtime }) {
   const attempted = load.requests.total + load.errors;
   const seconds = load.durationSeconds || sampled.seconds;
   const perSecond = load.requests.perSecond;
@@ -56,6 +57,8 @@ export function runRecord(load, sampled, { clientCores }) {
     server: {
       ...sampled.server,
       cpuMicrosPerRequest: cpuMicrosPerRequest(sampled.server.cpuSeconds, load.requests.total),
+      // The runtime agent's figures (bench/measurement/runtime-agent/), or why they are absent.
+      ...(runtime ? { runtime } : {}),
     },
     cores: sampled.cores,
     loadGenerator: {

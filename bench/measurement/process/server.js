@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from '../../core/errors.js';
 import { pinnedCommand } from '../pinning.js';
 import { onRuntime } from '../runtime/resolve.js';
+import { runtimeAgentLaunch } from '../runtime-agent/window.js';
 import { recordMisbehaviour } from '../sandbox/conduct.js';
 import { sandboxEnv, sandboxView, wrap } from '../sandbox/bubblewrap.js';
 import { closeView } from '../sandbox/view.js';
@@ -83,13 +84,18 @@ const nodeOptions = (...layers) =>
  *   4. pinning (bench/measurement/pinning.js): taskset outermost, when a plan is given.
  * @param {string[]} command
  * @param {{runtime?: object, sandbox?: object, env?: object, cwd?: string}} launch
- * @param {{env?: object, plan?: object, cpus?: number[], view?: object, detached?: boolean}} how
+ * @param {{env?: object, plan?: object, cpus?: number[], view?: object, detached?: boolean, agent?: object}} how
  *   env: what the harness sets for this process; view: a sandboxed process's file system
  *   (bench/measurement/sandbox/view.js: a copy of its tree to write in, and its scratch directory);
- *   detached: started in a session of its own (./children.js spawnGroup)
+ *   detached: started in a session of its own (./children.js spawnGroup); agent: a module preloaded
+ *   into its Node processes ({env: its NODE_OPTIONS and variables, readOnly: the folders a sandbox
+ *   must let it read}: bench/measurement/runtime-agent/window.js)
  */
-export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view, detached } = {}) {
-  const { sandbox } = launch;
+export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view, detached, agent } = {}) {
+  const sandbox =
+    agent && launch.sandbox
+      ? { ...launch.sandbox, readOnly: [...launch.sandbox.readOnly, ...agent.readOnly] }
+      : launch.sandbox;
   const inherited = sandbox ? sandboxEnv(process.env) : process.env;
   const onIt = onRuntime(
     command,
@@ -97,7 +103,8 @@ export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view, 
       ...inherited,
       ...launch.env,
       ...env,
-      NODE_OPTIONS: nodeOptions(inherited, launch.env, env),
+      ...agent?.env,
+      NODE_OPTIONS: nodeOptions(inherited, launch.env, env, agent?.env),
       ...(sandbox && view ? { HOME: view.scratch, TMPDIR: view.scratch } : {}),
     },
     launch.runtime,
@@ -108,13 +115,16 @@ export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view, 
 
 /**
  * @param {object} variant  from bench/measurement/variants.js
- * @param {{env?: object, plan: object, cpus?: number[], logFile: string, readyTimeout: number, port?: number}} how
- * @returns {Promise<{port: number, pid: number, pidNamespace?: string, logFile: string, exited: Promise, stop: () => Promise}>}
- *   pid: the leader of the server's process group; pidNamespace: a sandboxed server's (bench/measurement/sandbox/processes.js)
+ * @param {{env?: object, plan: object, cpus?: number[], logFile: string, readyTimeout: number, port?: number,
+ *   runtimeAgent?: boolean}} how  runtimeAgent: preload the runtime agent into its Node processes
+ * @returns {Promise<{port: number, pid: number, pidNamespace?: string, logFile: string, exited: Promise, stop: () => Promise,
+ *   agent?: {dir: string, absent?: string}}>}
+ *   pid: the leader of the server's process group; pidNamespace: a sandboxed server's (bench/measurement/sandbox/processes.js);
+ *   agent: where the runtime agent writes, or why it cannot run (bench/measurement/runtime-agent/window.js)
  */
 export async function startServer(
   variant,
-  { env = {}, plan, cpus, logFile, readyTimeout, port = variant.launch.port },
+  { env = {}, plan, cpus, logFile, readyTimeout, port = variant.launch.port, runtimeAgent = false },
 ) {
   if (port && !(await portIsFree(port))) throw errors.portInUse(port);
   const { launch } = variant;
@@ -125,10 +135,12 @@ export async function startServer(
   const listenPort = port ?? (launch.readiness === 'http' ? await freePort() : 0);
   const log = openSync(logFile, 'a');
   const command = withListenAddress(launch.command, { PORT: String(listenPort), HOST: LOOPBACK });
+  const agentLaunch = runtimeAgent ? runtimeAgentLaunch(workDir, launch.runtime) : undefined;
   const composed = sideCommand(command, launch, {
     plan,
     cpus,
     view,
+    agent: agentLaunch?.preload,
     detached: true,
     env: {
       ...env,
@@ -184,7 +196,8 @@ export async function startServer(
         : readyFilePort(readyFile);
     if (readyPort) {
       if (launch.sandbox) pidNamespace = sandboxPidNamespace(group.child.pid);
-      return { port: readyPort, pid: group.child.pid, pidNamespace, logFile, exited: group.exited, stop };
+      const agent = agentLaunch ? { dir: workDir, absent: agentLaunch.absent } : undefined;
+      return { port: readyPort, pid: group.child.pid, pidNamespace, logFile, exited: group.exited, stop, agent };
     }
     await sleep(POLL_MS);
   }

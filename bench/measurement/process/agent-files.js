@@ -1,0 +1,56 @@
+// The harness's side of an agent preloaded into a server's Node processes (the runtime agent,
+// bench/measurement/runtime-agent/; the CPU profiler's, bench/comparison/profile/): each process
+// announces itself with a file named by its pid, is signalled, and answers with another file.
+// What an agent writes comes from the side's process: read as a plain file only, size-capped.
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { outerPid } from '../sandbox/processes.js';
+
+const POLL_MS = 10;
+
+/** The pids that wrote `<pid><suffix>` into dir. */
+export const pidsWith = (dir, suffix) =>
+  readdirSync(dir)
+    .filter((file) => file.endsWith(suffix) && /^\d+$/.test(file.slice(0, -suffix.length)))
+    .map((file) => Number(file.slice(0, -suffix.length)));
+
+/** Whether every pid wrote `<pid><suffix>` within timeoutMs. */
+export async function filesAppear(dir, pids, suffix, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (!pids.every((pid) => existsSync(join(dir, `${pid}${suffix}`)))) {
+    if (Date.now() > deadline) return false;
+    await sleep(POLL_MS);
+  }
+  return true;
+}
+
+/**
+ * Sends `signal` to each pid an agent named. A sandboxed server's agents name their pids in its
+ * PID namespace: only processes of that namespace are signalled (a forged file names nothing
+ * else). Returns the first pid that is not there, or null when all were signalled.
+ */
+export function signalAgents(pids, server, signal = 'SIGUSR2') {
+  for (const pid of pids) {
+    const target = server.pidNamespace ? outerPid(server.pidNamespace, pid) : pid;
+    if (!target) return pid;
+    process.kill(target, signal);
+  }
+  return null;
+}
+
+/** A file a side's process wrote, as text: null when it is not a plain file or exceeds maxBytes. */
+export function readSideFile(file, maxBytes) {
+  let fd;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFile() && stat.size <= maxBytes ? readFileSync(fd, 'utf8') : null;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,114 @@
+// Preloaded into every Node process of a server under measurement (NODE_OPTIONS=--import=<this
+// file>, composed by bench/measurement/process/server.js's sideCommand), so that built-in variants,
+// a user's own server and its cluster workers are all read the same way, with no change to their
+// code. It runs in the side's process, possibly an older commit's checkout: it imports nothing but
+// Node's built-ins. It reads memory and the event loop only between two signals from the harness
+// (bench/measurement/runtime-agent/window.js), so start-up and warm-up stay out:
+//   on load:        writes <dir>/<pid>.runtime-agent
+//   SIGUSR2 (1st):  starts the window, then writes <dir>/<pid>.runtime-started
+//   SIGUSR2 (2nd):  ends it, forces a full GC (outside the window) and writes <dir>/<pid>.runtime.json
+// The profiler's agent (bench/comparison/profile/agent.mjs) answers the same signal; the two are
+// never loaded together.
+import diagnosticsChannel from 'node:diagnostics_channel';
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { isMainThread } from 'node:worker_threads';
+
+const dir = process.env.PERFGATE_AGENT_DIR;
+// The event-loop delay timer's period: requests take tens of µs, so a coarser one samples few
+// loop turns; each sample is its timer's lateness (the period is subtracted by the harness).
+const RESOLUTION_MS = 1;
+
+function writeAtomic(file, text) {
+  writeFileSync(`${file}.tmp`, text);
+  renameSync(`${file}.tmp`, file);
+}
+
+// A full, synchronous GC on demand: only after the window, so its pause is not measured.
+function fullGc() {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc');
+}
+
+function startWindow(requests) {
+  const profiler = new v8.GCProfiler();
+  profiler.start();
+  const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  delay.enable();
+  const heap = v8.getHeapStatistics();
+  return {
+    profiler,
+    delay,
+    requests: requests.count,
+    usedHeap: heap.used_heap_size,
+    totalAllocated: heap.total_allocated_bytes,
+    utilization: performance.eventLoopUtilization(),
+    startedAt: performance.now(),
+  };
+}
+
+// What the window read, as raw sums: the harness turns them into figures per request.
+function endWindow(window, requests, gc) {
+  const heap = v8.getHeapStatistics();
+  const { statistics } = window.profiler.stop();
+  window.delay.disable();
+  const gcs = {};
+  let freedBytes = 0;
+  let pauseMicros = 0;
+  for (const each of statistics) {
+    gcs[each.gcType] = (gcs[each.gcType] ?? 0) + 1;
+    freedBytes += each.beforeGC.heapStatistics.usedHeapSize - each.afterGC.heapStatistics.usedHeapSize;
+    pauseMicros += each.cost;
+  }
+  const reading = {
+    runtime: process.version,
+    windowMs: performance.now() - window.startedAt,
+    requests: requests.count - window.requests,
+    heap: {
+      usedStart: window.usedHeap,
+      usedEnd: heap.used_heap_size,
+      freedByGc: freedBytes,
+      ...(window.totalAllocated !== undefined
+        ? { totalAllocated: heap.total_allocated_bytes - window.totalAllocated }
+        : {}),
+    },
+    gc: { counts: gcs, pauseMicros },
+    loop: {
+      resolutionMs: RESOLUTION_MS,
+      samples: window.delay.count,
+      p50Ns: window.delay.percentile(50),
+      p99Ns: window.delay.percentile(99),
+      maxNs: window.delay.max,
+      utilization: performance.eventLoopUtilization(window.utilization).utilization,
+    },
+  };
+  gc();
+  const after = v8.getHeapStatistics();
+  const memory = process.memoryUsage();
+  return { ...reading, after: { usedHeap: after.used_heap_size, external: memory.external } };
+}
+
+// Worker threads have heaps of their own and no signals: the process's main thread reads.
+if (dir && isMainThread && !process.versions.bun) {
+  const gc = fullGc();
+  // Counted inside the server, so a figure per request does not hang on the client's count.
+  const requests = { count: 0 };
+  diagnosticsChannel.subscribe('http.server.request.start', () => {
+    requests.count += 1;
+  });
+  let window;
+  process.on('SIGUSR2', () => {
+    if (!window) {
+      window = startWindow(requests);
+      writeAtomic(join(dir, `${process.pid}.runtime-started`), '');
+      return;
+    }
+    const reading = endWindow(window, requests, gc);
+    window = undefined;
+    writeAtomic(join(dir, `${process.pid}.runtime.json`), JSON.stringify(reading));
+  });
+  writeAtomic(join(dir, `${process.pid}.runtime-agent`), '');
+}
