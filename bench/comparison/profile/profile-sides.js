@@ -3,22 +3,32 @@
 // profiler on in every Node process of each server (bench/comparison/profile/agent.mjs), and only for
 // the loaded window. Keeps the .cpuprofile files and returns each side's self time per
 // function and the requests it completed, for bench/comparison/profile/differential.js.
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
+// The agents write outside the results, into a folder per side that the harness owns; once every
+// process of both sides is gone, only the profiles it asked for are copied into the results, as
+// plain files within a size (a link a side planted, or swapped in, is never followed).
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { writeFileAtomicSync } from '../../core/atomic-file.js';
 import { errors } from '../../core/errors.js';
+import { readPlainText } from '../../core/read-file.js';
+import { registerCleanup } from '../../measurement/process/children.js';
 import { runLoad } from '../../measurement/load.js';
 import { requestFor } from '../../measurement/requests.js';
 import { startBenchmarkServer } from '../../measurement/measure.js';
 import { verifyServer } from '../../measurement/verify.js';
 import { giveScratch } from '../../measurement/sandbox/bubblewrap.js';
 import { outerPid } from '../../measurement/sandbox/processes.js';
+import { removeWritten } from '../../measurement/sandbox/view.js';
 import { mergeSelfTimes, packageTimes, selfTimes } from './cpuprofile.js';
 
 const AGENT = new URL('./agent.mjs', import.meta.url).href;
 const SIDES = ['base', 'head'];
 const WAIT_MS = 15_000; // for the profiler to start, or to write its profile
+// The most of one .cpuprofile that is copied out (a few seconds of a busy server: a few MB).
+const PROFILE_BYTES = 256 * 1024 ** 2;
 
 // The variant, with the agent preloaded into every Node process it starts (the harness's
 // own NODE_OPTIONS are added by bench/measurement/process/server.js). A sandboxed one may read the agent
@@ -26,7 +36,7 @@ const WAIT_MS = 15_000; // for the profiler to start, or to write its profile
 function profiledVariant(variant, dir) {
   const nodeOptions = [variant.launch.env?.NODE_OPTIONS, `--import="${AGENT}"`].filter(Boolean).join(' ');
   const { sandbox } = variant.launch;
-  if (sandbox) giveScratch(dir);
+  if (sandbox) giveScratch(dir, sandbox.uid);
   return {
     ...variant,
     launch: {
@@ -70,10 +80,37 @@ async function signalAll(dir, pids, suffix, what, server) {
   await waitForFiles(dir, pids, suffix, what);
 }
 
-// A profile written from a sandbox is read only as a regular file (never a link it planted).
-function readProfile(file) {
-  if (!lstatSync(file).isFile()) throw errors.profileFailed(`${file} is not a regular file`);
-  return JSON.parse(readFileSync(file, 'utf8'));
+// A folder per side for its agents to write, in a parent the harness owns: outside the results
+// (and reachable from a results directory others cannot pass, such as one in /root), passable but
+// not listable by others; removed after the profile, or when the harness exits.
+function openAgentFolders() {
+  const parent = mkdtempSync(join(tmpdir(), 'perfgate-profile-'));
+  chmodSync(parent, 0o711);
+  const remove = () => removeWritten(parent);
+  const unregister = registerCleanup(remove);
+  const dirs = Object.fromEntries(SIDES.map((side) => [side, join(parent, side)]));
+  for (const dir of Object.values(dirs)) mkdirSync(dir, { mode: 0o700 });
+  return {
+    dirs,
+    close: () => {
+      unregister();
+      remove();
+    },
+  };
+}
+
+// Copies a profile an agent wrote into the results, once its side's processes are gone: opened
+// without following a link, a plain file within the size, and JSON. Returns it parsed.
+function copyProfile(from, to) {
+  const text = readPlainText(from, PROFILE_BYTES, (problem) => errors.profileFailed(`${from} ${problem}`));
+  let profile;
+  try {
+    profile = JSON.parse(text);
+  } catch {
+    throw errors.profileFailed(`${from} is not JSON`);
+  }
+  writeFileAtomicSync(to, text);
+  return profile;
 }
 
 /**
@@ -83,10 +120,17 @@ function readProfile(file) {
  * @returns {Promise<{base: {functions: Map, requests: number, profiles: string[]}, head: object}>}
  */
 export async function profileSides({ spec, variants, roots, measurement, settings, outDir }) {
-  // Absolute: the agent writes there from the server's working directory, the side's copy.
-  const dirs = Object.fromEntries(SIDES.map((side) => [side, join(resolve(outDir), side)]));
-  for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
+  // What is kept: each side's profiles and its server's log (written from the harness's descriptor).
+  const kept = Object.fromEntries(SIDES.map((side) => [side, join(resolve(outDir), side)]));
+  for (const dir of Object.values(kept)) mkdirSync(dir, { recursive: true });
+  const folders = openAgentFolders();
+  const { dirs } = folders;
   const started = {};
+  let stopping;
+  const stopAll = () => {
+    stopping ??= Promise.all(Object.values(started).map(({ stop }) => stop()));
+    return stopping;
+  };
   try {
     for (const side of SIDES) {
       const variant = profiledVariant(variants[side], dirs[side]);
@@ -96,7 +140,7 @@ export async function profileSides({ spec, variants, roots, measurement, setting
         backend: measurement.backend,
         plan: measurement.plan,
         readyTimeout: settings.readyTimeout,
-        logFile: join(dirs[side], 'server.log'),
+        logFile: join(kept[side], 'server.log'),
         server: measurement.serverSettings,
       });
       if (!pidsWith(dirs[side], '.agent').length)
@@ -109,6 +153,7 @@ export async function profileSides({ spec, variants, roots, measurement, setting
       const request = requestFor(variants[side], spec);
       return runLoad({
         engine: measurement.engine,
+        host: started[side].server.host,
         port: started[side].server.port,
         request,
         connections: settings.connections,
@@ -120,6 +165,7 @@ export async function profileSides({ spec, variants, roots, measurement, setting
     };
     for (const side of SIDES)
       await verifyServer({
+        host: started[side].server.host,
         port: started[side].server.port,
         request: requestFor(variants[side], spec),
         variant: variants[side].name,
@@ -137,16 +183,13 @@ export async function profileSides({ spec, variants, roots, measurement, setting
         signalAll(dirs[side], agents[side], '.cpuprofile', 'write its profile', started[side].server),
       ),
     );
+    // Nothing of a side may change its folder while it is read.
+    await stopAll();
     return Object.fromEntries(
       SIDES.map((side, index) => {
-        const profiles = agents[side].map((pid) => {
-          const file = join(dirs[side], `${side}-${pid}.cpuprofile`);
-          renameSync(join(dirs[side], `${pid}.cpuprofile`), file);
-          for (const marker of ['.agent', '.started']) rmSync(join(dirs[side], `${pid}${marker}`));
-          return file;
-        });
+        const profiles = agents[side].map((pid) => join(kept[side], `${side}-${pid}.cpuprofile`));
+        const parsed = agents[side].map((pid, at) => copyProfile(join(dirs[side], `${pid}.cpuprofile`), profiles[at]));
         // V8 names scripts by their real path.
-        const parsed = profiles.map(readProfile);
         const functions = mergeSelfTimes(
           parsed.map((profile) => selfTimes(profile, { root: realpathSync(roots[side]) })),
         );
@@ -155,6 +198,7 @@ export async function profileSides({ spec, variants, roots, measurement, setting
       }),
     );
   } finally {
-    await Promise.all(Object.values(started).map(({ stop }) => stop()));
+    await stopAll();
+    folders.close();
   }
 }

@@ -124,7 +124,7 @@ export function chownTree(dir, uid) {
 export function openView(sandbox, { owner, env = process.env } = {}) {
   const dir = mkdtempSync(join(viewParent(), 'perfgate-sandbox-'));
   const view = { dir, root: join(dir, 'root'), scratch: join(dir, 'scratch'), mountPoints: [] };
-  view.unregister = registerCleanup(() => remove(dir));
+  view.unregister = registerCleanup(() => removeWritten(dir));
   try {
     mkdirSync(view.root);
     mkdirSync(view.scratch);
@@ -141,7 +141,7 @@ export function openView(sandbox, { owner, env = process.env } = {}) {
     if (owner !== undefined) chownTree(dir, owner);
   } catch (error) {
     view.unregister();
-    remove(dir);
+    removeWritten(dir);
     throw error;
   }
   return view;
@@ -210,7 +210,7 @@ export function closeView(view) {
     walk('/');
   } finally {
     view.unregister();
-    remove(view.dir);
+    removeWritten(view.dir);
   }
   if (!written.length) return null;
   written.sort();
@@ -226,9 +226,12 @@ export function closeView(view) {
   return `wrote outside its tree and scratch directory (into a throwaway copy of the file system; nothing reached the runner): ${named.join(', ')}${more}${overflow}`;
 }
 
-// A process may have left directories that cannot be emptied (mode 000): the harness owns the
-// view, so it opens them from the top down first, never following a link.
-function remove(dir) {
+/**
+ * Removes a directory a side's process wrote in. It may have left directories that cannot be
+ * emptied (mode 000): the harness owns the directory, so it opens them from the top down first,
+ * never following a link.
+ */
+export function removeWritten(dir) {
   try {
     rmSync(dir, { recursive: true, force: true });
   } catch {
