@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { runCommand } from '../bench/cli/run.js';
 import { isInstalled, workflowLinters } from '../bench/github/workflow-linters.js';
+import { VEGETA_BIN, VEGETA_GOBIN, VEGETA_MODULE } from '../bench/measurement/engines/vegeta-install.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -97,6 +98,20 @@ function installWorkflowLinters() {
   }
 }
 
+// vegeta, the open-model load engine (bench/measurement/engines/vegeta.js), from the Go module proxy.
+function installVegeta() {
+  if (existsSync(VEGETA_BIN)) return;
+  if (!has('go')) return say('go missing: vegeta not built, the vegeta engine will skip');
+  say(`building ${VEGETA_MODULE}`);
+  const built = spawnSync('go', ['install', VEGETA_MODULE], {
+    stdio: 'inherit',
+    // GOTOOLCHAIN=local: build with the installed Go, never download another.
+    env: { ...process.env, GOBIN: VEGETA_GOBIN, GOTOOLCHAIN: 'local' },
+    timeout: 600_000,
+  });
+  if (built.status !== 0) say('vegeta did not build; the vegeta engine will skip');
+}
+
 const BUILD_DIR = join(root, '.perfgate', 'build');
 
 function newestChange(path) {
@@ -123,6 +138,7 @@ await runCommand(SETUP_COMMAND, ({ values: { for: profile } }) => {
   installNodeModules();
   installDebianPackages(DEBIAN_PACKAGES[profile]);
   if (profile === 'test') installWorkflowLinters();
+  installVegeta();
   build({
     name: 'go-nethttp',
     tools: ['go'],

@@ -114,7 +114,7 @@ describe('compare two commits', () => {
     [
       'an unknown engine',
       ['--base', 'main~1', '--head', 'main', '--engine', 'nosuch'],
-      /engine: "nosuch" is not allowed \(allowed: autocannon, wrk\)/,
+      /engine: "nosuch" is not allowed \(allowed: autocannon, wrk, vegeta\)/,
     ],
   ];
   for (const [what, args, message] of badInput) {

@@ -26,7 +26,7 @@ const { default: Ajv } = await import('ajv');
 test('--engine and --rate say what each engine declares', () => {
   assert.match(SUITE_OPTIONS.engine.help, /, or fake \(a test double that paces\)$/);
   assert.equal(SUITE_OPTIONS.engine.defaultText, DEFAULT_ENGINE);
-  assert.match(SUITE_OPTIONS.rate.help, /autocannon, fake only$/);
+  assert.match(SUITE_OPTIONS.rate.help, /autocannon, vegeta, fake only$/);
 });
 
 test('a suite may name it, and it may hold a rate', () => {

@@ -338,7 +338,7 @@ describe('bad input', () => {
       { encoding: 'utf8' },
     );
     assert.equal(run.status, 2);
-    assert.match(run.stderr, /engine: "nosuch" is not allowed \(allowed: autocannon, wrk\)/);
+    assert.match(run.stderr, /engine: "nosuch" is not allowed \(allowed: autocannon, wrk, vegeta\)/);
   });
 
   test('pure helpers: processes per tier, connections per process, wrk arguments', () => {

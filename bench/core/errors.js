@@ -87,6 +87,11 @@ export const errors = {
     (name, pacing) =>
       `load engine "${name}" cannot hold a request rate: drop --rate (suite field "rate"), or use ${pacing.join(', ')}`,
   ),
+  engineNeedsRate: define(
+    'PG_ENGINE_NEEDS_RATE',
+    (name) =>
+      `load engine "${name}" sends on a fixed schedule and needs a request rate: give --rate R (suite field "rate", requests per second above 0), or choose a closed-loop engine with --engine`,
+  ),
   engineUnavailable: define(
     'PG_ENGINE_UNAVAILABLE',
     (name, reason) => `load engine "${name}" cannot run here: ${reason}; or choose another with --engine`,

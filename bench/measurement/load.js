@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { engineFor } from './engines/seam.js';
 import { errors } from '../core/errors.js';
 import { encodeHistogram, mergeHistograms } from './latency-histogram.js';
+import { mergeSchedules } from './engines/open-schedule.js';
 
 // File descriptors a load-generator process needs besides one socket per connection.
 const FD_HEADROOM = 256;
@@ -86,6 +87,8 @@ function mergeParts(parts, { engine, connections }) {
     errorCodes,
     latencyHistogram: encodeHistogram(mergeHistograms(parts.map((part) => part.latencyHistogram))),
     client: { cpuSeconds: sumBy(parts, (part) => part.client.cpuSeconds) },
+    // An open-model engine's: how well the client kept the schedule.
+    ...(parts[0].schedule ? { schedule: mergeSchedules(parts.map((part) => part.schedule)) } : {}),
     warnings: exhausted.length ? [errors.socketsExhausted(connections, exhausted.join(', ')).message] : [],
   };
 }

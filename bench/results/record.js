@@ -3,11 +3,15 @@
 // into its summary. Pure functions: tested without starting anything.
 import { latencySummary, mergeHistograms } from '../measurement/latency-histogram.js';
 import { mean, standardDeviation as stddev } from '../stats/descriptive.js';
+import { summarisedMetrics } from './metrics.js';
 
 // Above this share of the cores it may use, the load generator, not the server, sets the pace.
 const CLIENT_SATURATION_PCT = 90;
 const CLIENT_SATURATED_WARNING =
   'client saturated: req/s is a client-bound lower bound; CPU µs/request still measures the server';
+// An open-model client that did not send on schedule: its own lag is in the latency.
+const behindWarning = ({ rate, due, late, unsent, lagToleranceMs }) =>
+  `client behind schedule at ${rate} req/s: of ${due} requests due, ${late} sent over ${lagToleranceMs} ms late and ${unsent} never sent; latency includes the client's lag, not only the server's: lower the rate or give the load more workers`;
 
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const percentOf = (part, whole) => (whole > 0 ? round((100 * part) / whole, 3) : 0);
@@ -32,7 +36,10 @@ export function runRecord(load, sampled, { clientCores, runtime }) {
   const seconds = load.durationSeconds || sampled.seconds;
   const perSecond = load.requests.perSecond;
   const clientCpuPct = round((100 * load.client.cpuSeconds) / sampled.seconds, 1);
-  const saturated = clientCpuPct >= CLIENT_SATURATION_PCT * clientCores;
+  const cpuBound = clientCpuPct >= CLIENT_SATURATION_PCT * clientCores;
+  // An open-model client behind its schedule is saturated too, whatever its CPU says.
+  const behind = load.schedule?.behind === true;
+  const saturated = cpuBound || behind;
   return {
     engine: load.engine,
     durationSeconds: seconds,
@@ -67,10 +74,19 @@ export function runRecord(load, sampled, { clientCores, runtime }) {
       cpuPct: clientCpuPct,
       cpuSeconds: round(load.client.cpuSeconds, 3),
       saturated,
+      ...(load.schedule ? { schedule: load.schedule } : {}),
     },
-    warnings: saturated ? [...load.warnings, CLIENT_SATURATED_WARNING] : load.warnings,
+    warnings: [
+      ...load.warnings,
+      ...(cpuBound ? [CLIENT_SATURATED_WARNING] : []),
+      ...(behind ? [behindWarning(load.schedule)] : []),
+    ],
   };
 }
+
+// Why a run has no memory or event-loop figures (a server on another runtime: bench/measurement/runtime-agent/).
+const runtimeAbsent = (run) =>
+  run.server.runtime?.absent ? [`no memory or event-loop figures: ${run.server.runtime.absent}`] : [];
 
 // One benchmark over its repetitions: mean throughput (spread across runs when there are
 // several, across seconds when there is one), latency percentiles of the merged histogram
@@ -113,6 +129,8 @@ export function summarizeRuns(runs) {
     peakRssBytes: Math.max(...runs.map((run) => run.server.peakRssBytes)),
     loadGeneratorCpuPct: round(mean(runs.map((run) => run.loadGenerator.cpuPct)), 1),
     clientSaturated: runs.some((run) => run.loadGenerator.saturated),
-    warnings: [...new Set(runs.flatMap((run) => run.warnings))],
+    // The registry's metrics that say how they are summarised (site/shared/metrics.js `summarise`).
+    metrics: summarisedMetrics(runs),
+    warnings: [...new Set([...runs.flatMap((run) => run.warnings), ...runs.flatMap(runtimeAbsent)])],
   };
 }

@@ -1,4 +1,4 @@
-// The client check (npm run client-check): the same benchmark measured with every engine in
+// The client check (npm run client-check): the same benchmark measured with every closed-loop engine in
 // alternating rounds at the same pinning, each round a full measurement (bench/measurement/measure.js),
 // so that a load generator that limits what a server shows is seen beside one that does not.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,13 +9,13 @@ import { measurementSettings, openMeasurement } from '../context.js';
 import { measureOnce } from '../measure.js';
 import { expandSpecs } from '../specs.js';
 import { median } from '../../stats/index.js';
-import { DEFAULT_ENGINE, ENGINE_NAMES } from './seam.js';
+import { DEFAULT_ENGINE, CLOSED_ENGINE_NAMES } from './seam.js';
 
 // The default engine's median req/s over each other engine's, keyed "<default>/<other>":
 // below 1, the default engine limits what a server shows.
 export const engineRatios = (medianRequests) =>
   Object.fromEntries(
-    ENGINE_NAMES.filter((name) => name !== DEFAULT_ENGINE).map((name) => [
+    CLOSED_ENGINE_NAMES.filter((name) => name !== DEFAULT_ENGINE).map((name) => [
       `${DEFAULT_ENGINE}/${name}`,
       medianRequests[DEFAULT_ENGINE] / medianRequests[name],
     ]),
@@ -38,10 +38,10 @@ export async function checkClients({ request, rounds, onRun = () => {} }) {
   const outDir = mkdtempSync(join(tmpdir(), 'perfgate-client-check-'));
   try {
     const measurement = await openMeasurement({ config, outDir });
-    const runs = Object.fromEntries(ENGINE_NAMES.map((engine) => [engine, []]));
+    const runs = Object.fromEntries(CLOSED_ENGINE_NAMES.map((engine) => [engine, []]));
     for (let round = 1; round <= rounds; round++) {
       // Alternating which engine goes first, so a slow phase of the machine hits both.
-      for (const engine of round % 2 ? ENGINE_NAMES : [...ENGINE_NAMES].reverse()) {
+      for (const engine of round % 2 ? CLOSED_ENGINE_NAMES : [...CLOSED_ENGINE_NAMES].reverse()) {
         const run = await measureOnce({
           spec,
           variant,
@@ -55,7 +55,7 @@ export async function checkClients({ request, rounds, onRun = () => {} }) {
       }
     }
     const medianRequests = Object.fromEntries(
-      ENGINE_NAMES.map((engine) => [engine, median(runs[engine].map((run) => run.requests.mean))]),
+      CLOSED_ENGINE_NAMES.map((engine) => [engine, median(runs[engine].map((run) => run.requests.mean))]),
     );
     return { spec, plan: measurement.plan, runs, medianRequests, ratios: engineRatios(medianRequests) };
   } finally {

@@ -3,11 +3,13 @@
 //   launch(options) -> { go(duration?) -> part sample, stop() }: launch makes it ready
 //     (processes started), each go loads once (a warm-up, then the measured load), stop ends
 //     it; two engines launched first can be started at the same moment.
-// options: { port (a number, or a promise of it while the server starts), request: {method, path, headers, body}, connections, duration, pipelining, rate, timeout, threads };
+// options: { host (the loopback address the server listens on), port (a number, or a promise of it while the server starts), request: {method, path, headers, body}, connections, duration, pipelining, rate, timeout, threads };
 // Each engine also declares itself, so that nothing outside bench/measurement/engines names one:
 //   help      what --engine's help says of it
 //   packages  the npm packages whose versions a result records when it ran (result.packages)
 //   paces     true when it can hold a rate (--rate)
+//   model     'open' when it sends on a fixed schedule whatever the server does, and so needs a
+//             rate (its part sample then has a `schedule`: ./open-schedule.js); else closed-loop
 //   isDefault true for the one engine a suite uses unless it names another
 // The part sample (one process's): { durationSeconds, requests: {total, perSecond}, responses,
 // bytes, errors, timeouts, errorCodes, latencyHistogram (µs, encoded), client: {cpuSeconds} };
@@ -21,6 +23,8 @@ const byName = (name) => ENGINES.find((engine) => engine.name === name);
 export const DEFAULT_ENGINE = ENGINES.find((engine) => engine.isDefault).name;
 export const ENGINE_NAMES = ENGINES.map((engine) => engine.name);
 export const PACING_ENGINES = ENGINES.filter((engine) => engine.paces).map((engine) => engine.name);
+// The closed-loop engines: as fast as the server lets them, what client-check compares.
+export const CLOSED_ENGINE_NAMES = ENGINES.filter((engine) => engine.model !== 'open').map((engine) => engine.name);
 
 // What --engine's help says: every engine and what it is for.
 export const engineHelp = () => `load engine: ${ENGINES.map((engine) => engine.help).join(', or ')}`;
@@ -40,5 +44,6 @@ export function engineFor(nameOrEngine = DEFAULT_ENGINE, rate = 0) {
   const reason = engine.unavailable();
   if (reason) throw errors.engineUnavailable(engine.name, reason);
   if (rate > 0 && !engine.paces) throw errors.engineCannotPace(engine.name, PACING_ENGINES);
+  if (!(rate > 0) && engine.model === 'open') throw errors.engineNeedsRate(engine.name);
   return engine;
 }

@@ -2,9 +2,8 @@
 // servers. Its Lua script (./wrk-report.lua) sends POST bodies and writes every distinct
 // response time (µs) with its count. wrk corrects that histogram for coordinated omission
 // before the script sees it, so it holds more values than responses and its tail is higher
-// than autocannon's, which is uncorrected: compare latency within one engine only. A shell
-// around wrk reports wrk's CPU time (the shell's reaped-children time), since wrk has
-// exited before anyone could read its /proc entry.
+// than autocannon's, which is uncorrected: compare latency within one engine only. Its CPU
+// time is read as a reaped child's (./reaped-cpu.js).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,13 +11,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHistogram, encodeHistogram } from '../latency-histogram.js';
 import { spawnGroup, stopGroup } from '../process/children.js';
-import { CLOCK_TICKS, parsePidStat } from '../sampling/proc.js';
 import { boundedWait } from './bounded.js';
+import { reapedCpuSeconds, withReapedCpu } from './reaped-cpu.js';
 import { installHint } from '../../core/invocation.js';
 
 const SCRIPT = fileURLToPath(new URL('./wrk-report.lua', import.meta.url));
-// wrk, then this shell's own /proc line, whose children fields now hold wrk's CPU time.
-const WRAPPER = 'wrk "$@"; code=$?; echo "PERFGATE_STAT $(cat /proc/$$/stat)"; exit $code';
 
 export function wrkUnavailable() {
   return spawnSync('wrk', ['-v']).error ? `wrk is not installed (Debian package wrk: ${installHint('wrk')})` : null;
@@ -28,7 +25,7 @@ export function wrkUnavailable() {
 const wholeSeconds = (seconds) => Math.max(1, Math.round(seconds));
 
 // Pure: perfgate's load options -> wrk's arguments.
-export function wrkArguments({ port, request, connections, duration, timeout, threads = 1 }) {
+export function wrkArguments({ host, port, request, connections, duration, timeout, threads = 1 }) {
   const headers = Object.entries(request.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   return [
     `-t${Math.min(threads, connections)}`,
@@ -39,12 +36,12 @@ export function wrkArguments({ port, request, connections, duration, timeout, th
     '-s',
     SCRIPT,
     ...headers,
-    `http://127.0.0.1:${port}${request.path}`,
+    `http://${host}:${port}${request.path}`,
   ];
 }
 
-// Pure: the script's report (and the wrapper's stat line) -> perfgate's part sample.
-function parseWrkReport(report, statLine) {
+// Pure: the script's report and wrk's CPU seconds -> perfgate's part sample.
+function parseWrkReport(report, cpuSeconds) {
   const histogram = createHistogram();
   let summary;
   let errorCounts;
@@ -63,7 +60,6 @@ function parseWrkReport(report, statLine) {
     if (kind === 'latency') histogram.recordValueWithCount(Math.max(1, numbers[0]), numbers[1]);
   }
   if (!summary || !errorCounts) throw new Error(`wrk wrote no report:\n${report}`);
-  const stat = parsePidStat(statLine.replace(/^PERFGATE_STAT /, ''));
   const errorCodes = Object.fromEntries(
     [
       ['ECONNREFUSED', errorCounts.connect],
@@ -82,7 +78,7 @@ function parseWrkReport(report, statLine) {
     timeouts: errorCounts.timeout,
     errorCodes,
     latencyHistogram: encodeHistogram(histogram),
-    client: { cpuSeconds: stat.childTicks / CLOCK_TICKS },
+    client: { cpuSeconds },
   };
 }
 
@@ -111,7 +107,7 @@ export const wrkEngine = {
     return {
       async go(duration = options.duration) {
         // Affinity is inherited: the harness runs on the load cores (bench/measurement/pinning.js pinSelf).
-        group = spawnGroup(['sh', '-c', WRAPPER, 'wrk', ...wrkArguments({ ...options, duration })], {
+        group = spawnGroup(withReapedCpu('wrk', wrkArguments({ ...options, duration })), {
           env,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
@@ -129,12 +125,12 @@ export const wrkEngine = {
             wholeSeconds(duration) + options.timeout + 30,
             'wrk did not finish',
           );
-          const statLine = stdout.split('\n').find((line) => line.startsWith('PERFGATE_STAT ')) ?? '';
-          if (exit.code !== 0 || !statLine)
+          const cpuSeconds = reapedCpuSeconds(stdout);
+          if (exit.code !== 0 || cpuSeconds === null)
             throw new Error(
               `wrk failed (${exit.signal ?? `code ${exit.code}`}): ${(stderr || stdout).trim().split('\n').slice(-3).join(' / ')}`,
             );
-          return parseWrkReport(readFileSync(env.PERFGATE_WRK_OUT, 'utf8'), statLine);
+          return parseWrkReport(readFileSync(env.PERFGATE_WRK_OUT, 'utf8'), cpuSeconds);
         } finally {
           await stopGroup(group);
         }
