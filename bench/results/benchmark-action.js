@@ -3,7 +3,7 @@
 // customSmallerIsBetter file (the metrics and their directions: bench/results/metrics.js).
 // Names "<id> - <metric>" are the identity of a trend line: never change them lightly.
 import { describeServerSettings } from '../config/server-settings.js';
-import { METRIC_REGISTRY } from './metrics.js';
+import { METRIC_REGISTRY, summaryValue } from './metrics.js';
 import { describePinning } from '../measurement/pinning.js';
 import { SYSTEM } from '../measurement/runtime/spec.js';
 
@@ -64,8 +64,8 @@ export function toBenchmarkAction(result) {
     const { summary, id } = benchmark;
     const extra = extraText(benchmark, result);
     for (const metric of METRIC_REGISTRY) {
-      const value = metric.fromSummary(summary);
-      if (value === null || value === undefined) continue; // e.g. CPU µs/request without requests
+      const value = summaryValue(metric, summary);
+      if (value === null) continue; // e.g. CPU µs/request without requests, heap bytes/request on Go
       files[metric.direction].push({
         name: `${id} - ${metric.name}`,
         unit: metric.unit,

@@ -1,6 +1,6 @@
 import { DEFAULT_ENGINE } from '../measurement/engines/seam.js';
 import { integer, microseconds, milliseconds as ms, percentValue as pct } from '../core/format.js';
-import { METRIC_REGISTRY } from './metrics.js';
+import { METRIC_REGISTRY, summaryValue } from './metrics.js';
 import { describePinning } from '../measurement/pinning.js';
 import { SYSTEM } from '../measurement/runtime/spec.js';
 import { oneLine } from '../core/text.js';
@@ -35,7 +35,14 @@ function valueColumns() {
   const columns = [...SUMMARY_COLUMNS];
   for (const metric of METRIC_REGISTRY.filter((each) => each.table)) {
     const { title, format: formatName, after } = metric.table;
-    const column = { title, cell: (summary) => TABLE_FORMATS[formatName](metric.fromSummary(summary)) };
+    const column = {
+      title,
+      cell: (summary) => {
+        const value = summaryValue(metric, summary);
+        // Absent (the summary's warnings say why), never a zero.
+        return value === null ? '—' : TABLE_FORMATS[formatName](value);
+      },
+    };
     columns.splice(insertionPoint(columns, after), 0, column);
   }
   return columns;

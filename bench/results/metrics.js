@@ -4,10 +4,44 @@
 // comment all derive from these views, so adding a metric means adding one entry there.
 import { METRIC_REGISTRY } from '../../site/shared/metrics.js';
 import { percentNumber as pct } from '../core/format.js';
+import { mean } from '../stats/descriptive.js';
 
 export { METRIC_REGISTRY };
 
 export const metricByName = (name) => METRIC_REGISTRY.find((metric) => metric.name === name);
+
+const present = (value) => value !== undefined && value !== null;
+
+// How a metric's runs make its summary (the entry's `summarise`): each gets the runs' values and
+// the runs, and is absent (null) unless every run has a value.
+export const SUMMARIES = {
+  // Over all requests: each run weighs as many requests as it completed.
+  perRequest: (values, runs) => {
+    const requests = runs.reduce((sum, run) => sum + run.requests.total, 0);
+    return requests > 0
+      ? values.reduce((sum, value, index) => sum + value * runs[index].requests.total, 0) / requests
+      : null;
+  },
+  max: (values) => Math.max(...values),
+  mean,
+};
+
+const SUMMARISED_METRICS = METRIC_REGISTRY.filter((metric) => metric.summarise);
+
+/** The summary's values of the metrics an entry's `summarise` summarises, keyed by name. */
+export function summarisedMetrics(runs) {
+  return Object.fromEntries(
+    SUMMARISED_METRICS.map((metric) => {
+      const values = runs.map(metric.fromRun);
+      const value = values.every(present) ? SUMMARIES[metric.summarise](values, runs) : null;
+      return [metric.name, value === null ? null : Math.round(value * 1000) / 1000];
+    }),
+  );
+}
+
+/** A metric's value in a benchmark's summary: null when it is absent. */
+export const summaryValue = (metric, summary) =>
+  (metric.summarise ? summary.metrics?.[metric.name] : metric.fromSummary(summary)) ?? null;
 
 // The metrics compare judges per round, in the order its report lists them.
 export const JUDGED_METRICS = METRIC_REGISTRY.filter((metric) => metric.band);

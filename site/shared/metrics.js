@@ -3,6 +3,10 @@
 //   label, unit, direction ('bigger' or 'smaller' is better)
 //   fromRun, fromSummary   how it is read from a run record (bench/results/record.js) and from a
 //               benchmark's summary
+//   summarise   instead of fromSummary: how its runs' values make the summary's (bench/results/metrics.js
+//               SUMMARIES: perRequest, weighted by each run's completed requests; max; mean), so that a
+//               new metric is its entry and the reader that puts it in the run record; an undefined or
+//               null value is absent (the run record says why), never zero
 //   rangeFromSummary  the `range` text of its github-action-benchmark entry (the runs' spread)
 //   table       its column in a run's markdown table (bench/results/markdown.js): title, format
 //               (a formatter of bench/core/format.js) and the column it follows; none: not in the table
@@ -28,6 +32,7 @@
 
 const MB = 1024 * 1024;
 const round = (value, digits) => Math.round(value * 10 ** digits) / 10 ** digits;
+const megabytes = (bytes) => (bytes === undefined ? undefined : round(bytes / MB, 2));
 
 export const METRIC_REGISTRY = [
   {
@@ -107,5 +112,60 @@ export const METRIC_REGISTRY = [
     direction: 'smaller',
     fromRun: (run) => round(run.server.peakRssBytes / MB, 1),
     fromSummary: (summary) => round(summary.peakRssBytes / MB, 1),
+  },
+  // Read by the runtime agent in the server's Node processes (bench/measurement/runtime-agent/) over
+  // the measured window, per request counted inside the server; absent for other runtimes.
+  {
+    // Counted, not timed: bench/stats/METHOD.md says how and how exactly.
+    name: 'heap bytes/request',
+    label: 'Heap allocated/request',
+    unit: 'B',
+    direction: 'smaller',
+    fromRun: (run) => run.server.runtime?.heapBytesPerRequest,
+    summarise: 'perRequest',
+    table: { title: 'Heap B/request', format: 'integer', after: 'CPU µs/request' },
+  },
+  {
+    name: 'GC pause/request',
+    label: 'GC pause/request',
+    unit: 'µs',
+    direction: 'smaller',
+    fromRun: (run) => run.server.runtime?.gcPauseMicrosPerRequest,
+    summarise: 'perRequest',
+  },
+  {
+    // How late the event loop's timer ran: a step that blocks the loop raises it for every connection.
+    name: 'event-loop delay p99',
+    label: 'Event-loop delay p99',
+    unit: 'ms',
+    direction: 'smaller',
+    fromRun: (run) => run.server.runtime?.eventLoopDelayMs?.p99,
+    summarise: 'max',
+  },
+  {
+    name: 'event-loop utilization',
+    label: 'Event-loop utilization',
+    unit: '%',
+    direction: 'smaller',
+    fromRun: (run) => run.server.runtime?.eventLoopUtilizationPct,
+    summarise: 'mean',
+  },
+  {
+    // After a forced full GC outside the window: what the requests left behind.
+    name: 'heap used after',
+    label: 'Heap used after the load',
+    unit: 'MB',
+    direction: 'smaller',
+    fromRun: (run) => megabytes(run.server.runtime?.heapUsedAfterBytes),
+    summarise: 'max',
+  },
+  {
+    // Buffers and ArrayBuffers live outside the V8 heap, so outside heap bytes/request.
+    name: 'external memory after',
+    label: 'External memory after the load',
+    unit: 'MB',
+    direction: 'smaller',
+    fromRun: (run) => megabytes(run.server.runtime?.externalAfterBytes),
+    summarise: 'max',
   },
 ];

@@ -1,0 +1,133 @@
+// The runtime agent's readings (bench/measurement/runtime-agent/readings.js) as figures per
+// request, how a side's process loads the agent (sideCommand), and the run record's and
+// summary's use of them. No servers: the e2e test starts them.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sideCommand } from '../bench/measurement/process/server.js';
+import { readingProblem, runtimeFigures } from '../bench/measurement/runtime-agent/readings.js';
+import { runtimeAgentLaunch } from '../bench/measurement/runtime-agent/window.js';
+import { metricByName, summaryValue } from '../bench/results/metrics.js';
+import { runRecord, summarizeRuns } from '../bench/results/record.js';
+import { createHistogram, encodeHistogram } from '../bench/measurement/latency-histogram.js';
+
+// One process's reading as the agent writes it: `allocated` bytes over the window, of which the
+// heap kept `grew` and GCs freed the rest.
+const reading = ({ requests = 1000, allocated = 4e6, grew = 1e6, totalAllocated, p99Ms = 2, ...rest } = {}) => ({
+  runtime: 'v20.0.0',
+  windowMs: 2000,
+  requests,
+  heap: {
+    usedStart: 5e6,
+    usedEnd: 5e6 + grew,
+    freedByGc: allocated - grew,
+    ...(totalAllocated === undefined ? {} : { totalAllocated }),
+  },
+  gc: { counts: { Scavenge: 3, MarkSweepCompact: 1 }, pauseMicros: 5000 },
+  loop: { resolutionMs: 1, samples: 1500, p50Ns: 1.1e6, p99Ns: (1 + p99Ms) * 1e6, maxNs: 20e6, utilization: 0.5 },
+  after: { usedHeap: 6e6, external: 1e6 },
+  ...rest,
+});
+
+test('one process: bytes per request from the GC profiler, pauses, GCs by kind, the loop less its timer period', () => {
+  assert.deepEqual(runtimeFigures([reading()]), {
+    processes: 1,
+    requests: 1000,
+    heapBytesPerRequest: 4000,
+    heapBytesCountedBy: 'gc-profiler',
+    gcPauseMicrosPerRequest: 5,
+    gcCounts: { Scavenge: 3, MarkSweepCompact: 1 },
+    eventLoopDelayMs: { p50: 0.1, p99: 2, max: 19, resolutionMs: 1 },
+    eventLoopUtilizationPct: 50,
+    heapUsedAfterBytes: 6e6,
+    externalAfterBytes: 1e6,
+  });
+});
+
+test("V8's own count is taken where the runtime has it, the GC profiler's kept beside it as a check", () => {
+  const figures = runtimeFigures([reading({ totalAllocated: 4.2e6 })]);
+  assert.equal(figures.heapBytesPerRequest, 4200);
+  assert.equal(figures.heapBytesCountedBy, 'total_allocated_bytes');
+  assert.equal(figures.gcProfilerHeapBytesPerRequest, 4000);
+});
+
+test('a cluster: requests, bytes, pauses and heaps summed, the event loop of its worst serving process', () => {
+  const primary = reading({ requests: 0, allocated: 1e5, grew: 0, p99Ms: 50 });
+  const figures = runtimeFigures([primary, reading({ p99Ms: 3 }), reading({ requests: 3000, allocated: 8e6 })]);
+  assert.equal(figures.processes, 3);
+  assert.equal(figures.requests, 4000);
+  assert.equal(figures.heapBytesPerRequest, (1e5 + 4e6 + 8e6) / 4000);
+  assert.equal(figures.eventLoopDelayMs.p99, 3, 'the primary serves no request');
+  assert.deepEqual(figures.gcCounts, { Scavenge: 9, MarkSweepCompact: 3 });
+  assert.equal(figures.heapUsedAfterBytes, 18e6);
+});
+
+test('absent, with the reason, never zero: no agent, or no request reached one', () => {
+  assert.match(runtimeFigures([]).absent, /no Node\.js process/);
+  assert.match(runtimeFigures([reading({ requests: 0 })]).absent, /no request reached/);
+});
+
+test("a side's reading is checked before it is used", () => {
+  assert.equal(readingProblem(reading()), null);
+  assert.match(readingProblem(null), /without its numbers/);
+  assert.match(readingProblem(reading({ requests: -1 })), /without its numbers/);
+  assert.match(readingProblem(reading({ gc: { counts: { Scavenge: 'x' }, pauseMicros: 1 } })), /GC counts/);
+  assert.match(readingProblem({ ...reading(), loop: { ...reading().loop, p99Ns: Number.NaN } }), /without its numbers/);
+});
+
+test('the agent is preloaded into Node only: Bun and a Node too old for --import get the reason', () => {
+  const { preload } = runtimeAgentLaunch('/tmp/out');
+  assert.match(preload.env.NODE_OPTIONS, /^--import="file:\/\/.*runtime-agent\/agent\.mjs"$/);
+  assert.equal(preload.env.PERFGATE_AGENT_DIR, '/tmp/out');
+  assert.match(preload.readOnly[0], /runtime-agent\/$/);
+  assert.match(runtimeAgentLaunch('/tmp/out', { name: 'bun', version: '1.3.0' }).absent, /runs on bun, not Node\.js/);
+  assert.match(runtimeAgentLaunch('/tmp/out', { name: 'node', version: '18.12.0' }).absent, /cannot preload the agent/);
+});
+
+test("sideCommand adds the agent to the side's own NODE_OPTIONS", () => {
+  const { preload } = runtimeAgentLaunch('/tmp/out');
+  const launch = { env: { NODE_OPTIONS: '--max-old-space-size=256' } };
+  const { env } = sideCommand(['node', 'server.js'], launch, { agent: preload });
+  assert.equal(env.NODE_OPTIONS.split(' ')[0], '--max-old-space-size=256');
+  assert.ok(env.NODE_OPTIONS.endsWith(preload.env.NODE_OPTIONS));
+  assert.equal(env.PERFGATE_AGENT_DIR, '/tmp/out');
+  assert.equal(sideCommand(['node', 'server.js'], launch).env.PERFGATE_AGENT_DIR, undefined);
+});
+
+const load = (total) => ({
+  engine: 'autocannon',
+  processes: 1,
+  durationSeconds: 2,
+  requests: { total, perSecond: [total / 2, total / 2] },
+  responses: { '2xx': total, non2xx: 0 },
+  bytes: 0,
+  errors: 0,
+  timeouts: 0,
+  errorCodes: {},
+  latencyHistogram: encodeHistogram(createHistogram()),
+  client: { cpuSeconds: 0.1 },
+  warnings: [],
+});
+const sampled = { seconds: 2, cores: [], server: { cpuPct: 50, cpuSeconds: 1, peakRssBytes: 1, processes: 1 } };
+
+test("the summary holds each summarised metric of the registry: per request over all runs' requests", () => {
+  const runs = [
+    runRecord(load(1000), sampled, { clientCores: 1, runtime: runtimeFigures([reading()]) }),
+    runRecord(load(3000), sampled, {
+      clientCores: 1,
+      runtime: runtimeFigures([reading({ requests: 3000, allocated: 6e6 })]),
+    }),
+  ];
+  const summary = summarizeRuns(runs);
+  // 4000 B over 1000 requests, 2000 B over 3000.
+  assert.equal(summaryValue(metricByName('heap bytes/request'), summary), 2500);
+  assert.equal(summaryValue(metricByName('event-loop delay p99'), summary), 2);
+  assert.equal(summaryValue(metricByName('heap used after'), summary), 5.72);
+  assert.deepEqual(summary.warnings, []);
+});
+
+test('a run without the figures leaves them absent from the summary, with its reason among the warnings', () => {
+  const absent = { absent: 'the server runs on bun, not Node.js' };
+  const summary = summarizeRuns([runRecord(load(1000), sampled, { clientCores: 1, runtime: absent })]);
+  assert.equal(summaryValue(metricByName('heap bytes/request'), summary), null);
+  assert.deepEqual(summary.warnings, ['no memory or event-loop figures: the server runs on bun, not Node.js']);
+});
