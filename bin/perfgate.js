@@ -30,6 +30,7 @@ export const COMMANDS = {
     'sandbox-overhead.mjs',
     "what the sandbox costs on this machine: perfgate's node-http unsandboxed vs sandboxed, duet A/A",
   ],
+  'duet-cost': ['duet-cost.mjs', 'what duet costs each server, and an injected change in duet vs each server alone'],
 };
 
 const USAGE = `usage: perfgate <command> [options]      (perfgate <command> --help for its options)

@@ -15,7 +15,7 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createForwarder } from './forward.js';
 import { readScenarioOptions } from './options.js';
-import { divisionLoop, parseCpuWork } from './scenarios.js';
+import { allocateGraph, divisionLoop, parseCpuWork } from './scenarios.js';
 
 export function readOptions(env = process.env) {
   return {
@@ -27,6 +27,8 @@ export function readOptions(env = process.env) {
     // Calibration only (not a scenario option): extra division-loop iterations per request,
     // to inject a known slowdown; absent means none.
     injectedLoops: Number(env.PERFGATE_INJECT_LOOPS ?? 0),
+    // Likewise an allocation-only change: small objects built and dropped per request.
+    injectedObjects: Number(env.PERFGATE_INJECT_OBJECTS ?? 0),
   };
 }
 
@@ -35,10 +37,11 @@ export function createContext(options) {
   let forwarder; // created on the first proxied request: only the proxy scenario has a backend
   return {
     options,
-    // Called once per request by every variant: the logging switch and the injected slowdown.
+    // Called once per request by every variant: the logging switch and the injected changes.
     onRequest(method, url) {
       if (options.logging) console.log(`${new Date().toISOString()} ${method} ${url}`);
       if (options.injectedLoops > 0) divisionLoop(options.injectedLoops);
+      if (options.injectedObjects > 0) allocateGraph(options.injectedObjects);
     },
     cpuWork,
     ioWait: () => sleep(options.ioDelayMs),

@@ -87,6 +87,17 @@ export function divisionLoop(iterations) {
   return x;
 }
 
+// A graph of `count` small linked objects, kept until the next call: it escapes, so the
+// compiler cannot drop the allocation, and it dies young, so it costs allocation and
+// scavenges rather than a growing heap.
+let lastGraph = null;
+export function allocateGraph(count) {
+  let head = null;
+  for (let i = 0; i < count; i++) head = { value: i, next: head };
+  lastGraph = head;
+  return lastGraph;
+}
+
 // The concurrency-models study's CPU-bound task.
 export function fibonacci(n) {
   return n < 2 ? n : fibonacci(n - 1) + fibonacci(n - 2);

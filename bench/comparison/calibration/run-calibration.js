@@ -34,7 +34,11 @@ export const thisCheckout = (label, env) => ({
   ...sideOf(
     label,
     projectRoot,
-    env ? `this checkout, ${env.PERFGATE_INJECT_LOOPS} loops injected` : 'this checkout',
+    env
+      ? `this checkout, injected: ${Object.entries(env)
+          .map(([name, value]) => `${name}=${value}`)
+          .join(', ')}`
+      : 'this checkout',
     projectRoot,
   ),
   env,
@@ -66,7 +70,7 @@ async function compareOnce({ config, settings, outDir, injectLoops, label, neigh
 }
 
 // A sizing run: a fixed number of rounds, never confirmed (its change is what is wanted, not a verdict).
-const fixedRounds = (settings, rounds) => ({
+export const fixedRounds = (settings, rounds) => ({
   ...settings,
   minRounds: rounds,
   maxRounds: rounds,
