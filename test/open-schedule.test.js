@@ -183,4 +183,10 @@ test("vegeta's arguments: the request's method, headers and body, the rate, the 
     '-max-connections=8',
     '-max-body=0',
   ]);
+  const shared = vegetaArguments(
+    { request: { method: 'GET', path: '/' }, duration: 1, rate: 1000 / 3, timeout: 1 },
+    { targetsFile: '/t' },
+  );
+  assert.ok(shared.includes('-rate=333333/1000s'), 'a share of a rate kept to the millisecond');
+  assert.ok(!shared.some((arg) => arg.includes('connections')), 'no pool named: as many as the schedule needs');
 });

@@ -25,6 +25,10 @@ export function vegetaUnavailable() {
 // Go durations take milliseconds: a 0.5 s warm-up is 500ms.
 const goDuration = (seconds) => `${Math.max(1, Math.round(seconds * 1000))}ms`;
 
+// vegeta's rate is a whole number of requests per period: a rate's share of a load split over
+// processes (333.33…) is given per 1000 s.
+const rateFlag = (rate) => (Number.isInteger(rate) ? `${rate}/1s` : `${Math.round(rate * 1000)}/1000s`);
+
 // Pure: perfgate's load options -> vegeta attack's arguments (the targets and body files given).
 export function vegetaArguments({ request, connections, duration, rate, timeout }, { targetsFile, bodyFile }) {
   const headers = Object.entries(request.headers ?? {}).flatMap(([name, value]) => ['-header', `${name}: ${value}`]);
@@ -33,13 +37,13 @@ export function vegetaArguments({ request, connections, duration, rate, timeout 
     `-targets=${targetsFile}`,
     ...(bodyFile ? [`-body=${bodyFile}`] : []),
     ...headers,
-    `-rate=${rate}/1s`,
+    `-rate=${rateFlag(rate)}`,
     `-duration=${goDuration(duration)}`,
     `-timeout=${goDuration(timeout)}`,
-    // The load point's connections are the client's pool: requests due while all are busy wait
-    // for one, their latency still counted from when they were due.
-    `-connections=${connections}`,
-    `-max-connections=${connections}`,
+    // The load point's connections, when it names them, are the client's pool: requests due while
+    // all are busy wait for one, their latency still counted from when they were due. Without,
+    // vegeta opens as many as the schedule needs.
+    ...(connections === undefined ? [] : [`-connections=${connections}`, `-max-connections=${connections}`]),
     // Response bodies are not kept (their size is read from Content-Length).
     '-max-body=0',
   ];
