@@ -5,11 +5,12 @@
 //   npm run compare -- --runtime node@22 --vs-runtime node@24     the same code on two runtimes
 //   npm run compare -- --override body-parser@2.2.0               a dependency changed anywhere in the tree
 // Writes comparison.json and comparison.md, prints the report, appends it to
-// $GITHUB_STEP_SUMMARY, and exits 1 only on a regression beyond --fail-threshold.
+// $GITHUB_STEP_SUMMARY, and exits 1 on a regression beyond --fail-threshold or a benchmark the head
+// failed, 2 when a benchmark could not be compared (the base failed too).
 import { fileURLToPath } from 'node:url';
 import { COMPARE_COMMAND, parseCompareArgs } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
-import { errors, EXIT } from '../bench/core/errors.js';
+import { errors } from '../bench/core/errors.js';
 import {
   prepareSides,
   resolveComparedSuite,
@@ -19,6 +20,7 @@ import {
 } from '../bench/comparison/plan.js';
 import { sideLockfiles } from '../bench/comparison/overrides.js';
 import { measureComparison } from '../bench/comparison/run-comparison.js';
+import { gateExitCode } from '../bench/comparison/gate.js';
 import { sandboxDecision } from '../bench/measurement/sandbox/bubblewrap.js';
 import { createWorkRoot } from '../bench/comparison/sides.js';
 import { writeComparison } from '../bench/comparison/write.js';
@@ -72,7 +74,7 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
     });
     console.log(markdown);
     console.log(`results: ${outDir}`);
-    return comparison.gate.failed ? EXIT.failed : EXIT.ok;
+    return gateExitCode(comparison.gate);
   } finally {
     work.remove();
   }

@@ -103,7 +103,10 @@ test('the report escapes names and shows a verdict with its symbol', async () =>
     markdown,
     /\| node-http hello c=1 \| req\/s \| [\d,]+ req\/s \| [\d,]+ req\/s \| -\d+\.\d % \| -[\d.]+ % … -[\d.]+ % \| 🔴 regression \|/,
   );
-  assert.match(markdown, /Regression beyond 10 %/);
+  assert.match(
+    markdown,
+    /🔴 1 regression; 1 certainly beyond the 10 % gate \(node-http hello c=1\): the check fails\./,
+  );
   assert.equal(escapeCell('a|b\n[c](d)'), 'a&#124;b&#10;&#91;c&#93;(d)');
 });
 

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { leftoverServers, PROJECT_ROOT, QUICK_HELLO, tempDir } from './helpers/harness.js';
-import { baseServersRepository, GIT_ENV, makeHelloCpuBound } from './helpers/servers-repo.js';
+import { baseServersRepository, GIT_ENV, makeHelloCpuBound, makeHelloFail } from './helpers/servers-repo.js';
 
 const QUICK = ['--no-profile', ...QUICK_HELLO, '--min-rounds', '3', '--budget', '60'];
 
@@ -89,7 +89,10 @@ describe('compare two commits', () => {
     assert.match(report, /\| node-http hello c=10 \| CPU µs\/request \|.*🔴 regression \|/);
     assert.match(report, /\*\*node-http hello c=10\*\*: 🔴 regression, called by (CPU µs\/request|req\/s)/);
     assert.match(report, /duet: both sides at the same time on the same cores, load engine autocannon/);
-    assert.match(run.stdout, /Regression beyond 10 %/);
+    assert.match(
+      run.stdout,
+      /1 regression; 1 certainly beyond the 10 % gate \(node-http hello c=10\): the check fails\./,
+    );
     assert.match(report, /1 benchmark called slower or faster by a first run was measured again, .*: 1 confirmed/);
     assertNothingLeft(repo);
   });
@@ -134,6 +137,37 @@ describe('compare two commits', () => {
     assert.match(run.stderr, /has uncommitted changes.*commit or stash them first/);
     assertNothingLeft(repo);
   });
+});
+// A head that answers 500 is never measured: the check fails and says which benchmark and why; with
+// the sides swapped it is the base that fails, and the comparison could not run.
+describe('compare with a side that fails its answer check', () => {
+  let repo;
+  before(() => {
+    ({ repo } = baseServersRepository());
+    makeHelloFail(repo);
+    execFileSync('git', ['commit', '-qam', 'hello answers 500'], { cwd: repo, env: { ...process.env, ...GIT_ENV } });
+  });
+  const sides = { head: ['--base', 'main~1', '--head', 'main'], base: ['--base', 'main', '--head', 'main~1'] };
+  for (const [failing, code, headline] of [
+    ['head', 1, /🔴 The head failed 1 benchmark \(node-http hello c=10\): the check fails\./],
+    ['base', 2, /⚠️ 1 benchmark could not be compared \(node-http hello c=10\): the check could not run\./],
+  ]) {
+    test(`a failing ${failing}: exit ${code}, and the report says which benchmark and why`, () => {
+      const out = tempDir();
+      const run = compare(['--repo', repo, ...sides[failing], '--variant', 'node-http', ...QUICK, '--out', out]);
+      assert.equal(run.code, code, run.stderr);
+      const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
+      const [benchmark] = comparison.benchmarks;
+      assert.equal(benchmark.status, 'failed');
+      assert.deepEqual(benchmark.failedSides, [failing]);
+      assert.match(run.stdout, headline);
+      assert.match(
+        run.stdout,
+        /answered scenario "hello" wrongly, so it was not measured: status: expected 200, got 500/,
+      );
+      assertNothingLeft(repo);
+    });
+  }
 });
 
 describe('compare two versions of a package', () => {

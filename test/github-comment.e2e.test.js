@@ -218,7 +218,7 @@ describe('scripts/pr-comment.mjs', () => {
     assert.ok(body.startsWith(MARKER));
     assert.match(
       body,
-      /🔴 \*\*Regression beyond 10 %\*\* \(in the metric that called the verdict\) in `node-http hello c=10`: the check fails\./,
+      /🔴 1 regression; 1 certainly beyond the 10 % gate \(`node-http hello c=10`\): the check fails\./,
     );
     assert.match(
       body,

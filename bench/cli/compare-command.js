@@ -126,7 +126,7 @@ export const COMPARE_COMMAND = {
   synopsis:
     '(--base REF --head REF | --dep PKG@V1 --vs PKG@V2 | --runtime A --vs-runtime B | --override PKG@SPEC ...) [options]',
   summary:
-    'Base vs head, in duet (or sequential) rounds, with a verdict per benchmark and metric. Writes comparison.json and comparison.md,\nappends the report to $GITHUB_STEP_SUMMARY, and exits 1 only on a regression beyond --fail-threshold.',
+    'Base vs head, in duet (or sequential) rounds, with a verdict per benchmark and metric. Writes comparison.json and comparison.md,\nappends the report to $GITHUB_STEP_SUMMARY, and exits 1 on a regression beyond --fail-threshold or a benchmark\nthe head failed (crashed, answered wrongly, never ready), 2 when one could not be compared (the base failed too).',
   options: {
     base: { type: 'string', value: 'REF', help: 'the base commit of --repo, in its own worktree' },
     head: { type: 'string', value: 'REF', help: 'the head commit of --repo, in its own worktree' },

@@ -10,6 +10,7 @@ import { COMPARE_DEFAULTS, DEFAULTS, isSmallChange, shownInterval, VERDICTS } fr
 import { escapeMarkdown as escapeCell, oneLine } from '../core/text.js';
 import { CONFIRMING_RUN, changeDirection } from './confirm.js';
 import { NO_CHANGE_MARGINS } from './rounds.js';
+import { headlineLines, SMALL_CHANGE_NOTE } from './headline.js';
 
 export const VERDICT_SYMBOLS = {
   [VERDICTS.regression]: '🔴',
@@ -19,8 +20,6 @@ export const VERDICT_SYMBOLS = {
   [VERDICTS.noChange]: '⚪',
   [VERDICTS.inconclusive]: '🟡',
 };
-// What a small change is, said wherever one is shown apart from "no change".
-export const SMALL_CHANGE_NOTE = 'smaller than the gate, but certain';
 
 const meanOf = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
@@ -240,7 +239,7 @@ export function misbehaviourLines(sides, quote = escapeCell) {
 
 const misbehaviour = (sides) => {
   const lines = misbehaviourLines(sides);
-  return lines.length ? `\n\n${lines.join('\n').trimEnd()}` : '';
+  return lines.length ? ['', ...lines.slice(0, -1)] : [];
 };
 
 const SHOWN_CHANGES = 30;
@@ -273,18 +272,11 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
   const warnings = comparison.benchmarks.flatMap((benchmark) =>
     (benchmark.warnings ?? []).map((warning) => `- ${escapeCell(benchmark.id)}: ${escapeCell(warning)}`),
   );
-  const gate = comparison.gate.failed
-    ? `**Regression beyond ${percent(comparison.gate.failThreshold)}** in ${comparison.gate.regressions.map(escapeCell).join(', ')}: the check fails.`
-    : `No regression beyond ${percent(comparison.gate.failThreshold)} in the metric that called each verdict.`;
-  // The references run the same code on both sides (perfgate.config's "reference").
-  const moved = comparison.gate.referencesMoved ?? [];
-  const noise = moved.length
-    ? `\n\n⚠️ The reference ${moved.map(escapeCell).join(', ')} moved although its code is the same on both sides: the machine was not steady, so read the other verdicts with care.`
-    : '';
   return [
     `### perfgate: ${escapeCell(sides.head.description)} vs ${escapeCell(sides.base.description)}`,
     '',
-    `${gate}${noise}${misbehaviour(sides)}`,
+    ...headlineLines(comparison, escapeCell),
+    ...misbehaviour(sides),
     '',
     ...dependencyChangeLines(comparison.dependencyChanges),
     ...smallRegressionLine(comparison, escapeCell),

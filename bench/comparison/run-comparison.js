@@ -9,12 +9,13 @@ import { PerfgateError } from '../core/errors.js';
 import { measurementSettings, openMeasurement } from '../measurement/context.js';
 import { fileSafe, measureOnce, measureTogether } from '../measurement/measure.js';
 import { JUDGED_METRICS } from '../results/metrics.js';
-import { failsGate, isFullChange, isSlower, VERDICTS } from '../stats/index.js';
+import { isSlower, VERDICTS } from '../stats/index.js';
 import { expandSpecs, isReference } from '../measurement/specs.js';
 import { skipReason } from '../measurement/variants.js';
 import { runtimeRecord } from '../measurement/runtime/resolve.js';
 import { profileBenchmark } from './profile/profile-benchmark.js';
 import { measureConfirmed } from './confirm.js';
+import { failedSides, judgeGate, referenceDifference } from './gate.js';
 import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariants, missingFileHint } from './sides.js';
@@ -62,6 +63,7 @@ function roundMeasurer({ mode, spec, variants, measurement, measuring, attempt =
         measurement,
         settings: measuring,
         repetition: `${prefix}${side}${round}`,
+        side,
       }),
     ),
   );
@@ -86,6 +88,13 @@ function skippedBecause(variants, spec) {
         : reason;
   }
   return null;
+}
+
+// A reference variant (a project's built-in beside its servers) never fails the gate; when it runs
+// the same code on both sides, its move says the machine was not steady, else what differs is said.
+function referenceEntry(variants, spec) {
+  const differs = referenceDifference(variants.base[spec.variant], variants.head[spec.variant]);
+  return { reference: true, ...(differs ? { referenceDiffers: differs } : {}) };
 }
 
 // A benchmark's own verdict bands and gate, where a project's thresholds give them.
@@ -129,7 +138,7 @@ export async function compareSides(
       scenario: spec.scenario,
       connections: spec.connections,
       tags: spec.tags,
-      ...(isReference(config, spec) ? { reference: true } : {}),
+      ...(isReference(config, spec) ? referenceEntry(variants, spec) : {}),
     };
     const reason = skippedBecause(variants, spec);
     if (reason) {
@@ -196,24 +205,11 @@ export async function compareSides(
         ...entry,
         status: 'failed',
         code: error.code,
+        failedSides: failedSides(error),
         reason: [error.message, hint].filter(Boolean).join('\n'),
       });
     }
   }
-  // A reference variant (a project's built-in beside its servers) is the same code on both sides:
-  // it never fails the gate, and when it moves, the machine did. Otherwise the gate fails on a
-  // regression beyond the threshold in the metric that called the verdict.
-  const judged = benchmarks.filter((benchmark) => benchmark.status === 'ok' && !benchmark.reference);
-  const regressions = judged.filter(
-    (benchmark) =>
-      isSlower(benchmark.verdict.verdict) &&
-      failsGate(benchmark.verdicts[benchmark.verdict.calledBy], settingsOf(settings, benchmark).failThreshold),
-  );
-  // Small but certain slowdowns pass the gate; they are listed so that a trend of them is seen.
-  const smallRegressions = judged.filter((benchmark) => benchmark.verdict.verdict === VERDICTS.smallRegression);
-  const moved = benchmarks.filter(
-    (benchmark) => benchmark.reference && benchmark.status === 'ok' && isFullChange(benchmark.verdict.verdict),
-  );
   return {
     ...COMPARISON_FORMAT,
     suite: config.name,
@@ -245,14 +241,10 @@ export async function compareSides(
       metrics: JUDGED_METRICS.map((metric) => metric.name),
     },
     benchmarks,
-    gate: {
-      metric: 'the metric that called the verdict',
+    gate: judgeGate(benchmarks, {
       failThreshold: settings.failThreshold,
-      failed: regressions.length > 0,
-      regressions: regressions.map((benchmark) => benchmark.id),
-      smallRegressions: smallRegressions.map((benchmark) => benchmark.id),
-      referencesMoved: moved.map((benchmark) => benchmark.id),
-    },
+      failThresholdOf: (benchmark) => settingsOf(settings, benchmark).failThreshold,
+    }),
   };
 }
 

@@ -100,6 +100,11 @@ const benchmark = {
     id: text(300),
     status: { enum: ['ok', 'skipped', 'failed'] },
     reason: text(4000),
+    // A failed benchmark's sides whose servers failed (none: the harness failed; bench/comparison/gate.js).
+    failedSides: { type: 'array', maxItems: 2, uniqueItems: true, items: { enum: ['base', 'head'] } },
+    // A reference variant never fails the gate; one whose sides differ says how (a runtime comparison).
+    reference: { type: 'boolean' },
+    referenceDiffers: text(500),
     rounds: { type: 'integer', minimum: 0 },
     verdicts: {
       type: 'object',
@@ -184,6 +189,11 @@ export const comparisonSchema = {
         failThreshold: { type: 'number', minimum: 0, maximum: 100 },
         regressions: { type: 'array', maxItems: 1000, items: text(300) },
         smallRegressions: { type: 'array', maxItems: 1000, items: text(300) },
+        // bench/comparison/gate.js: the head failed (fails the gate), or a benchmark could not be compared.
+        failedOnHead: { type: 'array', maxItems: 1000, items: text(300) },
+        notCompared: { type: 'array', maxItems: 1000, items: text(300) },
+        referencesMoved: { type: 'array', maxItems: 1000, items: text(300) },
+        referencesFailed: { type: 'array', maxItems: 1000, items: text(300) },
       },
     },
   },

@@ -8,7 +8,7 @@ import {
   smallRegressionLine,
   verdictCells,
 } from '../comparison/report.js';
-import { percent } from '../core/format.js';
+import { headlineLines } from '../comparison/headline.js';
 import { profileTables } from '../comparison/profile/report.js';
 import { codeSpan as code, oneLine } from '../core/text.js';
 
@@ -57,19 +57,13 @@ function roundsText(comparisons) {
 }
 
 function section(comparison) {
-  const { gate, sides } = comparison;
-  const threshold = percent(gate.failThreshold);
+  const { sides } = comparison;
   const all = comparison.benchmarks.flatMap(rows);
   const shown = all.slice(0, MAX_ROWS);
   return [
     `### ${code(sides.head.description)} vs ${code(sides.base.description)}`,
     '',
-    gate.failed
-      ? `🔴 **Regression beyond ${threshold}** (in the metric that called the verdict) in ${gate.regressions
-          .slice(0, 20)
-          .map((id) => code(id))
-          .join(', ')}${gate.regressions.length > 20 ? ', …' : ''}: the check fails.`
-      : `✅ No regression beyond ${threshold} in the metric that called each verdict.`,
+    ...headlineLines(comparison, code),
     '',
     ...misbehaviourLines(sides, (text) => code(text, 600)),
     ...dependencyChangeLines(comparison.dependencyChanges, (text) => code(text)),

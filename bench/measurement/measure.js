@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { optionsEnv } from '../../servers/contract/options.js';
 import { serverSettingsEnv } from '../config/server-settings.js';
 import { startDatabase } from './database.js';
-import { errors } from '../core/errors.js';
+import { errors, PerfgateError } from '../core/errors.js';
 import { prepareLoad } from './load.js';
 import { startServer } from './process/server.js';
 import { requestFor } from './requests.js';
@@ -30,8 +30,17 @@ function serverEnv(options, backendUrl, databaseUrl, server) {
 
 export const fileSafe = (text) => text.replace(/[^a-zA-Z0-9._=-]+/g, '_');
 
+// A failure of the servers under test names the sides whose servers failed (error.sides: 'base',
+// 'head', or 'run' outside a comparison), so that a comparison tells a failed head from a failed
+// base; a failure of the harness (the load engine, the mock backend) names none.
+const blamed = (error, side) => {
+  if (error instanceof PerfgateError && side) error.sides = [side];
+  return error;
+};
+
 // Starts the server of one benchmark, and first the mock backend when it forwards to one,
 // or the database when it queries one. Resolves to the server and a stop() that ends all.
+// side: whose server this is, named in its failure (blamed).
 export async function startBenchmarkServer({
   spec,
   variant,
@@ -40,6 +49,7 @@ export async function startBenchmarkServer({
   readyTimeout,
   logFile,
   server: settings,
+  side,
   runtimeAgent = false,
 }) {
   const needsBackend = spec.scenario === 'proxy' && variant.kind === 'builtin' && variant.role !== 'backend';
@@ -69,6 +79,8 @@ export async function startBenchmarkServer({
       logFile,
       runtimeAgent,
       env: serverEnv(spec.options, backendUrl, databaseUrl, settings),
+    }).catch((error) => {
+      throw blamed(error, side);
     });
     started.push(server);
     return { server, stop };
@@ -116,10 +128,18 @@ async function loadTogether(opened, prepared, settings) {
   return loads.map((load, index) => ({ load, sampled: sampled[index], runtime: runtime[index] }));
 }
 
-// The values of promises that all settled, or the first one's rejection.
-const valuesOf = (settled) => {
-  const failed = settled.find((each) => each.status === 'rejected');
-  if (failed) throw failed.reason;
+// The first of several failures, naming every side that failed; a failure of the harness wins, as it names none.
+function firstFailure(failures) {
+  const harness = failures.find((error) => !error.sides);
+  if (harness) return harness;
+  failures[0].sides = [...new Set(failures.flatMap((error) => error.sides))];
+  return failures[0];
+}
+
+// The values of promises that all settled, or their first failure (firstFailure).
+const settledValues = (settled) => {
+  const failures = settled.filter((each) => each.status === 'rejected').map((each) => each.reason);
+  if (failures.length) throw firstFailure(failures);
   return settled.map((each) => each.value);
 };
 
@@ -147,6 +167,7 @@ export async function measureTogether({ sides: given, measurement, settings, lab
         readyTimeout: settings.readyTimeout,
         logFile,
         server: measurement.serverSettings,
+        side: side.key,
         runtimeAgent: true,
       });
       const entry = { ...side, server, stop, logFile };
@@ -158,23 +179,35 @@ export async function measureTogether({ sides: given, measurement, settings, lab
     });
     loading = prepareLoads(sides, starting, measurement.engine, settings);
     // A server that failed to start is the reason to report, before its load's.
-    valuesOf(await Promise.allSettled(starting));
-    const prepared = valuesOf(await Promise.allSettled(loading));
+    settledValues(await Promise.allSettled(starting));
+    const prepared = settledValues(await Promise.allSettled(loading));
     opened.sort(
       (a, b) => sides.findIndex((side) => side.key === a.key) - sides.findIndex((side) => side.key === b.key),
     );
+    // Every side is checked, so that two wrong answers are both named.
+    const wrong = [];
     for (const side of opened) {
-      await verifyServer({
-        port: side.server.port,
-        request: side.request,
-        variant: side.variant.name,
-        scenario: side.spec.scenario,
-        timeout: settings.timeout,
-      });
+      try {
+        await verifyServer({
+          port: side.server.port,
+          request: side.request,
+          variant: side.variant.name,
+          scenario: side.spec.scenario,
+          timeout: settings.timeout,
+        });
+      } catch (error) {
+        wrong.push(blamed(error, side.key));
+      }
     }
+    if (wrong.length) throw firstFailure(wrong);
     const measured = await loadTogether(opened, prepared, settings);
-    const failed = opened.find((side) => side.exit);
-    if (failed) throw errors.serverExited(failed.variant.name, failed.exit.code, failed.exit.signal, failed.logFile);
+    const exited = opened.filter((side) => side.exit);
+    if (exited.length)
+      throw firstFailure(
+        exited.map((side) =>
+          blamed(errors.serverExited(side.variant.name, side.exit.code, side.exit.signal, side.logFile), side.key),
+        ),
+      );
     return measured.map(({ load, sampled, runtime }) =>
       runRecord(load, sampled, { clientCores: clientCores(plan, load.processes, sides.length), runtime }),
     );
@@ -185,9 +218,10 @@ export async function measureTogether({ sides: given, measurement, settings, lab
 }
 
 // One measured run of one benchmark: fresh server, verification, warm-up, load, stop.
-export async function measureOnce({ spec, variant, measurement, settings, repetition }) {
+// side: the comparison's side measured alone (sequential rounds), named in a failure.
+export async function measureOnce({ spec, variant, measurement, settings, repetition, side = 'run' }) {
   const [record] = await measureTogether({
-    sides: [{ key: 'run', spec, variant }],
+    sides: [{ key: side, spec, variant }],
     measurement,
     settings,
     label: `run${repetition}`,

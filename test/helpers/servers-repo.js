@@ -41,17 +41,22 @@ export function baseServersRepository(prefix = 'perfgate-repo-') {
   return { repo, git };
 }
 
-// Makes /hello spend the servers' own CPU work per request (uncommitted): a plain, clear slowdown.
-export function makeHelloCpuBound(repo) {
+// Replaces the /hello route of the servers (uncommitted).
+function replaceHelloRoute(repo, route) {
   const routes = join(repo, 'servers/routes/http-routes.js');
   const before = readFileSync(routes, 'utf8');
   if (!before.includes(HELLO_ROUTE))
     throw new Error(`servers/routes/http-routes.js no longer has ${HELLO_ROUTE}: update this helper`);
-  writeFileSync(
-    routes,
-    before.replace(HELLO_ROUTE, "'GET /hello': async () => { ctx.cpuWork(); return [TEXT_TYPE, HELLO_TEXT]; },"),
-  );
+  writeFileSync(routes, before.replace(HELLO_ROUTE, route));
 }
+
+// Makes /hello spend the servers' own CPU work per request (uncommitted): a plain, clear slowdown.
+export const makeHelloCpuBound = (repo) =>
+  replaceHelloRoute(repo, "'GET /hello': async () => { ctx.cpuWork(); return [TEXT_TYPE, HELLO_TEXT]; },");
+
+// Makes /hello answer 500 with the right body (uncommitted): a server the answer check refuses.
+export const makeHelloFail = (repo) =>
+  replaceHelloRoute(repo, "'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT, 500],");
 
 /**
  * @param {Array<'same'|'slower'>} history  one commit each after the first ("base")
