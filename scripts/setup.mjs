@@ -20,9 +20,10 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // shellcheck: actionlint runs it over the workflows' run: scripts (scripts/lint-workflows.mjs).
 // stress-ng: calibrate's --neighbour CPU hog (bench/comparison/calibration/neighbour.js).
 // bubblewrap: the sandbox of the code under test in compare and bisect (bench/measurement/sandbox/).
+// nftables: the rules that keep each sandboxed side to its own addresses (bench/measurement/sandbox/side-networks.js).
 const DEBIAN_PACKAGES = {
-  bench: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'bubblewrap'],
-  test: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'chromium', 'shellcheck', 'bubblewrap'],
+  bench: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'bubblewrap', 'nftables'],
+  test: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'chromium', 'shellcheck', 'bubblewrap', 'nftables'],
 };
 
 const SETUP_COMMAND = {
@@ -54,6 +55,8 @@ const INSTALLED = {
   shellcheck: () => has('shellcheck'),
   'stress-ng': () => has('stress-ng'),
   bubblewrap: () => has('bwrap'),
+  // Debian installs nft in /usr/sbin, off a user's PATH.
+  nftables: () => has('nft') || existsSync('/usr/sbin/nft'),
 };
 
 function installNodeModules() {

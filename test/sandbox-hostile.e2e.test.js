@@ -9,7 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
+import { asRoot, sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
 import { leftoverServers, PROJECT_ROOT, QUICK_HELLO, tempDir } from './helpers/harness.js';
 import { baseServersRepository, GIT_ENV, makeHelloCpuBound } from './helpers/servers-repo.js';
 
@@ -43,6 +43,7 @@ describe('a hostile head side is contained by the sandbox', { skip: sandboxUnava
   const outside = join(dirname(tempDir()), `perfgate-written-by-the-side-${process.pid}`);
   let run;
   let logs;
+  let roundLogs;
 
   before(() => {
     writeFileSync(join(home, '.secret'), 'the-runner-token');
@@ -88,10 +89,10 @@ describe('a hostile head side is contained by the sandbox', { skip: sandboxUnava
       },
     );
     run = { code: compare.status, stdout: compare.stdout, stderr: compare.stderr };
-    logs = readdirSync(join(out, 'logs'))
+    roundLogs = readdirSync(join(out, 'logs'))
       .filter((file) => file.endsWith('-head.log'))
-      .map((file) => readFileSync(join(out, 'logs', file), 'utf8'))
-      .join('\n');
+      .map((file) => readFileSync(join(out, 'logs', file), 'utf8'));
+    logs = roundLogs.join('\n');
   });
 
   test('every attempt fails, and the head tried each one', () => {
@@ -129,6 +130,39 @@ describe('a hostile head side is contained by the sandbox', { skip: sandboxUnava
     assert.equal(existsSync(outside), false);
     assert.equal(readFileSync(githubOutput, 'utf8').includes('regression=false'), false);
     assert.equal(existsSync(join(out, 'forged.md')), false);
+  });
+
+  // Run as root, as CI runs: each side has a uid of its own and may connect only to its own addresses.
+  test('the head reaches no listener it does not own, in any round, and the report says it tried', {
+    skip: asRoot() ? false : 'not root: both sides run as one uid (their sandbox records say so)',
+  }, () => {
+    const comparison = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8'));
+    assert.ok(comparison.benchmarks[0].rounds >= 3, 'the comparison still measures');
+    for (const log of roundLogs) {
+      const tried = log.split('\n').filter((line) => line.startsWith('ATTEMPT connect to a listener it does not own'));
+      // The base's server, listening on the base's address, is among them.
+      assert.ok(
+        tried.some((line) => line.includes('(127.0.1.1:')),
+        `the head found the base's server:\n${tried.join('\n')}`,
+      );
+      assert.deepEqual(
+        tried.filter((line) => !line.includes(': refused (')),
+        [],
+      );
+    }
+    const { head, base } = comparison.sides;
+    assert.match(head.sandbox.network, /^its own addresses \(127\.0\.2\.0\/24\) and uid/);
+    assert.match(base.sandbox.network, /^its own addresses \(127\.0\.1\.0\/24\) and uid/);
+    assert.ok(
+      head.sandbox.misbehaviour.some((what) =>
+        /^tried to connect outside its own addresses \(127\.0\.2\.0\/24\): refused \d+ times$/.test(what),
+      ),
+      head.sandbox.misbehaviour.join('\n'),
+    );
+    assert.match(
+      readFileSync(join(out, 'comparison.md'), 'utf8'),
+      /the head side tried to connect outside its own addresses/,
+    );
   });
 
   test('the verdict and the exit code are what perfgate measured', () => {

@@ -21,6 +21,7 @@ import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariants, missingFileHint } from './sides.js';
 import { takeMisbehaviour } from '../measurement/sandbox/conduct.js';
 import { watchResults } from '../measurement/sandbox/bubblewrap.js';
+import { fenceSides } from '../measurement/sandbox/side-networks.js';
 import { runInPrivateNetwork } from '../measurement/sandbox/private-network.js';
 
 export const MODES = ['duet', 'sequential'];
@@ -127,7 +128,9 @@ export async function compareSides(
   { config, sides, settings, outDir, onProgress = () => {}, select = () => true },
 ) {
   // A hostile side's writes aimed at the results land in a decoy and are reported (bench/measurement/sandbox/view.js).
-  const variants = await sideVariants(watchResults(sides, outDir), config);
+  // Each sandboxed side on a network of its own: it reaches its own servers only (side-networks.js).
+  const fence = fenceSides(sides);
+  const variants = await sideVariants(watchResults(fence.sides, outDir), config);
   const specs = expandSpecs(config).filter(select);
   const benchmarks = [];
   for (const [index, spec] of specs.entries()) {
@@ -227,7 +230,11 @@ export async function compareSides(
           spec: side.spec,
           ...(side.runtime ? { runtime: runtimeRecord(side.runtime) } : {}),
           sandbox: side.sandbox
-            ? { sandboxed: true, misbehaviour: takeMisbehaviour(side.sandbox.side) }
+            ? {
+                sandboxed: true,
+                network: fence.network(key),
+                misbehaviour: [...takeMisbehaviour(side.sandbox.side), ...fence.refusals(key)],
+              }
             : { sandboxed: false },
         },
       ]),

@@ -145,6 +145,8 @@ const sandbox = {
   required: ['sandboxed'],
   properties: {
     sandboxed: { type: 'boolean' },
+    // What a sandboxed side could reach: its own addresses and uid, or why it shared the other's network.
+    network: text(300),
     misbehaviour: { type: 'array', maxItems: 50, items: text(2000) },
   },
 };

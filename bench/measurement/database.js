@@ -11,7 +11,7 @@ import pg from 'pg';
 import { errors } from '../core/errors.js';
 import { pinnedCommand } from './pinning.js';
 import { spawnGroup, stopGroup } from './process/children.js';
-import { freePort } from './process/ports.js';
+import { freePort, LOOPBACK } from './process/ports.js';
 import { installHint } from '../core/invocation.js';
 
 const USER = 'perfgate';
@@ -72,10 +72,10 @@ async function connectWhenReady(config, exited, { readyTimeout, logFile }) {
 
 /**
  * Starts and seeds a database on the server's cores; its output goes to `logFile`.
- * @param {{plan: object, logFile: string, readyTimeout?: number}} how
+ * @param {{plan: object, host?: string, logFile: string, readyTimeout?: number}} how  host: the loopback address it listens on
  * @returns {Promise<{url: string, pid: number, dir: string, stop: () => Promise}>}
  */
-export async function startDatabase({ plan, logFile, readyTimeout = 30 }) {
+export async function startDatabase({ plan, host = LOOPBACK, logFile, readyTimeout = 30 }) {
   const bin = postgresBinDir();
   if (!bin) throw errors.variantUnavailable('postgresql', databaseUnavailable());
   const dir = mkdtempSync(join(tmpdir(), 'perfgate-db-'));
@@ -99,7 +99,7 @@ export async function startDatabase({ plan, logFile, readyTimeout = 30 }) {
     '--locale=C',
   ];
   const initialized = spawnSync(initdb[0], initdb.slice(1), { stdio: ['ignore', log, log] });
-  const port = await freePort();
+  const port = await freePort(host);
   const group =
     initialized.status === 0 &&
     spawnGroup(
@@ -111,7 +111,7 @@ export async function startDatabase({ plan, logFile, readyTimeout = 30 }) {
         '-k',
         dir,
         '-h',
-        '127.0.0.1',
+        host,
         '-p',
         String(port),
         '-c',
@@ -135,14 +135,14 @@ export async function startDatabase({ plan, logFile, readyTimeout = 30 }) {
   };
   try {
     if (!group) throw errors.serverExited('postgresql initdb', initialized.status, initialized.signal, logFile);
-    const config = { host: '127.0.0.1', port, user: USER, database: DATABASE };
+    const config = { host, port, user: USER, database: DATABASE };
     const client = await connectWhenReady(config, group.exited, { readyTimeout, logFile });
     try {
       await client.query(SEED_SQL);
     } finally {
       await client.end();
     }
-    return { url: `postgres://${USER}@127.0.0.1:${port}/${DATABASE}`, pid: group.child.pid, dir, stop };
+    return { url: `postgres://${USER}@${host}:${port}/${DATABASE}`, pid: group.child.pid, dir, stop };
   } catch (error) {
     await stop();
     throw error;

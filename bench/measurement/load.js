@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { engineFor } from './engines/seam.js';
+import { LOOPBACK } from './process/ports.js';
 import { errors } from '../core/errors.js';
 import { encodeHistogram, mergeHistograms } from './latency-histogram.js';
 import { mergeSchedules } from './engines/open-schedule.js';
@@ -98,10 +99,10 @@ function mergeParts(parts, { engine, connections }) {
  * and resolves to the load sample; `stop()` ends its processes. Two prepared loads started
  * together are a duet's two sides. The port may be a promise: the processes start while the
  * server does, and aim at it once it is known.
- * @param {{engine?: string|object, port: number|Promise<number>, request: object, connections: number, duration: number,
+ * @param {{engine?: string|object, host?: string, port: number|Promise<number>, request: object, connections: number, duration: number,
  *   pipelining?: number, rate?: number, timeout: number, workers?: number}} options
  */
-export async function prepareLoad({ engine: chosen, workers = 0, ...options }) {
+export async function prepareLoad({ engine: chosen, workers = 0, host = LOOPBACK, ...options }) {
   const engine = engineFor(chosen, options.rate);
   const fileLimit = raiseFileLimit(Math.ceil(options.connections / Math.max(1, workers)));
   const shares = splitConnections(options.connections, processesFor(options.connections, { fileLimit, workers }));
@@ -110,7 +111,7 @@ export async function prepareLoad({ engine: chosen, workers = 0, ...options }) {
     options.rate ? Math.max(1, Math.round((options.rate * connections) / options.connections)) : 0;
   // The processes start at once (and, when the port is a promise, while the server starts).
   const settled = await Promise.allSettled(
-    shares.map((connections) => engine.launch({ ...options, connections, rate: rateOf(connections) })),
+    shares.map((connections) => engine.launch({ ...options, host, connections, rate: rateOf(connections) })),
   );
   const launched = settled.filter((each) => each.status === 'fulfilled').map((each) => each.value);
   const failed = settled.find((each) => each.status === 'rejected');

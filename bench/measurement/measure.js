@@ -9,7 +9,7 @@ import { serverSettingsEnv } from '../config/server-settings.js';
 import { startDatabase } from './database.js';
 import { errors, PerfgateError } from '../core/errors.js';
 import { prepareLoad } from './load.js';
-import { startServer } from './process/server.js';
+import { listenHost, startServer } from './process/server.js';
 import { requestFor } from './requests.js';
 import { runRecord } from '../results/record.js';
 import { closeWindow, openWindow } from './runtime-agent/window.js';
@@ -59,17 +59,18 @@ export async function startBenchmarkServer({
     let backendUrl;
     if (needsBackend) {
       const backendServer = await startServer(backend, {
+        host: listenHost(variant),
         plan,
         readyTimeout,
         env: serverEnv(spec.options, undefined, undefined, settings),
         logFile: `${logFile}.backend`,
       });
       started.push(backendServer);
-      backendUrl = `http://127.0.0.1:${backendServer.port}/proxy`;
+      backendUrl = `http://${backendServer.host}:${backendServer.port}/proxy`;
     }
     let databaseUrl;
     if (spec.scenario === 'db' && variant.kind === 'builtin') {
-      const database = await startDatabase({ plan, logFile: `${logFile}.database` });
+      const database = await startDatabase({ plan, host: listenHost(variant), logFile: `${logFile}.database` });
       started.push(database);
       databaseUrl = database.url;
     }
@@ -102,6 +103,7 @@ const prepareLoads = (sides, starting, engine, settings) =>
   sides.map((side, index) =>
     prepareLoad({
       engine,
+      host: listenHost(side.variant),
       port: starting[index].then((entry) => entry.server.port),
       request: side.request,
       connections: settings.connections,
@@ -189,6 +191,7 @@ export async function measureTogether({ sides: given, measurement, settings, lab
     for (const side of opened) {
       try {
         await verifyServer({
+          host: side.server.host,
           port: side.server.port,
           request: side.request,
           variant: side.variant.name,

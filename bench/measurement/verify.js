@@ -1,5 +1,6 @@
 // Checks one answer before any load: a server that answers wrongly is never measured.
 import { errors } from '../core/errors.js';
+import { LOOPBACK } from './process/ports.js';
 
 const SHOWN = 60; // characters of context in a body diff
 
@@ -43,8 +44,8 @@ export function compareAnswer(expect, answer) {
   return problems;
 }
 
-async function fetchAnswer(port, request, timeoutSeconds) {
-  const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
+async function fetchAnswer(host, port, request, timeoutSeconds) {
+  const response = await fetch(`http://${host}:${port}${request.path}`, {
     method: request.method,
     headers: request.headers,
     body: request.body,
@@ -58,10 +59,11 @@ async function fetchAnswer(port, request, timeoutSeconds) {
   };
 }
 
-export async function verifyServer({ port, request, variant, scenario, timeout }) {
+// host: where the server listens (bench/measurement/process/server.js listenHost).
+export async function verifyServer({ host = LOOPBACK, port, request, variant, scenario, timeout }) {
   let answer;
   try {
-    answer = await fetchAnswer(port, request, timeout);
+    answer = await fetchAnswer(host, port, request, timeout);
   } catch (error) {
     if (error.name === 'TimeoutError') throw errors.serverHung(variant, scenario, timeout);
     throw errors.wrongAnswer(variant, scenario, `  request failed: ${error.cause?.message ?? error.message}`);

@@ -53,7 +53,7 @@ http {
   scgi_temp_path ${dir}/scgi;
 
   upstream perfgate_upstreams {
-${upstreamPorts.map((upstreamPort) => `    server 127.0.0.1:${upstreamPort};`).join('\n')}
+${upstreamPorts.map((upstreamPort) => `    server ${host}:${upstreamPort};`).join('\n')}
     keepalive 256;
   }
 

@@ -95,7 +95,8 @@ export async function startNginxUpstream(upstreams, ctx, { port, host }) {
         spawnChild(pinned(cpu, [process.execPath, LAUNCH, 'node-http']), {
           ...process.env,
           PORT: '0',
-          HOST: '127.0.0.1',
+          // Its own address: a sandboxed side may connect only to its own (bench/measurement/sandbox/side-networks.js).
+          HOST: host,
           PERFGATE_READY_FILE: readyFile,
         });
         return waitFor(() => existsSync(readyFile) && JSON.parse(readFileSync(readyFile, 'utf8')).port, children);

@@ -9,11 +9,11 @@ import { boundedWait } from './bounded.js';
 const PROCESS_FILE = fileURLToPath(new URL('./autocannon-process.js', import.meta.url));
 
 // Pure: perfgate's load options -> autocannon's.
-function autocannonOptions({ port, request, connections, duration, pipelining = 1, rate = 0, timeout }) {
+function autocannonOptions({ host, port, request, connections, duration, pipelining = 1, rate = 0, timeout }) {
   return {
     // autocannon's overallRate: each connection's share per second, then it waits for the next.
     ...(rate > 0 ? { overallRate: rate } : {}),
-    url: `http://127.0.0.1:${port}${request.path}`,
+    url: `http://${host}:${port}${request.path}`,
     method: request.method,
     headers: request.headers,
     body: request.body,

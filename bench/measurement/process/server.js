@@ -34,9 +34,13 @@ export const unexpandedVariables = (command) =>
     ? []
     : command.flatMap((arg) => arg.replace(LISTEN_VARIABLES, '').match(/\$\{?[A-Za-z_]\w*\}?/g) ?? []);
 
-async function answersHttp(port, path) {
+// The address a variant's servers listen on: its side's in a comparison (bench/measurement/sandbox/side-networks.js),
+// else loopback's. The mock backend and the database of a benchmark listen on its server's.
+export const listenHost = (variant) => variant.launch.sandbox?.address ?? LOOPBACK;
+
+async function answersHttp(host, port, path) {
   try {
-    await fetch(`http://${LOOPBACK}:${port}${path}`, { signal: AbortSignal.timeout(1000) });
+    await fetch(`http://${host}:${port}${path}`, { signal: AbortSignal.timeout(1000) });
     return true;
   } catch {
     return false;
@@ -115,26 +119,26 @@ export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view, 
 
 /**
  * @param {object} variant  from bench/measurement/variants.js
- * @param {{env?: object, plan: object, cpus?: number[], logFile: string, readyTimeout: number, port?: number,
+ * @param {{env?: object, plan: object, cpus?: number[], logFile: string, readyTimeout: number, host?: string, port?: number,
  *   runtimeAgent?: boolean}} how  runtimeAgent: preload the runtime agent into its Node processes
- * @returns {Promise<{port: number, pid: number, pidNamespace?: string, logFile: string, exited: Promise, stop: () => Promise,
+ * @returns {Promise<{host: string, port: number, pid: number, pidNamespace?: string, logFile: string, exited: Promise, stop: () => Promise,
  *   agent?: {dir: string, absent?: string}}>}
  *   pid: the leader of the server's process group; pidNamespace: a sandboxed server's (bench/measurement/sandbox/processes.js);
  *   agent: where the runtime agent writes, or why it cannot run (bench/measurement/runtime-agent/window.js)
  */
 export async function startServer(
   variant,
-  { env = {}, plan, cpus, logFile, readyTimeout, port = variant.launch.port, runtimeAgent = false },
+  { env = {}, plan, cpus, logFile, readyTimeout, host = listenHost(variant), port = variant.launch.port, runtimeAgent = false },
 ) {
-  if (port && !(await portIsFree(port))) throw errors.portInUse(port);
+  if (port && !(await portIsFree(port, host))) throw errors.portInUse(port);
   const { launch } = variant;
   // A sandboxed server writes into a file system of its own (its tree's copy, its scratch).
   const view = launch.sandbox ? sandboxView(launch.sandbox) : null;
   const workDir = view ? view.scratch : mkdtempSync(join(tmpdir(), 'perfgate-server-'));
   const readyFile = join(workDir, 'ready.json');
-  const listenPort = port ?? (launch.readiness === 'http' ? await freePort() : 0);
+  const listenPort = port ?? (launch.readiness === 'http' ? await freePort(host) : 0);
   const log = openSync(logFile, 'a');
-  const command = withListenAddress(launch.command, { PORT: String(listenPort), HOST: LOOPBACK });
+  const command = withListenAddress(launch.command, { PORT: String(listenPort), HOST: host });
   const agentLaunch = runtimeAgent ? runtimeAgentLaunch(workDir, launch.runtime) : undefined;
   const composed = sideCommand(command, launch, {
     plan,
@@ -145,7 +149,7 @@ export async function startServer(
     env: {
       ...env,
       PORT: String(listenPort),
-      HOST: LOOPBACK,
+      HOST: host,
       PERFGATE_READY_FILE: readyFile,
       // For variants that pin processes of their own (nginx and its upstreams).
       PERFGATE_SERVER_CPUS: (cpus ?? plan.server ?? []).join(','),
@@ -190,14 +194,14 @@ export async function startServer(
     }
     const readyPort =
       launch.readiness === 'http'
-        ? (await answersHttp(listenPort, launch.readyPath))
+        ? (await answersHttp(host, listenPort, launch.readyPath))
           ? listenPort
           : undefined
         : readyFilePort(readyFile);
     if (readyPort) {
       if (launch.sandbox) pidNamespace = sandboxPidNamespace(group.child.pid);
       const agent = agentLaunch ? { dir: workDir, absent: agentLaunch.absent } : undefined;
-      return { port: readyPort, pid: group.child.pid, pidNamespace, logFile, exited: group.exited, stop, agent };
+      return { host, port: readyPort, pid: group.child.pid, pidNamespace, logFile, exited: group.exited, stop, agent };
     }
     await sleep(POLL_MS);
   }

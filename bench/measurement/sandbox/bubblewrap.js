@@ -131,13 +131,14 @@ export function wrap(command, sandbox, { view, cwd, detached }) {
     '--',
     ...command,
   ];
-  return asRoot()
-    ? ['setpriv', `--reuid=${SANDBOX_UID}`, `--regid=${SANDBOX_UID}`, '--clear-groups', '--', ...bwrap]
-    : bwrap;
+  // A side of a comparison has a uid of its own (./side-networks.js); an install or a lone side, this one.
+  const uid = sandbox.uid ?? SANDBOX_UID;
+  return asRoot() ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--', ...bwrap] : bwrap;
 }
 
 /** The file system of one process of `sandbox` (./view.js), owned by the uid the sandbox runs as. */
-export const sandboxView = (sandbox) => openView(sandbox, { owner: asRoot() ? SANDBOX_UID : undefined });
+export const sandboxView = (sandbox) =>
+  openView(sandbox, { owner: asRoot() ? (sandbox.uid ?? SANDBOX_UID) : undefined });
 
 /** What a sandboxed process keeps of the harness's environment `env`. */
 export function sandboxEnv(env) {
@@ -145,8 +146,8 @@ export function sandboxEnv(env) {
 }
 
 /** Makes `dir` the sandbox's to write (as root, the sandbox's uid owns it). */
-export function giveScratch(dir) {
-  if (asRoot()) chownSync(dir, SANDBOX_UID, SANDBOX_UID);
+export function giveScratch(dir, uid = SANDBOX_UID) {
+  if (asRoot()) chownSync(dir, uid, uid);
 }
 
 /** True on a GitHub Actions runner (CI=true and GITHUB_ACTIONS set). */

@@ -1,0 +1,104 @@
+// Each side of a comparison on a network of its own inside the private network namespace
+// (./private-network.js), where the harness is root when perfgate runs as root: a side's servers,
+// its mock backend and its database listen on the side's loopback address (the whole 127/8 is
+// local on lo), and its processes run as a uid of their own, which packet rules of that namespace
+// (nftables) let open connections only to the side's own addresses. So a side cannot reach the
+// other's servers, backend or database, even a listener on every address, nor share its port
+// (SO_REUSEPORT needs the same uid); the harness (root: the load engine, the checks) reaches both.
+// Without root both sides run as the user's uid and only the addresses differ: its record says so.
+import { spawnSync } from 'node:child_process';
+import { asRoot, SANDBOX_UID } from './bubblewrap.js';
+import { onlyLoopback } from './private-network.js';
+
+/** A side's uid (as root) and loopback addresses, by its place in the comparison. */
+export const SIDE_NETWORKS = {
+  base: { uid: SANDBOX_UID, address: '127.0.1.1', range: '127.0.1.0/24' },
+  head: { uid: SANDBOX_UID - 1, address: '127.0.2.1', range: '127.0.2.0/24' },
+};
+
+const TABLE = 'perfgate_sides';
+
+/** Pure: the nftables ruleset that lets each side's uid open connections only to its own range. */
+export function fenceRules(networks = SIDE_NETWORKS) {
+  const sides = Object.entries(networks);
+  return [
+    // Made and deleted first, so that the ruleset replaces one an earlier comparison left here.
+    `table inet ${TABLE} {}`,
+    `delete table inet ${TABLE}`,
+    `table inet ${TABLE} {`,
+    '  chain output {',
+    '    type filter hook output priority filter; policy accept;',
+    ...sides.map(([key, { uid }]) => `    meta skuid ${uid} jump ${key}`),
+    '  }',
+    ...sides.flatMap(([key, { range }]) => [
+      `  chain ${key} {`,
+      // Only opening a connection is fenced: its servers answer the harness's connections.
+      '    tcp flags & (syn | ack) != syn accept',
+      `    ip daddr ${range} accept`,
+      '    counter reject',
+      '  }',
+    ]),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** Pure: `nft -j list table` output -> the packets each side's rules refused, by side. */
+export function refusedBySide(listing) {
+  const refused = {};
+  for (const { rule } of JSON.parse(listing).nftables ?? []) {
+    const counter = rule?.expr?.find((expr) => expr.counter)?.counter;
+    if (counter) refused[rule.chain] = (refused[rule.chain] ?? 0) + counter.packets;
+  }
+  return refused;
+}
+
+const nft = (args, input) => spawnSync('nft', args, { input, encoding: 'utf8', timeout: 10_000 });
+
+// Why the sides' connections cannot be fenced here, or null once the rules are in place.
+function installFence() {
+  if (!asRoot()) return 'not run as root, both sides run as one uid';
+  if (!onlyLoopback()) return 'not in the private network namespace';
+  const installed = nft(['-f', '-'], fenceRules());
+  if (installed.error?.code === 'ENOENT') return 'nft is not installed (Debian package nftables)';
+  if (installed.status !== 0)
+    return `nft refused the rules (${(installed.stderr || installed.error?.message || '').trim().split('\n').at(-1)})`;
+  return null;
+}
+
+/**
+ * Puts the sandboxed sides of a comparison on their networks (as root: its uid, and the rules).
+ * @param {{base: object, head: object}} sides
+ * @returns {{sides: object, network: (key: string) => string, refusals: (key: string) => string[]}}
+ *   sides: each sandbox with its `address` and (as root) `uid`; network: the one line a side's
+ *   sandbox record says of its network; refusals: the side's refused connections, as its misbehaviour
+ */
+export function fenceSides(sides) {
+  const fenced = Object.keys(sides).filter((key) => sides[key].sandbox && SIDE_NETWORKS[key]);
+  if (!fenced.length) return { sides, network: () => undefined, refusals: () => [] };
+  const unfenced = installFence();
+  const placed = Object.fromEntries(
+    Object.entries(sides).map(([key, side]) => {
+      if (!fenced.includes(key)) return [key, side];
+      const { uid, address } = SIDE_NETWORKS[key];
+      return [key, { ...side, sandbox: { ...side.sandbox, address, ...(asRoot() ? { uid } : {}) } }];
+    }),
+  );
+  return {
+    sides: placed,
+    network: (key) => {
+      const { address, range, uid } = SIDE_NETWORKS[key];
+      return unfenced
+        ? `on ${address}, but it could reach the other side's servers: ${unfenced}`
+        : `its own addresses (${range}) and uid (${uid}): its connections elsewhere refused`;
+    },
+    refusals(key) {
+      if (unfenced || !fenced.includes(key)) return [];
+      const listing = nft(['-j', 'list', 'table', 'inet', TABLE]);
+      const refused = listing.status === 0 ? refusedBySide(listing.stdout)[key] : 0;
+      return refused
+        ? [`tried to connect outside its own addresses (${SIDE_NETWORKS[key].range}): refused ${refused} times`]
+        : [];
+    },
+  };
+}

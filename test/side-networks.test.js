@@ -1,0 +1,67 @@
+// The table of the sides' networks and the packet rules made from it
+// (bench/measurement/sandbox/side-networks.js); test/sandbox-hostile.e2e.test.js runs them.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { SANDBOX_UID } from '../bench/measurement/sandbox/bubblewrap.js';
+import { fenceRules, fenceSides, refusedBySide, SIDE_NETWORKS } from '../bench/measurement/sandbox/side-networks.js';
+
+const inRange = (address, range) => {
+  const [net, bits] = range.split('/');
+  const value = (ip) => ip.split('.').reduce((sum, part) => sum * 256 + Number(part), 0);
+  const mask = 2 ** 32 - 2 ** (32 - Number(bits));
+  return (value(address) & mask) >>> 0 === (value(net) & mask) >>> 0;
+};
+
+describe('the sides’ networks', () => {
+  test('each side has a uid and a loopback range of its own, its address inside its range only', () => {
+    const { base, head } = SIDE_NETWORKS;
+    assert.notEqual(base.uid, head.uid);
+    assert.equal(base.uid, SANDBOX_UID);
+    for (const side of [base, head]) assert.ok(inRange(side.address, '127.0.0.0/8'), side.address);
+    assert.ok(inRange(base.address, base.range) && !inRange(base.address, head.range));
+    assert.ok(inRange(head.address, head.range) && !inRange(head.address, base.range));
+    // 127.0.0.1, where the harness's own processes and the reference variants listen, is no side's.
+    for (const side of [base, head]) assert.ok(!inRange('127.0.0.1', side.range));
+  });
+
+  test('the rules send each side’s uid to its chain, which lets it open connections only to its range', () => {
+    const rules = fenceRules();
+    for (const [key, { uid, range }] of Object.entries(SIDE_NETWORKS)) {
+      assert.match(rules, new RegExp(`meta skuid ${uid} jump ${key}\\n`));
+      const chain = rules.slice(rules.indexOf(`chain ${key} {`)).split('}')[0];
+      assert.deepEqual(
+        chain
+          .split('\n')
+          .slice(1)
+          .map((line) => line.trim())
+          .filter(Boolean),
+        ['tcp flags & (syn | ack) != syn accept', `ip daddr ${range} accept`, 'counter reject'],
+      );
+    }
+    // Only sockets of the sides' uids are fenced: the harness's (root) reach both.
+    assert.match(rules, /policy accept;/);
+    // Replaces the table an earlier comparison in the same namespace left.
+    assert.ok(rules.indexOf('delete table inet perfgate_sides') < rules.indexOf('table inet perfgate_sides {\n'));
+  });
+
+  test('the refused packets are counted per side from nft’s listing', () => {
+    const rule = (chain, expr) => ({ rule: { family: 'inet', table: 'perfgate_sides', chain, expr } });
+    const listing = JSON.stringify({
+      nftables: [
+        { metainfo: { version: '1.0.6' } },
+        { chain: { name: 'head' } },
+        rule('head', [{ match: {} }, { accept: null }]),
+        rule('head', [{ counter: { packets: 7, bytes: 420 } }, { reject: null }]),
+        rule('base', [{ counter: { packets: 0, bytes: 0 } }, { reject: null }]),
+      ],
+    });
+    assert.deepEqual(refusedBySide(listing), { head: 7, base: 0 });
+  });
+
+  test('sides without a sandbox are left as they are', () => {
+    const sides = { base: { label: 'base' }, head: { label: 'head' } };
+    const fence = fenceSides(sides);
+    assert.equal(fence.sides, sides);
+    assert.deepEqual(fence.refusals('head'), []);
+  });
+});
