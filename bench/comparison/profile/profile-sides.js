@@ -154,7 +154,6 @@ export async function profileSides({ spec, variants, roots, measurement, setting
       return runLoad({
         engine: measurement.engine,
         host: started[side].server.host,
-        host: started[side].server.host,
         port: started[side].server.port,
         request,
         connections: settings.connections,
