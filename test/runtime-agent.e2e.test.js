@@ -1,0 +1,66 @@
+// The runtime agent in real servers, through `npm run bench`: a server that allocates a known
+// amount per request and one that blocks its event loop now and then show it in the direction
+// and order of magnitude expected, a Go server has the figures absent with the reason, and the
+// registry-driven outputs (table, github-action-benchmark files) carry them. Never a speed.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { loadBuiltInVariant } from '../bench/measurement/variants.js';
+import { leftoverServers, PROJECT_ROOT, readResult, runBench, tempDir, writeConfig } from './helpers/harness.js';
+
+const ALLOCATOR = join(PROJECT_ROOT, 'test/fixtures/servers/allocator.js');
+const HELLO = { hello: { path: '/', expect: { status: 200 } } };
+const allocator = (env) => ({ command: [process.execPath, ALLOCATOR], env, scenarios: HELLO });
+
+test('heap bytes/request, event-loop delay and their absence for Go, in the result and its outputs', async () => {
+  const goUnavailable = (await loadBuiltInVariant('go-nethttp')).unavailable;
+  const dir = tempDir();
+  const out = join(dir, 'out');
+  const config = writeConfig(dir, {
+    name: 'agent',
+    variants: ['plain', 'allocating', 'blocking', ...(goUnavailable ? [] : ['go-nethttp'])],
+    scenarios: ['hello'],
+    connections: [4],
+    duration: 1,
+    warmup: 0.3,
+    commands: {
+      plain: allocator({}),
+      allocating: allocator({ ALLOC_KB: '64' }),
+      blocking: allocator({ BLOCK_MS: '100', BLOCK_EVERY: '5' }),
+    },
+  });
+  const run = await runBench(['--config', config, '--out', out, '--no-history']);
+  assert.equal(run.code, 0, run.stderr);
+  const result = readResult(out);
+  const runtime = (variant) => result.benchmarks.find((each) => each.variant === variant).runs[0].server.runtime;
+  const [plain, allocating, blocking] = ['plain', 'allocating', 'blocking'].map(runtime);
+
+  // 64 KB more per request, within a factor of two; counted inside the server, as the client counted.
+  const added = allocating.heapBytesPerRequest - plain.heapBytesPerRequest;
+  assert.ok(added > 32 * 1024 && added < 128 * 1024, `64 KB allocated per request read as ${added} B more`);
+  const served = result.benchmarks.find((each) => each.variant === 'allocating').runs[0].requests.total;
+  assert.ok(Math.abs(allocating.requests - served) <= 4 + served / 100, `${allocating.requests} against ${served}`);
+  assert.ok(allocating.gcCounts.Scavenge > 0);
+  assert.ok(allocating.heapUsedAfterBytes > 0 && allocating.externalAfterBytes > 0);
+
+  // A 100 ms block every fifth request: a third of the loop's turns or more are late by it.
+  assert.ok(blocking.eventLoopDelayMs.p99 >= 50, `p99 ${blocking.eventLoopDelayMs.p99} ms`);
+  assert.ok(blocking.eventLoopDelayMs.p99 > plain.eventLoopDelayMs.p99);
+  assert.equal(blocking.eventLoopDelayMs.resolutionMs, 1);
+
+  const table = readFileSync(join(out, 'table.md'), 'utf8');
+  assert.match(table, /\| CPU µs\/request \| Heap B\/request \|/);
+  const smaller = JSON.parse(readFileSync(join(out, 'benchmark-action-smaller.json'), 'utf8'));
+  const names = smaller.map((entry) => entry.name);
+  for (const metric of ['heap bytes/request', 'GC pause/request', 'event-loop delay p99', 'heap used after'])
+    assert.ok(names.includes(`allocating hello c=4 - ${metric}`), metric);
+
+  if (!goUnavailable) {
+    assert.match(runtime('go-nethttp').absent, /no Node\.js process of the server loaded the runtime agent/);
+    assert.ok(!names.some((name) => name.startsWith('go-nethttp hello c=4 - heap')), 'absent, never zero');
+    assert.match(table, /\| go-nethttp hello \|.*\| — \|/);
+    assert.match(table, /no memory or event-loop figures: no Node\.js process/);
+  }
+  assert.deepEqual(leftoverServers(), []);
+});
