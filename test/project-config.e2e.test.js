@@ -55,6 +55,25 @@ test("perfgate.config.json at the root, found from a subdirectory, becomes a sui
     expandSpecs(config).map((spec) => spec.id),
     ['api user c=4', 'node-http hello c=4'],
   );
+  // --variant chooses what runs: the reference only when it is named there too, still as a reference.
+  for (const [chosen, ids] of [
+    [['api'], ['api user c=4']],
+    [
+      ['api', 'node-http'],
+      ['api user c=4', 'node-http hello c=4'],
+    ],
+  ]) {
+    const selected = await resolveSuite({
+      configFile: project.configFile,
+      fromProject: project.suite,
+      overrides: { variants: chosen },
+    });
+    assert.deepEqual(
+      expandSpecs(selected.config).map((spec) => spec.id),
+      ids,
+      chosen.join(','),
+    );
+  }
 });
 
 test('a config that is code is never loaded: the error names the JSON file to write instead', async () => {

@@ -35,6 +35,15 @@ function checkPairs(variants, scenarios) {
   }
 }
 
+// Variants chosen on the command line (--variant) are what runs: a project's reference runs beside its
+// servers only when named there too, and then as a reference (on its own scenarios, never in the gate).
+function chosenReference({ variants, reference }) {
+  const named = reference.variants.filter((name) => variants.includes(name));
+  const own = variants.filter((name) => !named.includes(name));
+  if (!named.length) return { reference: undefined };
+  return own.length ? { variants: own, reference: { ...reference, variants: named } } : {};
+}
+
 /**
  * @param {{suite?: string, configFile?: string, fromProject?: object, overrides?: object}} request
  *   fromProject: a suite config already read from a project's perfgate.config (bench/project),
@@ -55,6 +64,7 @@ export async function resolveSuite({ suite, configFile, fromProject, overrides =
     commands: { ...fromFile.commands },
   };
   merged.name = overrides.name ?? fromFile.name ?? suiteName ?? 'custom';
+  if (overrides.variants && merged.reference) Object.assign(merged, chosenReference(merged));
   const commandNames = Object.keys(merged.commands);
   const customScenarios = Object.values(merged.commands).flatMap((command) => Object.keys(command.scenarios ?? {}));
   const problems = [
