@@ -5,14 +5,18 @@
 // machine (the upgrade gate never takes this path; it installs exact registry versions only,
 // bench/comparison/lockfile.js). Also what changed between two sides' resolved lockfiles, for the report.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, rmSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { writeFileAtomicSync } from '../core/atomic-file.js';
 import { errors } from '../core/errors.js';
 import { gitResult } from '../core/git.js';
-import { readInputJson } from '../core/read-file.js';
+import { readInputJson, readPlainJson, readPlainText } from '../core/read-file.js';
+import { installSandboxed } from '../measurement/sandbox/install.js';
 import { installFailure } from './install-output.js';
 
 const PREFIX = 'node_modules/';
+// A side's package.json and package-lock.json are the side's: read as plain files, within this size.
+export const LOCKFILE_BYTES = 64 * 1024 * 1024;
 const NPM_INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies'];
 
@@ -71,15 +75,42 @@ export function checkOverridable(overrides, lock, what) {
 // is nested in it, is taken out of the lockfile, so npm resolves those afresh and nothing else.
 function unlockOverridden(dir, overrides) {
   const file = resolve(dir, 'package-lock.json');
-  if (!existsSync(file)) return;
-  const lock = JSON.parse(readFileSync(file, 'utf8'));
+  const lock = readSideJson(file, overrides, { missing: null });
+  if (!lock) return;
   const unlocked = Object.entries(lock.packages ?? {})
     .filter(([key, entry]) => key && overrides[nameAt(key, entry)] !== undefined)
     .map(([key]) => key);
   for (const key of Object.keys(lock.packages ?? {}))
     if (unlocked.some((gone) => key === gone || key.startsWith(`${gone}/`))) delete lock.packages[key];
   delete lock.dependencies; // lockfileVersion 2's copy for npm 6, which would lock them again
-  writeFileSync(file, `${JSON.stringify(lock, null, 2)}\n`);
+  writeFileAtomicSync(file, `${JSON.stringify(lock, null, 2)}\n`);
+}
+
+// A side's manifest or lockfile, never through a link (a commit's could name the runner's files);
+// written back atomically, so a link there is replaced, not followed.
+const readSideJson = (file, overrides, options) =>
+  readPlainJson(
+    file,
+    LOCKFILE_BYTES,
+    (problem) => errors.installFailed(`the overrides ${describeOverrides(overrides)}`, `${file} ${problem}`),
+    options,
+  );
+
+/** A side's lockfile text (the report's changed packages), or null when it has none or it is not a plain file. */
+export function readSideLockfile(file) {
+  try {
+    return readPlainText(file, LOCKFILE_BYTES, () => null, { missing: null });
+  } catch {
+    return null;
+  }
+}
+
+// What an override names on this machine (a tarball, a directory, a git repository): the
+// maintainer's choice, shown read-only to the sandboxed install, which sees nothing else outside its side.
+export function overrideSources(overrides) {
+  return Object.values(overrides)
+    .map((spec) => /^(?:file:|git\+file:\/\/)(\/[^#]*)/.exec(spec)?.[1])
+    .filter((path) => path && existsSync(path));
 }
 
 /**
@@ -87,18 +118,20 @@ function unlockOverridden(dir, overrides) {
  * dependency of an overridden package takes the same spec (npm refuses an override that
  * contradicts a direct dependency). A node_modules linked from elsewhere is replaced, never changed.
  */
-export function applyOverrides(dir, overrides) {
+export function applyOverrides(dir, overrides, { sandboxed = false } = {}) {
   const file = resolve(dir, 'package.json');
-  const manifest = JSON.parse(readFileSync(file, 'utf8'));
+  const manifest = readSideJson(file, overrides);
   for (const field of DEPENDENCY_FIELDS)
     for (const name of Object.keys(manifest[field] ?? {}))
       if (overrides[name] !== undefined) manifest[field][name] = overrides[name];
   manifest.overrides = { ...manifest.overrides, ...overrides };
-  writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileAtomicSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
   unlockOverridden(dir, overrides);
   const modules = resolve(dir, 'node_modules');
-  if (existsSync(modules) && lstatSync(modules).isSymbolicLink()) rmSync(modules);
-  const installed = spawnSync('npm', NPM_INSTALL, { cwd: dir, encoding: 'utf8' });
+  if (lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(modules);
+  const installed = sandboxed
+    ? installSandboxed(['npm', ...NPM_INSTALL], dir, { visible: overrideSources(overrides) })
+    : spawnSync('npm', NPM_INSTALL, { cwd: dir, encoding: 'utf8' });
   if (installed.error || installed.status !== 0)
     throw errors.installFailed(
       `the overrides ${describeOverrides(overrides)}`,
@@ -144,8 +177,8 @@ export function lockfileChanges(baseLock, headLock) {
  */
 export function sideLockfiles({ base, head }) {
   if (!base.lockfile || !head.lockfile || base.lockfile === head.lockfile) return null;
-  if (!existsSync(base.lockfile) || !existsSync(head.lockfile)) return null;
-  const texts = { base: readFileSync(base.lockfile, 'utf8'), head: readFileSync(head.lockfile, 'utf8') };
+  const texts = { base: readSideLockfile(base.lockfile), head: readSideLockfile(head.lockfile) };
+  if (texts.base === null || texts.head === null) return null;
   const parsed = (text) => {
     try {
       return JSON.parse(text);

@@ -114,7 +114,8 @@ function prepareCode(request, work, perfgateRoot, sandboxed) {
   // overrides are the only difference between them.
   if (!request.base && !request.dep) {
     if (anyOverride(overrides)) {
-      const side = (label) => prepareOverrideSide({ label, work, projectRoot, copy, overrides: overrides[label] });
+      const side = (label) =>
+        prepareOverrideSide({ label, work, projectRoot, copy, overrides: overrides[label], sandboxed });
       return { base: side('base'), head: side('head') };
     }
     const tree = sideOf('tree', projectRoot, 'the working tree', projectRoot);

@@ -15,7 +15,6 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -29,12 +28,12 @@ import { git, gitResult } from '../core/git.js';
 import { installedDifferences, lockedSide } from './lockfile.js';
 import { installSandboxed } from '../measurement/sandbox/install.js';
 import { registerCleanup } from '../measurement/process/children.js';
-import { readInputJson } from '../core/read-file.js';
+import { readInputJson, readPlainJson } from '../core/read-file.js';
 import { SYSTEM_RUNTIME } from '../measurement/runtime/resolve.js';
 import { placeOnRuntime } from '../measurement/runtime/variant.js';
 import { commandVariant, loadBuiltInVariants } from '../measurement/variants.js';
 import { installFailure } from './install-output.js';
-import { applyOverrides, describeOverrides } from './overrides.js';
+import { applyOverrides, describeOverrides, LOCKFILE_BYTES, overrideSources, readSideLockfile } from './overrides.js';
 
 // How perfgate's own sides install: the same lockfile, no install scripts (none is needed).
 const OWN_INSTALL = ['npm', 'ci', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
@@ -157,8 +156,7 @@ export function checkGitSides(repo, base, head) {
 // Same lockfile, same packages: link the project's node_modules instead of installing again.
 // Otherwise a sandboxed side installs in its sandbox: its install scripts are code under test.
 function installDependencies(sideRoot, projectRoot, install, sandboxed) {
-  const lock = (dir) =>
-    existsSync(join(dir, 'package-lock.json')) ? readFileSync(join(dir, 'package-lock.json'), 'utf8') : null;
+  const lock = (dir) => readSideLockfile(join(dir, 'package-lock.json'));
   if (
     lock(sideRoot) !== null &&
     lock(sideRoot) === lock(projectRoot) &&
@@ -263,7 +261,7 @@ export function prepareGitSide({
   copyNamedFiles(projectRoot, dir, copy);
   installDependencies(dir, projectRoot, install, sandboxed);
   const overridden = Object.keys(overrides).length;
-  if (overridden) applyOverrides(dir, overrides);
+  if (overridden) applyOverrides(dir, overrides, { sandboxed });
   const description = `${ref} (${sha.slice(0, 12)})${overridden ? ` with ${describeOverrides(overrides)}` : ''}`;
   return { ...sideOf(label, dir, description, repo), ref, sha, lockfile: join(dir, 'package-lock.json') };
 }
@@ -272,12 +270,12 @@ export function prepareGitSide({
  * The project's working tree (its tracked files, and "copy"), in a directory of its own, installed
  * with npm `overrides` (bench/comparison/overrides.js): a dependency changed anywhere in the tree.
  */
-export function prepareOverrideSide({ label, work, projectRoot, copy = [], overrides }) {
+export function prepareOverrideSide({ label, work, projectRoot, copy = [], overrides, sandboxed = false }) {
   const dir = join(work.root, label);
   mkdirSync(dir);
   copyTrackedFiles(projectRoot, dir);
   copyNamedFiles(projectRoot, dir, copy);
-  applyOverrides(dir, overrides);
+  applyOverrides(dir, overrides, { sandboxed });
   const description = Object.keys(overrides).length
     ? `the working tree with ${describeOverrides(overrides)}`
     : 'the working tree (installed apart)';
@@ -353,17 +351,20 @@ export function prepareDependencySide({ spec, label, work, projectRoot, lockedFr
   mkdirSync(isolated);
   if (lockedFrom) installLocked(isolated, spec, lockedFrom, sandboxed);
   else {
-    const install = run(
-      'npm',
-      ['install', '--no-save', '--no-package-lock', ...NPM_QUIET, '--prefix', isolated, spec],
-      dir,
-    );
+    // A version asked for by hand (or a tarball, a git URL) resolved now, in the sandbox when
+    // `sandboxed`: a git URL's repository is someone else's code, and so is its .npmrc.
+    const argv = ['npm', 'install', '--no-save', '--no-package-lock', ...NPM_QUIET, '--prefix', isolated, spec];
+    const visible = overrideSources({ [name]: parsePackageSpec(spec).version ?? '' });
+    const install = sandboxed ? installSandboxed(argv, isolated, { visible }) : run(argv[0], argv.slice(1), dir);
     if (install.status !== 0) throw errors.installFailed(spec, installFailure(install.stderr).lines);
   }
   linkProjectPackages(join(projectRoot, 'node_modules'), join(dir, 'node_modules'), name);
   symlinkSync(join(isolated, 'node_modules', name), join(dir, 'node_modules', name));
   copyTrackedFiles(projectRoot, dir);
   copyNamedFiles(projectRoot, dir, copy);
-  const version = JSON.parse(readFileSync(join(isolated, 'node_modules', name, 'package.json'), 'utf8')).version;
+  const installedManifest = join(isolated, 'node_modules', name, 'package.json');
+  const { version } = readPlainJson(installedManifest, LOCKFILE_BYTES, (problem) =>
+    errors.installFailed(spec, `${installedManifest} ${problem}`),
+  );
   return { ...sideOf(label, dir, `${name}@${version}`, projectRoot), spec, version };
 }

@@ -1,0 +1,204 @@
+// Every install of a side runs in the sandbox: a commit's install and its overrides, with npm's
+// program and config settings fixed whatever a .npmrc says (the side's, and a git dependency's
+// that npm installs in a clone); a link out of the side after an install is refused by name. All
+// from a registry stand-in on loopback; no server is started.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { overridesOf } from '../bench/comparison/overrides.js';
+import { createWorkRoot, prepareGitSide } from '../bench/comparison/sides.js';
+import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
+import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
+import { tempDir } from './helpers/harness.js';
+import { GIT_ENV } from './helpers/servers-repo.js';
+
+const QUIET_NPM = ['--no-audit', '--no-fund', '--loglevel=error'];
+const git = (cwd, ...args) =>
+  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+
+const inner = (version) => packageTarball({ name: 'inner', version });
+const outer = packageTarball(
+  { name: 'outer', version: '1.0.0', main: 'index.js', dependencies: { inner: '^1.0.0' } },
+  { 'index.js': "module.exports = require('inner/package.json').version;\n" },
+);
+
+// A git repository of `files`, committed and tagged v1.
+function gitRepo(dir, files) {
+  mkdirSync(dir, { recursive: true });
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'files');
+  git(dir, 'tag', 'v1');
+  return dir;
+}
+
+// A program a .npmrc names as npm's git: if it ever runs, it leaves `marker`.
+const planted = (marker) => `#!/bin/sh\necho ran > '${marker}'\nexit 1\n`;
+
+describe('the installs of a sandboxed side', { skip: sandboxUnavailable() ?? false }, () => {
+  const work = createWorkRoot();
+  const names = ['npm_config_registry', 'npm_config_cache', 'npm_config_fetch_retries'];
+  const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
+  let registry;
+
+  before(async () => {
+    registry = await startFakeRegistryProcess({
+      inner: { '1.0.0': inner('1.0.0'), '1.1.0': inner('1.1.0'), '2.0.0': inner('2.0.0') },
+      outer: { '1.0.0': outer },
+    });
+    Object.assign(process.env, {
+      npm_config_registry: registry.url,
+      npm_config_cache: tempDir('perfgate-npm-cache-'),
+      npm_config_fetch_retries: '0',
+    });
+  });
+  after(async () => {
+    work.remove();
+    await registry?.close();
+    for (const [name, value] of Object.entries(saved))
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+  });
+
+  // A shop (inner@2 at the top, outer's own inner@1) committed with `files` beside it.
+  function shop(files = {}, more = {}) {
+    const repo = tempDir('perfgate-install-shop-');
+    const manifest = {
+      name: 'shop',
+      version: '1.0.0',
+      private: true,
+      dependencies: { inner: '2.0.0', outer: '1.0.0' },
+      ...more,
+    };
+    writeFileSync(join(repo, 'package.json'), JSON.stringify(manifest, null, 2));
+    execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', ...QUIET_NPM], { cwd: repo });
+    gitRepo(repo, { '.gitignore': 'node_modules/\n', ...files });
+    return { repo, sha: git(repo, 'rev-parse', 'HEAD') };
+  }
+  const commitSide = ({ repo, sha }, label, overrides, install = ['npm', 'ci', '--ignore-scripts', ...QUIET_NPM]) =>
+    prepareGitSide({
+      repo,
+      sha,
+      ref: 'main',
+      label,
+      work,
+      projectRoot: repo,
+      install,
+      overrides: overridesOf({}, overrides),
+      sandboxed: true,
+    });
+  const nestedInner = (side) =>
+    execFileSync(process.execPath, ['-p', "require('outer')"], { cwd: side.root, encoding: 'utf8' }).trim();
+
+  test("a git override whose repository's .npmrc (and the side's) names npm's git: neither program runs, the override installs", () => {
+    const outside = tempDir('perfgate-planted-');
+    const label = 'git-npmrc';
+    // The repository npm clones has a prepare script, so npm installs it in the clone (reading
+    // its .npmrc), and a git dependency of its own, which that install fetches with "its" git.
+    const repo = tempDir('perfgate-inner-git-');
+    const deep = gitRepo(join(repo, 'deep'), { 'package.json': JSON.stringify({ name: 'deep', version: '1.0.0' }) });
+    gitRepo(repo, {
+      '.gitignore': 'deep/\n',
+      'package.json': JSON.stringify({
+        name: 'inner',
+        version: '4.0.0',
+        scripts: { prepare: 'true' },
+        dependencies: { deep: `git+file://${deep}#v1` },
+      }),
+      '.npmrc': 'git=./x\n',
+      x: planted(join(outside, 'clone-git-ran')),
+    });
+    chmodSync(join(repo, 'x'), 0o755);
+    git(repo, 'add', 'x');
+    git(repo, 'commit', '-qm', 'x', '--amend');
+    git(repo, 'tag', '-f', 'v1');
+    const project = shop({ '.npmrc': 'git=./x\n', x: planted(join(outside, 'side-git-ran')) });
+    const side = commitSide(project, label, [`inner@git+file://${repo}#v1`]);
+    assert.equal(nestedInner(side), '4.0.0');
+    for (const marker of ['clone-git-ran', 'side-git-ran']) assert.equal(existsSync(join(outside, marker)), false);
+    assert.equal(existsSync(join(side.root, 'side-git-ran')), false);
+  });
+
+  test('a tarball override installs in the sandbox, which sees that file', () => {
+    const dir = tempDir('perfgate-tarball-');
+    const tarball = join(dir, 'inner-3.0.0.tgz');
+    writeFileSync(tarball, inner('3.0.0').tarball);
+    const side = commitSide(shop(), 'tarball', [`inner@file:${tarball}`]);
+    assert.equal(nestedInner(side), '3.0.0');
+    assert.match(readFileSync(side.lockfile, 'utf8'), /inner-3\.0\.0\.tgz/);
+  });
+
+  test('an override of a directory is linked by npm: refused after the install, naming the link and the fix', () => {
+    const dir = tempDir('perfgate-inner-dir-');
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'inner', version: '5.0.0' }));
+    assert.throws(
+      () => commitSide(shop(), 'directory', [`inner@file:${dir}`]),
+      (error) =>
+        error.code === 'PG_INSTALL_FAILED' &&
+        error.message.includes(`node_modules/inner -> ${dir}`) &&
+        /pack it \(npm pack\) and name the \.tgz instead/.test(error.message),
+    );
+  });
+  test("an install script reaches neither the cloud metadata address nor the runner's loopback services, directly or through the registry's route", async () => {
+    // A service of the runner on loopback, outside the install's network: it must see no connection.
+    const connections = [];
+    const service = createServer((request, response) => response.end('secret'));
+    service.on('connection', (socket) => connections.push(socket.remoteAddress));
+    await new Promise((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const { port } = service.address();
+    const probe = `const http = require('node:http');
+const net = require('node:net');
+const proxy = new URL(process.env.HTTP_PROXY);
+const settle = (request, done) => {
+  request.on('timeout', () => { request.destroy(); done('timeout'); });
+  request.on('error', (error) => done(error.code));
+};
+const direct = (host, port) => new Promise((done) => {
+  const socket = net.connect({ host, port, timeout: 1000 });
+  socket.on('connect', () => { socket.destroy(); done('connected'); });
+  settle(socket, done);
+});
+const proxied = (url) => new Promise((done) => {
+  const request = http.get({ host: proxy.hostname, port: proxy.port, path: url, timeout: 2000 }, (answer) => { answer.resume(); done(answer.statusCode); });
+  settle(request, done);
+});
+const tunnel = (to) => new Promise((done) => {
+  const request = http.request({ host: proxy.hostname, port: proxy.port, method: 'CONNECT', path: to, timeout: 2000 });
+  request.on('connect', (answer, socket) => { socket.destroy(); done(answer.statusCode); });
+  settle(request, done);
+  request.end();
+});
+(async () => {
+  const seen = {
+    metadata: await direct('169.254.169.254', 80),
+    privateRange: await direct('10.0.0.1', 80),
+    loopback: await direct('127.0.0.1', ${port}),
+    proxiedMetadata: await proxied('http://169.254.169.254/latest/meta-data/'),
+    proxiedLoopback: await proxied('http://127.0.0.1:${port}/'),
+    tunnelMetadata: await tunnel('169.254.169.254:443'),
+    tunnelLoopback: await tunnel('127.0.0.1:${port}'),
+  };
+  require('node:fs').writeFileSync('probe.json', JSON.stringify(seen));
+})();
+`;
+    try {
+      const project = shop({ 'probe.cjs': probe }, { scripts: { postinstall: 'node probe.cjs' } });
+      const side = commitSide(project, 'network', [], ['npm', 'ci', ...QUIET_NPM]);
+      assert.equal(nestedInner(side), '1.1.0', 'the registry is reachable');
+      const seen = JSON.parse(readFileSync(join(side.root, 'probe.json'), 'utf8'));
+      for (const key of ['metadata', 'privateRange']) assert.notEqual(seen[key], 'connected', key);
+      assert.equal(seen.loopback, 'ECONNREFUSED', 'its loopback is its own');
+      for (const key of ['proxiedMetadata', 'proxiedLoopback', 'tunnelMetadata', 'tunnelLoopback'])
+        assert.equal(seen[key], 403, key);
+      // Connections queued while the install ran synchronously are accepted by now.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.deepEqual(connections, []);
+    } finally {
+      service.close();
+    }
+  });
+});
