@@ -128,7 +128,16 @@ export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view, 
  */
 export async function startServer(
   variant,
-  { env = {}, plan, cpus, logFile, readyTimeout, host = listenHost(variant), port = variant.launch.port, runtimeAgent = false },
+  {
+    env = {},
+    plan,
+    cpus,
+    logFile,
+    readyTimeout,
+    host = listenHost(variant),
+    port = variant.launch.port,
+    runtimeAgent = false,
+  },
 ) {
   if (port && !(await portIsFree(port, host))) throw errors.portInUse(port);
   const { launch } = variant;
