@@ -12,6 +12,7 @@ import { isReference } from '../bench/measurement/specs.js';
 import { appendSummary } from '../bench/github/context.js';
 import { appendToHistory, defaultHistoryPath } from '../bench/history/index.js';
 import { defaultResultsDir, writeOutputs } from '../bench/results/write.js';
+import { sloReport } from '../bench/results/slo.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -23,9 +24,15 @@ await runCommand(BENCH_COMMAND, async ({ values }) => {
   const historyRoot = project?.root ?? projectRoot;
   const outDir = request.outDir ?? defaultResultsDir(config.name);
   const result = await runSuite({ config, variants, runtimes, outDir });
+  const slo = sloReport(result.benchmarks);
   const outputs = writeOutputs(result, outDir);
   appendSummary(outputs.table);
   console.log(`\n${outputs.table}`);
+  if (slo.lines.length) {
+    const block = `SLOs:\n${slo.lines.map((line) => `- ${line}`).join('\n')}`;
+    appendSummary(block);
+    console.log(`\n${block}`);
+  }
   console.log(`results: ${outDir}`);
   if (request.historyFile !== null) {
     const historyFile = request.historyFile ?? defaultHistoryPath(historyRoot);
@@ -40,6 +47,11 @@ await runCommand(BENCH_COMMAND, async ({ values }) => {
       );
     }
   }
-  // 1: a benchmark failed (its reason is in result.json and the table).
-  return result.benchmarks.some((benchmark) => benchmark.status === 'failed') ? EXIT.failed : EXIT.ok;
+  // 1: a benchmark failed (its reason is in result.json and the table), or an SLO broke.
+  if (slo.broken && !request.sloReportOnly)
+    console.error(
+      `perfgate: ${slo.broken} SLO${slo.broken === 1 ? '' : 's'} broken (--slo-report-only to report without failing)`,
+    );
+  const failed = result.benchmarks.some((benchmark) => benchmark.status === 'failed');
+  return failed || (slo.broken && !request.sloReportOnly) ? EXIT.failed : EXIT.ok;
 });

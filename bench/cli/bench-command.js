@@ -16,6 +16,10 @@ export const BENCH_COMMAND = {
       defaultText: "system, or the suite's",
     },
     out: { type: 'string', value: 'DIR', help: 'results directory', defaultText: 'results/<time>-<suite>' },
+    'slo-report-only': {
+      type: 'boolean',
+      help: "report each SLO (the config's slo and benchmarkSlo) as met or broken without failing: exit 0 when one breaks",
+    },
     history: {
       type: 'string',
       value: 'FILE',
@@ -34,5 +38,6 @@ export function parseBenchArgs(values) {
     overrides: { ...request.overrides, ...(values.runtime ? { runtimes: values.runtime } : {}) },
     outDir: values.out,
     historyFile: values.history === false ? null : values.history,
+    sloReportOnly: values['slo-report-only'] === true,
   };
 }

@@ -8,6 +8,8 @@ import { parseRuntimeList, resolveRuntimes } from '../measurement/runtime/resolv
 import { placeOnRuntime } from '../measurement/runtime/variant.js';
 import { builtInVariantNames, loadVariants } from '../measurement/variants.js';
 import { validateSuite } from './schema.js';
+import { sloProblems, unmatchedSloKeys } from '../results/slo.js';
+import { expandSpecs } from '../measurement/specs.js';
 import { SERVER_DEFAULTS, settingsInEnvironment } from './server-settings.js';
 import { DEFAULTS, SUITES } from './suites.js';
 
@@ -75,8 +77,11 @@ export async function resolveSuite({ suite, configFile, fromProject, overrides =
       builtInScenarios: SCENARIO_NAMES,
     }),
     ...settingsInEnvironment(),
+    ...sloProblems(merged),
   ];
   if (problems.length) throw errors.badConfig(configFile ?? `suite "${merged.name}"`, problems);
+  const unmatched = merged.benchmarkSlo ? unmatchedSloKeys(merged, expandSpecs(merged)) : [];
+  if (unmatched.length) throw errors.badConfig(configFile ?? `suite "${merged.name}"`, unmatched);
   engineFor(merged.engine, merged.rate); // not installed here, or no rate: say so before any server starts
   // A misspelt runtime is said before anything is loaded; each is named as written, once.
   merged.runtimes = parseRuntimeList(merged.runtimes).map((runtime) => runtime.text);

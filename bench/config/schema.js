@@ -64,6 +64,9 @@ export const tiersSchema = {
   items: { type: 'integer', minimum: 1, maximum: 60000 },
 };
 
+// Metric name -> bound ("p99 latency": "< 50 ms").
+const sloSchema = { type: 'object', minProperties: 1, additionalProperties: { type: 'string', minLength: 1 } };
+
 // Built-in variants run beside a user's servers on built-in scenarios of their own.
 export const referenceSchema = ({ builtInNames, builtInScenarios }) => ({
   type: 'object',
@@ -112,6 +115,10 @@ export function suiteSchema({
       workers: { type: 'integer', minimum: 0, maximum: 64 },
       readyTimeout: { type: 'number', exclusiveMinimum: 0, maximum: 600 },
       server: serverSettingsSchema,
+      // Service-level objectives (bench/results/slo.js checks the metrics and bounds): for every
+      // benchmark, and per benchmark key as perfgate.config's thresholds.
+      slo: sloSchema,
+      benchmarkSlo: { type: 'object', additionalProperties: sloSchema },
       commands: { type: 'object', additionalProperties: commandSchema },
       reference: referenceSchema({ builtInNames, builtInScenarios }),
       // The relative trend of main (bench/comparison/trend/): how its baseline is chosen, and which

@@ -12,6 +12,7 @@ import { onInterrupt } from './process/children.js';
 import { measureOnce } from './measure.js';
 import { createProgress } from '../core/progress.js';
 import { summarizeRuns } from '../results/record.js';
+import { judgeSuiteSlo } from '../results/slo.js';
 import { runtimeRecord, SYSTEM, SYSTEM_RUNTIME } from './runtime/resolve.js';
 import { expandSpecs } from './specs.js';
 import { skipReason } from './variants.js';
@@ -135,6 +136,7 @@ export async function runSuite({ config, variants, runtimes = [SYSTEM_RUNTIME], 
     if (benchmark.status === 'pending')
       Object.assign(benchmark, { status: 'ok', summary: summarizeRuns(benchmark.runs) });
   }
+  judgeSuiteSlo(config, result);
   result.status = 'complete';
   result.finishedAt = new Date().toISOString();
   save();
