@@ -301,6 +301,9 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     `- ${escapeCell(machine.cpuModel)} x${machine.cores}, Node ${machine.node}, kernel ${escapeCell(machine.kernel)}`,
     `- pinning: ${escapeCell(describePinning(comparison.pinning))}`,
     `- sandbox: ${['base', 'head'].map((key) => `${key} ${sides[key].sandbox?.sandboxed ? 'sandboxed (bubblewrap)' : 'not sandboxed'}`).join(', ')}`,
+    ...[...new Set(['base', 'head'].map((key) => sides[key].sandbox?.limits).filter(Boolean))].map(
+      (limits) => `- sandbox limits: ${escapeCell(limits)}`,
+    ),
     `- ${settings.mode === 'sequential' ? 'sequential: the sides one after the other' : 'duet: both sides at the same time on the same cores'}, load engine ${escapeCell(settings.engine ?? DEFAULT_ENGINE)}`,
     `- rounds of ${settings.roundSeconds} s after ${settings.warmupSeconds} s warm-up, fresh server each, order alternating; ` +
       `${settings.minRounds}–${settings.maxRounds} rounds, budget ${settings.budgetSeconds} s per benchmark`,

@@ -147,6 +147,8 @@ const sandbox = {
     sandboxed: { type: 'boolean' },
     // What a sandboxed side could reach: its own addresses and uid, or why it shared the other's network.
     network: text(300),
+    // The limits its servers ran under (cgroup: cores, memory, processes), or why there were none.
+    limits: text(300),
     misbehaviour: { type: 'array', maxItems: 50, items: text(2000) },
   },
 };
@@ -196,6 +198,22 @@ export const comparisonSchema = {
         notCompared: { type: 'array', maxItems: 1000, items: text(300) },
         referencesMoved: { type: 'array', maxItems: 1000, items: text(300) },
         referencesFailed: { type: 'array', maxItems: 1000, items: text(300) },
+        // bench/comparison/slo-gate.js: objectives the head broke where the base met them (fail the gate).
+        sloBroken: {
+          type: 'array',
+          maxItems: 1000,
+          items: {
+            type: 'object',
+            required: ['id', 'metric', 'bound', 'base', 'head'],
+            properties: {
+              id: text(300),
+              metric: text(100),
+              bound: text(100),
+              base: { type: 'number' },
+              head: { type: 'number' },
+            },
+          },
+        },
       },
     },
   },

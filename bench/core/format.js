@@ -31,3 +31,7 @@ export const intervalText = (ci) => (ci ? `${signedPercent(ci[0])} … ${signedP
 // An interval's level after it, when it is not the usual one, e.g. " at 90 %".
 export const levelText = (level) => `${+(level * 100).toFixed(1)} %`;
 export const levelSuffix = (level, usual) => (level && level !== usual ? ` at ${levelText(level)}` : '');
+
+// A size in bytes, in binary units: "2 GiB", "512 MiB".
+export const byteSize = (bytes) =>
+  bytes >= 1024 ** 3 ? `${+(bytes / 1024 ** 3).toFixed(1)} GiB` : `${+(bytes / 1024 ** 2).toFixed(1)} MiB`;

@@ -208,7 +208,11 @@ export async function measureTogether({ sides: given, measurement, settings, lab
     if (exited.length)
       throw firstFailure(
         exited.map((side) =>
-          blamed(errors.serverExited(side.variant.name, side.exit.code, side.exit.signal, side.logFile), side.key),
+          blamed(
+            // A sandboxed server stopped at one of its side's limits names it (process/server.js).
+            errors.serverExited(side.variant.name, side.exit.code, side.exit.signal, side.logFile, side.exit.limit),
+            side.key,
+          ),
         ),
       );
     return measured.map(({ load, sampled, runtime }) =>

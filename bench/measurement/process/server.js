@@ -12,6 +12,7 @@ import { runtimeAgentLaunch } from '../runtime-agent/window.js';
 import { recordMisbehaviour } from '../sandbox/conduct.js';
 import { sandboxEnv, sandboxView, wrap } from '../sandbox/bubblewrap.js';
 import { closeView } from '../sandbox/view.js';
+import { limitServer } from '../sandbox/server-limits.js';
 import { killAllIn, processesIn, sandboxPidNamespace } from '../sandbox/processes.js';
 import { spawnGroup, stopGroup } from './children.js';
 import { logExcerpt } from './log-excerpt.js';
@@ -85,17 +86,21 @@ const nodeOptions = (...layers) =>
  *      whose bin/ leads PATH;
  *   3. sandbox (bench/measurement/sandbox/): wrapped in bubblewrap when the side is untrusted
  *      (launch.sandbox: what it may read, its network), with the harness's environment left out;
- *   4. pinning (bench/measurement/pinning.js): taskset outermost, when a plan is given.
+ *   4. pinning (bench/measurement/pinning.js): taskset, when a plan is given;
+ *   5. limits (bench/measurement/sandbox/server-limits.js): a sandboxed server joins its cgroup
+ *      first of all, before anything of the side runs.
  * @param {string[]} command
  * @param {{runtime?: object, sandbox?: object, env?: object, cwd?: string}} launch
- * @param {{env?: object, plan?: object, cpus?: number[], view?: object, detached?: boolean, agent?: object}} how
+ * @param {{env?: object, plan?: object, cpus?: number[], view?: object, detached?: boolean, agent?: object,
+ *   limits?: object}} how
  *   env: what the harness sets for this process; view: a sandboxed process's file system
  *   (bench/measurement/sandbox/view.js: a copy of its tree to write in, and its scratch directory);
  *   detached: started in a session of its own (./children.js spawnGroup); agent: a module preloaded
  *   into its Node processes ({env: its NODE_OPTIONS and variables, readOnly: the folders a sandbox
- *   must let it read}: bench/measurement/runtime-agent/window.js)
+ *   must let it read}: bench/measurement/runtime-agent/window.js); limits: a sandboxed server's
+ *   (bench/measurement/sandbox/server-limits.js limitServer)
  */
-export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view, detached, agent } = {}) {
+export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view, detached, agent, limits } = {}) {
   const sandbox =
     agent && launch.sandbox
       ? { ...launch.sandbox, readOnly: [...launch.sandbox.readOnly, ...agent.readOnly] }
@@ -114,7 +119,8 @@ export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view, 
     launch.runtime,
   );
   const argv = sandbox ? wrap(onIt.command, sandbox, { view, cwd: launch.cwd, detached }) : onIt.command;
-  return { argv: plan ? pinnedCommand(plan, argv, cpus) : argv, env: onIt.env };
+  const pinned = plan ? pinnedCommand(plan, argv, cpus) : argv;
+  return { argv: limits ? limits.argv(pinned) : pinned, env: onIt.env };
 }
 
 /**
@@ -143,6 +149,8 @@ export async function startServer(
   const { launch } = variant;
   // A sandboxed server writes into a file system of its own (its tree's copy, its scratch).
   const view = launch.sandbox ? sandboxView(launch.sandbox) : null;
+  // And under its side's limits (cgroup, the view's size), watched from its start.
+  const limits = launch.sandbox ? limitServer(launch.sandbox, view, cpus ?? plan.server) : null;
   const workDir = view ? view.scratch : mkdtempSync(join(tmpdir(), 'perfgate-server-'));
   const readyFile = join(workDir, 'ready.json');
   const listenPort = port ?? (launch.readiness === 'http' ? await freePort(host) : 0);
@@ -155,6 +163,7 @@ export async function startServer(
     view,
     agent: agentLaunch?.preload,
     detached: true,
+    limits,
     env: {
       ...env,
       PORT: String(listenPort),
@@ -166,8 +175,15 @@ export async function startServer(
   });
   const group = spawnGroup(composed.argv, { cwd: launch.cwd, env: composed.env, stdio: ['ignore', log, log] });
   closeSync(log);
+  limits?.watch(() => group.child.kill('SIGKILL'));
+  // How it ended, with the limit it reached (a process killed by the kernel at its memory limit
+  // may end it before the watch sees the limit).
+  const exited = group.exited.then((result) => {
+    const limit = limits?.reached();
+    return limit ? { ...result, limit } : result;
+  });
   let exit;
-  group.exited.then((result) => {
+  exited.then((result) => {
     exit = result;
   });
   let pidNamespace;
@@ -186,6 +202,7 @@ export async function startServer(
         recordMisbehaviour(launch.sandbox.side, `${what}: ${found.map((each) => each.command).join('; ')}`);
     }
     if (wrote) recordMisbehaviour(launch.sandbox.side, wrote);
+    limits?.close();
   };
 
   const deadline = Date.now() + readyTimeout * 1000;
@@ -197,7 +214,7 @@ export async function startServer(
         exit.code,
         exit.signal,
         logFile,
-        exit.error?.message ?? logOf(logFile),
+        exit.limit ?? exit.error?.message ?? logOf(logFile),
         'while starting',
       );
     }
@@ -210,7 +227,7 @@ export async function startServer(
     if (readyPort) {
       if (launch.sandbox) pidNamespace = sandboxPidNamespace(group.child.pid);
       const agent = agentLaunch ? { dir: workDir, absent: agentLaunch.absent } : undefined;
-      return { host, port: readyPort, pid: group.child.pid, pidNamespace, logFile, exited: group.exited, stop, agent };
+      return { host, port: readyPort, pid: group.child.pid, pidNamespace, logFile, exited, stop, agent };
     }
     await sleep(POLL_MS);
   }

@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { registerCleanup } from '../process/children.js';
+import { withinInstallTime } from './limits.js';
 import { asRoot, checkPassable, giveScratch, SANDBOX_UID, sandboxEnv, wrap } from './bubblewrap.js';
 import { openRegistryRoute } from './registry-route.js';
 import { chownTree } from './view.js';
@@ -217,7 +218,9 @@ export function installSandboxed(install, dir, { env = process.env, visible = []
     if (gitLink) renameSync(dotGit, gitLink);
     let installed;
     try {
-      installed = spawnSync(argv[0], argv.slice(1), { cwd: dir, env: installEnv, encoding: 'utf8' });
+      installed = withinInstallTime((limit) =>
+        spawnSync(argv[0], argv.slice(1), { cwd: dir, env: installEnv, encoding: 'utf8', ...limit }),
+      );
     } finally {
       if (gitLink) {
         rmSync(dotGit, { recursive: true, force: true });

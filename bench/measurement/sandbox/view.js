@@ -14,7 +14,9 @@
 // A copy, not an overlay: bubblewrap mounts overlays from 0.10 on (--overlay-src), and Debian 12
 // and Ubuntu 24.04 ship 0.8 and 0.9. Without node_modules a tree is small (perfgate's: 3 MB in
 // 376 files, against 400 MB in 6,853 files for its node_modules, and 78 MB in 1,697 files for
-// its .perfgate), so those stay shared.
+// its .perfgate), so those stay shared. Run as root, a view is a tmpfs of its own, of the side's
+// size limit (./limits.js): a side that fills it fills only its own.
+import { spawnSync } from 'node:child_process';
 import {
   accessSync,
   chmodSync,
@@ -34,6 +36,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { registerCleanup } from '../process/children.js';
+import { SIDE_LIMITS } from './limits.js';
 
 // Directories of a tree that are shared read-only instead of copied: installed packages (large,
 // and a server has no business changing them) and git's own data, anywhere; perfgate's own
@@ -124,8 +127,9 @@ export function chownTree(dir, uid) {
 export function openView(sandbox, { owner, env = process.env } = {}) {
   const dir = mkdtempSync(join(viewParent(), 'perfgate-sandbox-'));
   const view = { dir, root: join(dir, 'root'), scratch: join(dir, 'scratch'), mountPoints: [] };
-  view.unregister = registerCleanup(() => removeWritten(dir));
+  view.unregister = registerCleanup(() => removeView(view));
   try {
+    view.sizeLimited = process.getuid?.() === 0 && mountSized(dir);
     mkdirSync(view.root);
     mkdirSync(view.scratch);
     const tree = sandbox.tree ? realpathSync(sandbox.tree) : null;
@@ -141,10 +145,31 @@ export function openView(sandbox, { owner, env = process.env } = {}) {
     if (owner !== undefined) chownTree(dir, owner);
   } catch (error) {
     view.unregister();
-    removeWritten(dir);
+    removeView(view);
     throw error;
   }
   return view;
+}
+
+// A tmpfs of the side's size at `dir` (the mount fails without the right to mount: no limit then).
+function mountSized(dir) {
+  const options = `size=${SIDE_LIMITS.viewBytes},mode=0700`;
+  return spawnSync('mount', ['-t', 'tmpfs', '-o', options, 'perfgate-view', dir], { stdio: 'ignore' }).status === 0;
+}
+
+function removeView(view) {
+  if (view.sizeLimited) spawnSync('umount', ['--lazy', view.dir], { stdio: 'ignore' });
+  removeWritten(view.dir);
+}
+
+/** Whether the process filled its view, where its size is limited. */
+export function viewFull(view) {
+  if (!view?.sizeLimited || view.closed) return false;
+  try {
+    return statfsSync(view.dir).bavail === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** The bubblewrap arguments that lay the view's root at /: first of all, everything else is bound over it. */
@@ -210,7 +235,7 @@ export function closeView(view) {
     walk('/');
   } finally {
     view.unregister();
-    removeWritten(view.dir);
+    removeView(view);
   }
   if (!written.length) return null;
   written.sort();

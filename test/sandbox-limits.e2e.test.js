@@ -1,0 +1,61 @@
+// A sandboxed side's server under its limits (bench/measurement/sandbox/server-limits.js), as root
+// as CI runs it: it cannot move onto the load generator's core, and a fork bomb, a full file
+// system or its memory limit stops it, its failure naming the limit, with nothing of it left.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
+import { cgroupsUnavailable } from '../bench/measurement/sandbox/cgroup.js';
+import { allowedCpus } from '../bench/measurement/pinning.js';
+import { runInPrivateNetwork } from '../bench/measurement/sandbox/private-network.js';
+import { tempDir } from './helpers/harness.js';
+
+const STEP = new URL('./fixtures/sandbox/limits-step.js', import.meta.url);
+const cpus = allowedCpus();
+const skip =
+  sandboxUnavailable() ?? cgroupsUnavailable() ?? (cpus.length < 2 ? 'one core: nothing to keep apart' : false);
+
+const run = async (mode, limits = {}) => {
+  const { result, leftBehind } = await runInPrivateNetwork(STEP, 'runLimited', {
+    tree: tempDir(),
+    mode,
+    cpus,
+    logFile: join(tempDir(), 'server.log'),
+    limits,
+  });
+  assert.deepEqual(leftBehind, [], 'nothing of the side is left running');
+  return result;
+};
+
+// The cgroups perfgate made, still there.
+const cgroupsLeft = () =>
+  ['/sys/fs/cgroup/pids', '/sys/fs/cgroup']
+    .filter((dir) => existsSync(dir))
+    .flatMap((dir) => readdirSync(dir).filter((name) => name.startsWith('perfgate-')));
+
+describe("a sandboxed side's limits", { skip }, () => {
+  test("a server that moves itself onto the load generator's cores stays on its own", async () => {
+    const { answer } = await run('affinity');
+    assert.notEqual(answer.moved, 0, 'taskset was refused');
+    assert.equal(answer.cpus, String(cpus.at(-1)));
+  });
+
+  test('a fork bomb fails the server with the process limit named', async () => {
+    const before = cgroupsLeft();
+    const { failed } = await run('fork-bomb', { processes: 64 });
+    assert.match(failed, /exited .* while starting: process limit reached \(64 processes and threads\)/);
+    assert.deepEqual(cgroupsLeft(), before);
+  });
+
+  test('a server that fills its file system is stopped, the limit named', async () => {
+    // Stopped while starting, or soon after: either way its failure names the limit.
+    const { failed, exit } = await run('fill-view', { viewBytes: 16 * 1024 ** 2 });
+    assert.match(failed ?? exit?.limit ?? '', /file system limit 16 MiB reached/);
+  });
+
+  test('a server that reaches its memory limit fails with the limit named', async () => {
+    const { failed } = await run('memory', { memoryBytes: 256 * 1024 ** 2 });
+    assert.match(failed, /while starting: memory limit 256 MiB reached/);
+  });
+});
