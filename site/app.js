@@ -141,7 +141,11 @@ function drawNext() {
   const card = page.toDraw.shift();
   if (card?.isConnected && !page.drawn.has(card)) drawTrend(card, card.group);
   if (page.toDraw.length) setTimeout(drawNext, 0);
-  else askForChangePoints();
+  else {
+    // The first screen is drawn: what a headless screenshot waits for (docs/getting-started.md).
+    document.documentElement.dataset.drawn = 'true';
+    askForChangePoints();
+  }
 }
 
 function askForChangePoints() {
@@ -490,7 +494,10 @@ function saveDownload(blob) {
 }
 
 function describeSource(data, paths) {
-  const title = repoTitle(data.repoUrl);
+  // A local history has no repository: a project's one suite is named after the project
+  // (perfgate's own built-in suites are not: its default one keeps perfgate's name).
+  const soleSuite = data.suites.length === 1 && data.suites[0].name !== 'default' ? data.suites[0].name : null;
+  const title = repoTitle(data.repoUrl) ?? soleSuite;
   document.title = `${title ?? 'perfgate'} · benchmarks`;
   $('#title').replaceChildren(title ?? 'perfgate', el('span', {}, ' benchmarks'));
   const last = data.lastUpdate ? ` · updated ${formatDate(data.lastUpdate)} UTC` : '';

@@ -142,11 +142,11 @@ test("the neighbour-ratio mark is off by default, and at the action's 200 % only
   );
 });
 
-test('filters narrow variants, tiers and metrics of perfgate data', () => {
+test('filters narrow variants, tiers and metrics of perfgate data; a chart of one line names its server', () => {
   const groups = groupsOf(fixture, '?variant=fastify&tier=1000&metric=error+%25');
   assert.deepEqual(
     groups.map((group) => group.title),
-    ['json c=1000 · error %', 'proxy[delay=500ms,log=on] c=1000 · error %'],
+    ['fastify · json c=1000 · error %', 'fastify · proxy[delay=500ms,log=on] c=1000 · error %'],
   );
   assert.ok(groups.every((group) => group.series.length === 1 && group.series[0].label === 'fastify'));
   assert.deepEqual(groupsOf(fixture, '?variant='), []);

@@ -89,6 +89,8 @@ export function trendSections(data, state, choices, series = seriesByKey(data.sa
         .sort(compareGroups)
         .map(({ first, perfgate, scenario, tier, ...group }) => ({
           ...group,
+          // A chart of one server's line names the server (an app measures one).
+          title: perfgate && group.series.length === 1 ? `${group.series[0].label} · ${group.title}` : group.title,
           slots: slotsOf.get(suite.name),
           series: group.series.sort((a, b) => a.label.localeCompare(b.label)),
         })),
