@@ -19,7 +19,6 @@ import { failedSides, judgeGate, referenceDifference } from './gate.js';
 import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariants, missingFileHint } from './sides.js';
-import { sloBreaks, withSloGate } from './slo-gate.js';
 import { takeMisbehaviour } from '../measurement/sandbox/conduct.js';
 import { limitsNote } from '../measurement/sandbox/cgroup.js';
 import { watchResults } from '../measurement/sandbox/bubblewrap.js';
@@ -251,13 +250,10 @@ export async function compareSides(
       metrics: JUDGED_METRICS.map((metric) => metric.name),
     },
     benchmarks,
-    gate: withSloGate(
-      judgeGate(benchmarks, {
-        failThreshold: settings.failThreshold,
-        failThresholdOf: (benchmark) => settingsOf(settings, benchmark).failThreshold,
-      }),
-      sloBreaks(benchmarks, config),
-    ),
+    gate: judgeGate(benchmarks, {
+      failThreshold: settings.failThreshold,
+      failThresholdOf: (benchmark) => settingsOf(settings, benchmark).failThreshold,
+    }),
   };
 }
 
