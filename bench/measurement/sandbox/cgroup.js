@@ -5,7 +5,7 @@
 // runs (inCgroup, outermost in its command), so nothing escapes it by forking early. cgroup v2
 // (GitHub's runners: /sys/fs/cgroup/cgroup.controllers) or v1 (cpuset, memory and pids
 // hierarchies); either needs root. Where neither can be written, the run says so in one line.
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { byteSize } from '../../core/format.js';
 import { registerCleanup } from '../process/children.js';
@@ -52,7 +52,12 @@ function v2ParentDir() {
   }
   write(dir, 'cgroup.subtree_control', CONTROLLERS.map((controller) => `+${controller}`).join(' '));
   v2Parent = dir;
-  registerCleanup(() => removeDir(dir));
+  // Registered before its groups, so it runs first: their own cleanups find them gone.
+  registerCleanup(() => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }))
+      if (entry.isDirectory()) removeDir(join(dir, entry.name));
+    removeDir(dir);
+  });
   return dir;
 }
 
