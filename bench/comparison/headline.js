@@ -7,6 +7,7 @@ import { percent, signedPercent } from '../core/format.js';
 import { oneLine } from '../core/text.js';
 import { VERDICTS } from '../stats/index.js';
 import { notComparedBecause } from './gate.js';
+import { metricByName } from '../results/metrics.js';
 
 // What a small change is, said wherever one is shown apart from "no change".
 export const SMALL_CHANGE_NOTE = 'smaller than the gate, but certain';
@@ -15,6 +16,8 @@ export const SMALL_CHANGE_NOTE = 'smaller than the gate, but certain';
 const SHOWN = 20;
 const shown = (list) => [...list.slice(0, SHOWN), ...(list.length > SHOWN ? [`and ${list.length - SHOWN} more`] : [])];
 
+// " ms" after a value of a metric of the registry (a metric it does not know: nothing).
+const unitOf = (name) => (metricByName(name) ? ` ${metricByName(name).unit}` : '');
 const counted = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -38,8 +41,12 @@ function countParts(comparison, quote) {
   const ids = (list) => shown(list.map((id) => quote(id))).join(', ');
   const failedOnHead = gate.failedOnHead ?? [];
   const notCompared = gate.notCompared ?? [];
+  const sloBroken = gate.sloBroken ?? [];
   const parts = [
     failedOnHead.length ? `the head failed ${counted(failedOnHead.length, 'benchmark')} (${ids(failedOnHead)})` : '',
+    sloBroken.length
+      ? `the head breaks ${counted(sloBroken.length, 'SLO')} the base met (${ids([...new Set(sloBroken.map((each) => each.id))])})`
+      : '',
     notCompared.length ? `${counted(notCompared.length, 'benchmark')} could not be compared (${ids(notCompared)})` : '',
     regressions
       ? `${counted(regressions, 'regression')}; ${beyond.length ? `${beyond.length} certainly beyond the ${threshold} gate (${ids(beyond)})` : `none certainly beyond the ${threshold} gate`}`
@@ -64,9 +71,13 @@ function countParts(comparison, quote) {
 function failureLines(comparison, quote) {
   const byId = new Map(comparison.benchmarks.map((benchmark) => [benchmark.id, benchmark]));
   const line = (id, what) => `- ${quote(id)} ${what}: ${quote(oneLine(byId.get(id)?.reason ?? ''), 600)}`;
-  const { failedOnHead = [], notCompared = [], referencesFailed = [] } = comparison.gate;
+  const { failedOnHead = [], notCompared = [], referencesFailed = [], sloBroken = [] } = comparison.gate;
   const lines = [
     ...failedOnHead.map((id) => line(id, 'failed on the head, where the base did not')),
+    ...sloBroken.map(
+      (each) =>
+        `- ${quote(each.id)}: ${quote(each.metric)} ${each.head}${unitOf(each.metric)} on the head, ${each.base}${unitOf(each.metric)} on the base: SLO ${quote(each.bound)} broken by the head`,
+    ),
     ...notCompared.map((id) => line(id, `could not be compared, ${notComparedBecause(byId.get(id) ?? {})}`)),
     ...referencesFailed.map((id) => line(id, 'failed (a reference: it never fails the check)')),
   ];

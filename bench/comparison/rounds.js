@@ -23,7 +23,10 @@ export const roundSample = (run) => ({
   ...Object.fromEntries(JUDGED_METRICS.map((metric) => [metric.sampleKey, metric.fromRun(run)])),
   errors: run.errors,
   timeouts: run.timeouts,
+  // Kept for the SLO gate (bench/comparison/slo-gate.js), not judged.
+  errorPct: run.errorPct,
   clientSaturated: run.loadGenerator.saturated,
+  ...(run.loadGenerator.schedule ? { clientBehind: run.loadGenerator.schedule.behind } : {}),
 });
 
 // Which metrics may stop the sampling and call the verdict, in the order they call it (each

@@ -19,6 +19,7 @@ import { failedSides, judgeGate, referenceDifference } from './gate.js';
 import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariants, missingFileHint } from './sides.js';
+import { sloBreaks, withSloGate } from './slo-gate.js';
 import { takeMisbehaviour } from '../measurement/sandbox/conduct.js';
 import { limitsNote } from '../measurement/sandbox/cgroup.js';
 import { watchResults } from '../measurement/sandbox/bubblewrap.js';
@@ -250,10 +251,13 @@ export async function compareSides(
       metrics: JUDGED_METRICS.map((metric) => metric.name),
     },
     benchmarks,
-    gate: judgeGate(benchmarks, {
-      failThreshold: settings.failThreshold,
-      failThresholdOf: (benchmark) => settingsOf(settings, benchmark).failThreshold,
-    }),
+    gate: withSloGate(
+      judgeGate(benchmarks, {
+        failThreshold: settings.failThreshold,
+        failThresholdOf: (benchmark) => settingsOf(settings, benchmark).failThreshold,
+      }),
+      sloBreaks(benchmarks, config),
+    ),
   };
 }
 

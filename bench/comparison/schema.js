@@ -198,6 +198,22 @@ export const comparisonSchema = {
         notCompared: { type: 'array', maxItems: 1000, items: text(300) },
         referencesMoved: { type: 'array', maxItems: 1000, items: text(300) },
         referencesFailed: { type: 'array', maxItems: 1000, items: text(300) },
+        // bench/comparison/slo-gate.js: objectives the head broke where the base met them (fail the gate).
+        sloBroken: {
+          type: 'array',
+          maxItems: 1000,
+          items: {
+            type: 'object',
+            required: ['id', 'metric', 'bound', 'base', 'head'],
+            properties: {
+              id: text(300),
+              metric: text(100),
+              bound: text(100),
+              base: { type: 'number' },
+              head: { type: 'number' },
+            },
+          },
+        },
       },
     },
   },
