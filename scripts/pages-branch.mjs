@@ -2,9 +2,9 @@
 // Readies the pages branch for bench-main's publishing steps (docs/github-actions.md):
 //   - creates it (with only .nojekyll) when the repository has none yet, so that the first run
 //     on a new repository does not fail in github-action-benchmark, which fetches and switches to it;
-//   - tells whether this commit is already in the trend: a nightly or manual run on an unchanged
-//     commit sets the step output alert=false, so the action does not alert against the previous
-//     commit a second time (it compares with the newest entry of another commit, every time).
+//   - tells whether this run alerts (bench/history/trend-alert.js): a commit new to the trend does,
+//     a nightly or manual run on an unchanged commit does not (alert=false: the action would alert
+//     against the previous commit a second time), a re-run of a failed push run does again.
 //   node scripts/pages-branch.mjs --repo REPO --commit SHA [--branch gh-pages] [--dir dev/bench] [--suite NAME]...
 // GITHUB_TOKEN, when set, authenticates git to GITHUB_SERVER_URL through the environment.
 // Outputs (GITHUB_OUTPUT): created=true|false, alert=true|false.
@@ -13,13 +13,14 @@ import { appendSummary, gitAuthEnv, setOutputs } from '../bench/github/context.j
 import { parseBenchmarkData } from '../bench/history/format.js';
 import { ensureBranch, readBranchFile } from '../bench/history/publish-branch.js';
 import { SUITE_NAMES } from '../bench/results/benchmark-action.js';
+import { runFromEnvironment, trendAlert } from '../bench/history/trend-alert.js';
 
 const PAGES_BRANCH_COMMAND = {
   name: 'pages-branch',
   invocation: 'node scripts/pages-branch.mjs',
   synopsis: '--repo REPO --commit SHA [--branch gh-pages] [--dir dev/bench] [--suite NAME]...',
   summary:
-    'Creates the pages branch when missing; sets the step output alert=false when the commit is already in the trend.\nExit 0, 1 git failure, 2 bad command line.',
+    'Creates the pages branch when missing; sets the step output alert=false when the commit is already in the trend,\nunless this is a re-run of a push run (GITHUB_RUN_ATTEMPT > 1). Exit 0, 1 git failure, 2 bad command line.',
   options: {
     repo: { type: 'string', value: 'REPO', help: 'the repository (path or URL)', required: true },
     commit: { type: 'string', value: 'SHA', help: 'the commit this run measured', required: true },
@@ -46,13 +47,12 @@ await runCommand(PAGES_BRANCH_COMMAND, async ({ values }) => {
   const measured = suites.every((suite) =>
     (data.entries[suite] ?? []).some((entry) => entry.commit?.id === values.commit),
   );
+  const { alert, why } = trendAlert({ measured, ...runFromEnvironment(process.env) });
   const lines = [
     created ? `created branch ${values.branch} (it did not exist)` : `branch ${values.branch} exists`,
-    measured
-      ? `${values.commit} is already in the trend: this run adds its values without alerting again`
-      : `${values.commit} is new to the trend: alerts on`,
+    `${values.commit} ${why}`,
   ];
-  setOutputs({ created, alert: !measured });
+  setOutputs({ created, alert });
   for (const line of lines) console.log(line);
   appendSummary(lines.map((line) => `- ${line}`).join('\n'));
 });

@@ -294,7 +294,7 @@ describe("bench-main's publishing steps on a repository without gh-pages (a firs
   });
   after(() => github.close());
 
-  test('gh-pages is created, the action can switch to it, and every later step publishes; a re-run does not alert again', async () => {
+  test('gh-pages is created, the action can switch to it, and every later step publishes; a re-run of the push run alerts again, the nightly does not', async () => {
     const root = tempDir();
     const checkout = join(root, 'checkout');
     mkdirSync(join(checkout, 'site/lib'), { recursive: true });
@@ -319,6 +319,8 @@ describe("bench-main's publishing steps on a repository without gh-pages (a firs
       GITHUB_SHA: sha,
       GITHUB_API_URL: github.url,
       GITHUB_OUTPUT: outputs,
+      GITHUB_EVENT_NAME: 'push',
+      GITHUB_RUN_ATTEMPT: '1',
     };
     // Node steps run the project's scripts; git steps run in the measured checkout, as in the workspace.
     const runStep = (name, cwd) => spawnAsync('bash', ['-eo', 'pipefail', '-c', stepNamed(name).run], { cwd, env });
@@ -389,8 +391,17 @@ describe("bench-main's publishing steps on a repository without gh-pages (a firs
       /^github-actions\[bot\] trend site and reported change points from [0-9a-f]{40}$/,
     );
 
+    // A re-run of the push run (its first attempt published the commit) alerts again: a red check stays red.
+    writeFileSync(outputs, '');
+    env.GITHUB_RUN_ATTEMPT = '2';
+    const rerun = await runStep('Create gh-pages if missing; is this commit new to the trend?', PROJECT_ROOT);
+    assert.equal(rerun.code, 0);
+    assert.equal(readFileSync(outputs, 'utf8'), 'created=false\nalert=true\n');
+    assert.match(rerun.stdout, /this re-run alerts again, so that the check stays red until the regression is gone/);
+
     // The nightly run on the same commit: no alert, no second report, nothing new to deploy.
     writeFileSync(outputs, '');
+    Object.assign(env, { GITHUB_EVENT_NAME: 'schedule', GITHUB_RUN_ATTEMPT: '1' });
     assert.equal((await runStep('Create gh-pages if missing; is this commit new to the trend?', PROJECT_ROOT)).code, 0);
     assert.equal(readFileSync(outputs, 'utf8'), 'created=false\nalert=false\n');
     rmSync(join(root, 'pages'), { recursive: true });
