@@ -68,8 +68,10 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
     const markdown = writeComparison(comparison, outDir, lockfiles);
     appendSummary(markdown);
     setOutputs({
-      regression: comparison.gate.failed,
+      regression: comparison.gate.regressions.length > 0,
       'small-regressions': comparison.gate.smallRegressions.length,
+      'failed-on-head': comparison.gate.failedOnHead.length,
+      'not-compared': comparison.gate.notCompared.length,
       'report-dir': outDir,
     });
     console.log(markdown);
