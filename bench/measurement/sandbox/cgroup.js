@@ -202,7 +202,7 @@ export function openCgroup(side, cpus) {
 
 /** `argv` run in `cgroup`: its first process joins it, then becomes the command (exec). */
 export const inCgroup = (cgroup, argv) => [
-  'sh',
+  '/bin/sh',
   '-c',
   'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n - 1)); done; exec "$@"',
   'perfgate-cgroup',
