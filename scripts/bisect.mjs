@@ -12,7 +12,7 @@ import { runBisect } from '../bench/comparison/bisect/run-bisect.js';
 import { COMPARISON_OPTIONS, comparisonRequest } from '../bench/cli/compare-command.js';
 import { runCommand } from '../bench/cli/run.js';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { createWorkRoot } from '../bench/comparison/sides.js';
+import { checkSandboxReach, createWorkRoot } from '../bench/comparison/sides.js';
 import { EXIT } from '../bench/core/errors.js';
 import { withProject } from '../bench/project/config.js';
 import { sandboxDecision } from '../bench/measurement/sandbox/bubblewrap.js';
@@ -79,6 +79,7 @@ await runCommand(BISECT_COMMAND, async ({ values }) => {
       : { projectRoot };
     const sandbox = sandboxDecision();
     if (sandbox.note) console.error(sandbox.note);
+    if (sandbox.sandboxed) checkSandboxReach(project.projectRoot);
     const bisect = await runBisect({
       ...request,
       ...project,

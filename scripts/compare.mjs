@@ -22,7 +22,7 @@ import { sideLockfiles } from '../bench/comparison/overrides.js';
 import { measureComparison } from '../bench/comparison/run-comparison.js';
 import { gateExitCode } from '../bench/comparison/gate.js';
 import { sandboxDecision } from '../bench/measurement/sandbox/bubblewrap.js';
-import { createWorkRoot } from '../bench/comparison/sides.js';
+import { checkSandboxReach, createWorkRoot } from '../bench/comparison/sides.js';
 import { writeComparison } from '../bench/comparison/write.js';
 import { appendSummary, setOutputs } from '../bench/github/context.js';
 import { benchmarkSettings, withProject } from '../bench/project/config.js';
@@ -46,11 +46,13 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
     bandProblems(own.thresholds, 'config').map((problem) => `${id}, with the command line's bands: ${problem}`),
   );
   if (unusable.length) throw errors.badConfig(request.project.configFile, unusable);
+  // What the sandbox needs of this machine is checked before a runtime is fetched or a side made.
+  const sandbox = runsCodeUnderTest(request) ? sandboxDecision() : { sandboxed: false };
+  if (sandbox.note) console.error(sandbox.note);
+  if (sandbox.sandboxed) checkSandboxReach(request.project?.root ?? perfgateRoot);
   const runtimes = await resolveSideRuntimes(request);
   const work = createWorkRoot();
   try {
-    const sandbox = runsCodeUnderTest(request) ? sandboxDecision() : { sandboxed: false };
-    if (sandbox.note) console.error(sandbox.note);
     // A side whose lockfile differs from the working tree's is installed: minutes of silence otherwise.
     console.error('preparing the sides (each checked out and installed unless it reuses your node_modules)');
     const sides = prepareSides(request, work, perfgateRoot, runtimes, sandbox);

@@ -3,18 +3,20 @@
 // that npm installs in a clone); a link out of the side after an install is refused by name. All
 // from a registry stand-in on loopback; no server is started.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { overridesOf } from '../bench/comparison/overrides.js';
-import { createWorkRoot, prepareGitSide } from '../bench/comparison/sides.js';
-import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
+import { checkSandboxReach, createWorkRoot, prepareGitSide } from '../bench/comparison/sides.js';
+import { sandboxUnavailable, wrap } from '../bench/measurement/sandbox/bubblewrap.js';
 import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
 import { tempDir } from './helpers/harness.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
 
+const COMPARE = fileURLToPath(new URL('../scripts/compare.mjs', import.meta.url));
 const QUIET_NPM = ['--no-audit', '--no-fund', '--loglevel=error'];
 const git = (cwd, ...args) =>
   execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
@@ -201,4 +203,75 @@ const tunnel = (to) => new Promise((done) => {
       service.close();
     }
   });
+
+  test('a file: tarball outside the repository (npm install ../lib-1.0.0.tgz) installs in a side, which the sandbox shows read-only', () => {
+    const parent = tempDir('perfgate-outside-tarball-');
+    writeFileSync(join(parent, 'lib-1.0.0.tgz'), packageTarball({ name: 'lib', version: '1.0.0' }).tarball);
+    const repo = join(parent, 'app');
+    mkdirSync(repo);
+    const manifest = { name: 'app', version: '1.0.0', private: true, dependencies: { lib: 'file:../lib-1.0.0.tgz' } };
+    writeFileSync(join(repo, 'package.json'), JSON.stringify(manifest, null, 2));
+    execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', ...QUIET_NPM], { cwd: repo });
+    gitRepo(repo, { '.gitignore': 'node_modules/\n' });
+    const side = commitSide({ repo, sha: git(repo, 'rev-parse', 'HEAD') }, 'outside-tarball', []);
+    assert.equal(JSON.parse(readFileSync(join(side.root, 'node_modules/lib/package.json'), 'utf8')).version, '1.0.0');
+  });
+});
+
+// As root in a directory other users cannot pass through (/root is 0700), the sandbox's uid cannot
+// reach the project's node_modules: compare says so before it fetches or prepares anything, and the
+// fix it names works.
+test('as root in a 0700 directory, compare fails at once naming the closed directory and a fix that works', {
+  skip: (process.getuid?.() !== 0 && 'needs root') || (sandboxUnavailable() ?? false),
+}, () => {
+  const closed = tempDir('perfgate-closed-');
+  chmodSync(closed, 0o700);
+  const app = join(closed, 'app');
+  mkdirSync(join(app, 'node_modules', 'lib'), { recursive: true });
+  writeFileSync(join(app, 'node_modules', 'lib', 'index.js'), 'module.exports = 1;\n');
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+  writeFileSync(
+    join(app, 'server.js'),
+    "require('node:http').createServer((q, s) => s.end('ok')).listen(process.env.PORT);\n",
+  );
+  const config = {
+    servers: { api: { command: ['node', 'server.js'] } },
+    scenarios: { root: { path: '/', expect: { status: 200 } } },
+  };
+  writeFileSync(join(app, 'perfgate.config.json'), JSON.stringify(config));
+  gitRepo(app, { '.gitignore': 'node_modules/\n' });
+  writeFileSync(
+    join(app, 'server.js'),
+    "require('node:http').createServer((q, s) => s.end('ok!')).listen(process.env.PORT);\n",
+  );
+  git(app, 'commit', '-qam', 'change');
+  const run = spawnSync(process.execPath, [COMPARE, '--base', 'main~1', '--head', 'main'], {
+    cwd: app,
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 2, run.stderr);
+  assert.match(run.stderr, /PG_SANDBOX_UNREACHABLE|the sandbox cannot reach/);
+  assert.ok(
+    run.stderr.includes(
+      `which cannot pass through ${closed}; let every user pass through (not list) it: chmod o+x ${closed}`,
+    ),
+    run.stderr,
+  );
+  assert.doesNotMatch(run.stderr, /TMPDIR|preparing the sides/);
+  // perfgate's own files in a closed temporary directory: there TMPDIR is the fix.
+  const savedTemp = process.env.TMPDIR;
+  process.env.TMPDIR = join(closed, 'tmp');
+  mkdirSync(process.env.TMPDIR);
+  try {
+    assert.throws(() => checkSandboxReach(app), /set TMPDIR to a directory every user can pass through/);
+  } finally {
+    if (savedTemp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTemp;
+  }
+  // The fix named: the sandbox's uid then reads the project's packages.
+  chmodSync(closed, 0o711);
+  checkSandboxReach(app);
+  const file = join(app, 'node_modules', 'lib', 'index.js');
+  const argv = wrap(['cat', file], { readOnly: [join(app, 'node_modules')], network: 'own' }, { cwd: '/' });
+  assert.equal(execFileSync(argv[0], argv.slice(1), { encoding: 'utf8' }), 'module.exports = 1;\n');
 });

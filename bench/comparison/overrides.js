@@ -18,7 +18,7 @@ const PREFIX = 'node_modules/';
 // A side's package.json and package-lock.json are the side's: read as plain files, within this size.
 export const LOCKFILE_BYTES = 64 * 1024 * 1024;
 const NPM_INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
-const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies'];
+export const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'optionalDependencies'];
 
 // "body-parser@2.2.0", "@scope/pkg@^1", "router@git+file:///tmp/r#v2" -> { name, spec }.
 export function parseOverride(text) {
@@ -117,8 +117,9 @@ export function overrideSources(overrides) {
  * Writes `overrides` into the package.json in `dir` and installs the tree with npm: a direct
  * dependency of an overridden package takes the same spec (npm refuses an override that
  * contradicts a direct dependency). A node_modules linked from elsewhere is replaced, never changed.
+ * sandboxed: installed in the sandbox (bench/measurement/sandbox/install.js), which sees `visible` too.
  */
-export function applyOverrides(dir, overrides, { sandboxed = false } = {}) {
+export function applyOverrides(dir, overrides, { sandboxed = false, visible = [] } = {}) {
   const file = resolve(dir, 'package.json');
   const manifest = readSideJson(file, overrides);
   for (const field of DEPENDENCY_FIELDS)
@@ -130,7 +131,7 @@ export function applyOverrides(dir, overrides, { sandboxed = false } = {}) {
   const modules = resolve(dir, 'node_modules');
   if (lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(modules);
   const installed = sandboxed
-    ? installSandboxed(['npm', ...NPM_INSTALL], dir, { visible: overrideSources(overrides) })
+    ? installSandboxed(['npm', ...NPM_INSTALL], dir, { visible: [...overrideSources(overrides), ...visible] })
     : spawnSync('npm', NPM_INSTALL, { cwd: dir, encoding: 'utf8' });
   if (installed.error || installed.status !== 0)
     throw errors.installFailed(

@@ -10,22 +10,25 @@
 import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
+  copyFileSync,
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { errors } from '../core/errors.js';
 import { git, gitResult } from '../core/git.js';
 import { installedDifferences, lockedSide } from './lockfile.js';
+import { asRoot, checkPassable } from '../measurement/sandbox/bubblewrap.js';
 import { installSandboxed } from '../measurement/sandbox/install.js';
 import { registerCleanup } from '../measurement/process/children.js';
 import { readInputJson, readPlainJson } from '../core/read-file.js';
@@ -33,7 +36,14 @@ import { SYSTEM_RUNTIME } from '../measurement/runtime/resolve.js';
 import { placeOnRuntime } from '../measurement/runtime/variant.js';
 import { commandVariant, loadBuiltInVariants } from '../measurement/variants.js';
 import { installFailure } from './install-output.js';
-import { applyOverrides, describeOverrides, LOCKFILE_BYTES, overrideSources, readSideLockfile } from './overrides.js';
+import {
+  applyOverrides,
+  DEPENDENCY_FIELDS,
+  describeOverrides,
+  LOCKFILE_BYTES,
+  overrideSources,
+  readSideLockfile,
+} from './overrides.js';
 
 // How perfgate's own sides install: the same lockfile, no install scripts (none is needed).
 const OWN_INSTALL = ['npm', 'ci', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'];
@@ -81,6 +91,20 @@ const harnessReadable = () => {
   const require = createRequire(join(HARNESS_SERVERS, 'contract/forward.js'));
   return [HARNESS_SERVERS, ...HARNESS_SERVER_PACKAGES.map((name) => dirname(require.resolve(`${name}/package.json`)))];
 };
+
+/**
+ * Run as root, what the sides' sandboxes will bind of this machine, checked before any side is
+ * made or installed (bench/measurement/sandbox/bubblewrap.js checkPassable): the temporary
+ * directory (the sides, their installs and views), perfgate's servers and the packages they
+ * import, and the project's node_modules (which a side with the same lockfile reuses).
+ */
+export function checkSandboxReach(projectRoot) {
+  if (!asRoot()) return;
+  const modules = join(projectRoot, 'node_modules');
+  // A path inside the temporary directory, so that the directory itself is checked too.
+  const inTemp = join(tmpdir(), 'perfgate-sides');
+  for (const dir of [inTemp, ...harnessReadable(), ...(existsSync(modules) ? [modules] : [])]) checkPassable(dir);
+}
 
 // How a side's own code runs: in its sandbox when it has one (side.sandbox: the directories it
 // may read besides the system's), with the environment the side carries (calibration injects a
@@ -155,7 +179,7 @@ export function checkGitSides(repo, base, head) {
 
 // Same lockfile, same packages: link the project's node_modules instead of installing again.
 // Otherwise a sandboxed side installs in its sandbox: its install scripts are code under test.
-function installDependencies(sideRoot, projectRoot, install, sandboxed) {
+function installDependencies(sideRoot, projectRoot, install, sandboxed, visible) {
   const lock = (dir) => readSideLockfile(join(dir, 'package-lock.json'));
   if (
     lock(sideRoot) !== null &&
@@ -165,7 +189,9 @@ function installDependencies(sideRoot, projectRoot, install, sandboxed) {
     symlinkSync(join(projectRoot, 'node_modules'), join(sideRoot, 'node_modules'));
     return;
   }
-  const installed = sandboxed ? installSandboxed(install, sideRoot) : run(install[0], install.slice(1), sideRoot);
+  const installed = sandboxed
+    ? installSandboxed(install, sideRoot, { visible })
+    : run(install[0], install.slice(1), sideRoot);
   if (installed.error || installed.status !== 0) {
     const failure = installFailure(`${installed.stdout}\n${installed.stderr}`);
     throw errors.installFailed(
@@ -188,6 +214,48 @@ function installDependencies(sideRoot, projectRoot, install, sandboxed) {
 function copyNamedFiles(projectRoot, dir, copy) {
   for (const path of copy) cpSync(join(projectRoot, path), join(dir, path), { recursive: true });
 }
+
+// A `file:` tarball of the project outside its tree (`npm install ../perfgate-0.1.0.tgz` saves
+// file:../perfgate-0.1.0.tgz in package.json and the lockfile): a side, checked out in the work
+// root, looks for it relative to itself, so the user's file is copied to where the side looks
+// (read-only to its sandboxed install). Only what the working tree names: the user's choice, not a
+// commit's. A directory is left to npm, which links it (refused after a sandboxed install, with the fix).
+// @returns the paths the side's install reads outside its directory
+function placeOutsideTarballs(projectRoot, dir, work) {
+  // Unreadable or not JSON: npm says so when it installs.
+  const read = (file) => {
+    try {
+      return readPlainJson(join(projectRoot, file), LOCKFILE_BYTES, (problem) => new Error(problem), { missing: {} });
+    } catch {
+      return {};
+    }
+  };
+  const [manifest, lock] = [read('package.json'), read('package-lock.json')];
+  const specs = [
+    ...DEPENDENCY_FIELDS.flatMap((field) => Object.values(manifest[field] ?? {})),
+    ...Object.values(lock.packages ?? {}).map((entry) => entry?.resolved),
+  ].filter((spec) => typeof spec === 'string' && spec.startsWith('file:'));
+  const placed = new Set();
+  for (const spec of new Set(specs)) {
+    const path = spec.slice('file:'.length);
+    const source = resolve(projectRoot, path);
+    if (isInside(source, projectRoot) || !statSync(source, { throwIfNoEntry: false })?.isFile()) continue;
+    const seenAt = isAbsolute(path) ? source : resolve(dir, path);
+    if (seenAt !== source && !isInside(seenAt, work.root))
+      throw errors.installFailed(
+        `the dependencies of ${dir}`,
+        `${spec} names ${source}, outside the repository, which a side checked out in ${dir} looks for at ${seenAt}: keep the tarball in the repository or in the directory just above it`,
+      );
+    if (!existsSync(seenAt)) {
+      copyFileSync(source, seenAt);
+      chmodSync(seenAt, 0o644); // the sandbox's uid reads it
+    }
+    placed.add(seenAt);
+  }
+  return [...placed];
+}
+
+const isInside = (path, dir) => !relative(dir, path).startsWith('..') && !isAbsolute(relative(dir, path));
 
 // Failures a file missing from a side can cause: a server that does not start, or answers wrongly
 // (a server that creates a missing data file afresh serves other data).
@@ -259,9 +327,10 @@ export function prepareGitSide({
     gitResult(['worktree', 'prune'], { cwd: repo });
   });
   copyNamedFiles(projectRoot, dir, copy);
-  installDependencies(dir, projectRoot, install, sandboxed);
+  const outside = placeOutsideTarballs(projectRoot, dir, work);
+  installDependencies(dir, projectRoot, install, sandboxed, outside);
   const overridden = Object.keys(overrides).length;
-  if (overridden) applyOverrides(dir, overrides, { sandboxed });
+  if (overridden) applyOverrides(dir, overrides, { sandboxed, visible: outside });
   const description = `${ref} (${sha.slice(0, 12)})${overridden ? ` with ${describeOverrides(overrides)}` : ''}`;
   return { ...sideOf(label, dir, description, repo), ref, sha, lockfile: join(dir, 'package-lock.json') };
 }
@@ -275,7 +344,7 @@ export function prepareOverrideSide({ label, work, projectRoot, copy = [], overr
   mkdirSync(dir);
   copyTrackedFiles(projectRoot, dir);
   copyNamedFiles(projectRoot, dir, copy);
-  applyOverrides(dir, overrides, { sandboxed });
+  applyOverrides(dir, overrides, { sandboxed, visible: placeOutsideTarballs(projectRoot, dir, work) });
   const description = Object.keys(overrides).length
     ? `the working tree with ${describeOverrides(overrides)}`
     : 'the working tree (installed apart)';

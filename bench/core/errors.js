@@ -148,8 +148,12 @@ export const errors = {
   ),
   sandboxUnreachable: define(
     'PG_SANDBOX_UNREACHABLE',
-    (dir, closed, uid) =>
-      `the sandbox cannot reach ${dir}: run as root, perfgate sandboxes a side as uid ${uid}, which cannot pass through ${closed}; run perfgate as an ordinary user, or let others pass (chmod o+x ${closed}), or set TMPDIR to a directory they can pass`,
+    (dir, closed, uid, inTemp) =>
+      `the sandbox cannot reach ${dir}: run as root, perfgate sandboxes a side as uid ${uid}, which cannot pass through ${closed.join(', ')}; ${
+        inTemp
+          ? `set TMPDIR to a directory every user can pass through (such as /tmp), or let them pass: chmod o+x ${closed.join(' ')}`
+          : `let every user pass through (not list) ${closed.length > 1 ? 'them' : 'it'}: chmod o+x ${closed.join(' ')}, or move the project to a directory they can pass through (such as /srv or /opt)`
+      }`,
   ),
   installFailed: define('PG_INSTALL_FAILED', (what, detail) => `could not install ${what}: ${detail}`),
   lockedVersionMismatch: define(

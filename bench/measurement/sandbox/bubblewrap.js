@@ -211,11 +211,18 @@ export function watchResults(sides, outDir) {
 }
 
 // Run as root, the sandbox's uid must be able to pass through every directory above one it
-// binds (bubblewrap opens them as that uid): say which one is closed, before anything starts.
+// binds (bubblewrap opens them as that uid): say which are closed, before anything starts, and
+// the fix that works (TMPDIR moves only what perfgate makes; a project's own place stays).
 export function checkPassable(dir) {
+  const closed = [];
   for (let at = dirname(real(dir)); ; at = dirname(at)) {
     const { mode, uid } = statSync(at);
-    if (!(mode & 0o001) && uid !== SANDBOX_UID) throw errors.sandboxUnreachable(dir, at, SANDBOX_UID);
-    if (at === '/') return;
+    if (!(mode & 0o001) && uid !== SANDBOX_UID) closed.unshift(at);
+    if (at === '/') break;
   }
+  // What perfgate makes in the temporary directory, closed only above it: TMPDIR is the fix.
+  const temp = real(tmpdir());
+  const above = (at) => `${temp}/`.startsWith(at === '/' ? '/' : `${at}/`);
+  const inTemp = `${real(dir)}/`.startsWith(`${temp}/`) && closed.every(above);
+  if (closed.length) throw errors.sandboxUnreachable(dir, closed, SANDBOX_UID, inTemp);
 }
