@@ -7,16 +7,22 @@ import { test } from 'node:test';
 import pg from 'pg';
 import { databaseUnavailable, startDatabase } from '../bench/measurement/database.js';
 import { planPinning } from '../bench/measurement/pinning.js';
+import { SIDE_NETWORKS } from '../bench/measurement/sandbox/side-networks.js';
 import { DB_BODY, DB_QUERY } from '../servers/contract/scenarios.js';
 import { groupAlive, tempDir } from './helpers/harness.js';
 
 test('a private PostgreSQL answers the db query, then its whole process group is gone', async (t) => {
   const reason = databaseUnavailable();
   if (reason) return t.skip(reason);
-  const database = await startDatabase({ plan: planPinning([0], {}), logFile: join(tempDir(), 'database.log') });
+  // On a side's address, as in a comparison (bench/measurement/sandbox/side-networks.js).
+  const database = await startDatabase({
+    plan: planPinning([0], {}),
+    host: SIDE_NETWORKS.base.address,
+    logFile: join(tempDir(), 'database.log'),
+  });
   let stopped = false;
   try {
-    assert.match(database.url, /^postgres:\/\/\w+@127\.0\.0\.1:\d+\/\w+$/);
+    assert.match(database.url, /^postgres:\/\/\w+@127\.0\.1\.1:\d+\/\w+$/);
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
     const {
       rows: [row],

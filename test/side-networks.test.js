@@ -3,7 +3,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SANDBOX_UID } from '../bench/measurement/sandbox/bubblewrap.js';
-import { fenceRules, fenceSides, refusedBySide, SIDE_NETWORKS } from '../bench/measurement/sandbox/side-networks.js';
+import {
+  fenceRules,
+  fenceSides,
+  networkLine,
+  refusedBySide,
+  SIDE_NETWORKS,
+} from '../bench/measurement/sandbox/side-networks.js';
 
 const inRange = (address, range) => {
   const [net, bits] = range.split('/');
@@ -24,22 +30,33 @@ describe('the sides’ networks', () => {
     for (const side of [base, head]) assert.ok(!inRange('127.0.0.1', side.range));
   });
 
-  test('the rules send each side’s uid to its chain, which lets it open connections only to its range', () => {
+  test('the rules let each side’s uid open connections only to its range, and there not to a listener on every address', () => {
     const rules = fenceRules();
-    for (const [key, { uid, range }] of Object.entries(SIDE_NETWORKS)) {
-      assert.match(rules, new RegExp(`meta skuid ${uid} jump ${key}\\n`));
-      const chain = rules.slice(rules.indexOf(`chain ${key} {`)).split('}')[0];
-      assert.deepEqual(
-        chain
-          .split('\n')
-          .slice(1)
-          .map((line) => line.trim())
-          .filter(Boolean),
-        ['tcp flags & (syn | ack) != syn accept', `ip daddr ${range} accept`, 'counter reject'],
-      );
+    const chain = (name) =>
+      rules
+        .slice(rules.indexOf(`chain ${name} {`))
+        .split('}')[0]
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim())
+        .filter(Boolean);
+    for (const [index, [key, { uid, range }]] of Object.entries(SIDE_NETWORKS).entries()) {
+      const mark = index + 1;
+      assert.ok(chain('output').includes(`meta skuid ${uid} jump ${key}`));
+      assert.deepEqual(chain(key), [
+        `meta mark set ${mark}`,
+        'tcp flags & (syn | ack) != syn accept',
+        `ip daddr ${range} accept`,
+        'counter reject',
+      ]);
+      assert.ok(chain('input').includes(`meta mark ${mark} jump ${key}_in`));
+      assert.deepEqual(chain(`${key}_in`), [
+        'tcp flags & (syn | ack) != syn accept',
+        'socket wildcard 1 counter reject',
+      ]);
     }
-    // Only sockets of the sides' uids are fenced: the harness's (root) reach both.
-    assert.match(rules, /policy accept;/);
+    // Only the sides' packets are fenced: the harness's (root) reach both.
+    assert.equal(rules.match(/policy accept;/g).length, 2);
     // Replaces the table an earlier comparison in the same namespace left.
     assert.ok(rules.indexOf('delete table inet perfgate_sides') < rules.indexOf('table inet perfgate_sides {\n'));
   });
@@ -52,10 +69,22 @@ describe('the sides’ networks', () => {
         { chain: { name: 'head' } },
         rule('head', [{ match: {} }, { accept: null }]),
         rule('head', [{ counter: { packets: 7, bytes: 420 } }, { reject: null }]),
+        rule('head_in', [{ counter: { packets: 2, bytes: 120 } }, { reject: null }]),
         rule('base', [{ counter: { packets: 0, bytes: 0 } }, { reject: null }]),
       ],
     });
-    assert.deepEqual(refusedBySide(listing), { head: 7, base: 0 });
+    assert.deepEqual(refusedBySide(listing), { head: 9, base: 0 });
+  });
+
+  test('a side’s record says what it could reach, and why when the other side’s servers too', () => {
+    assert.equal(
+      networkLine(SIDE_NETWORKS.head),
+      'its own addresses (127.0.2.0/24) and uid (65533): its connections elsewhere refused',
+    );
+    assert.equal(
+      networkLine(SIDE_NETWORKS.base, 'not run as root, both sides run as one uid'),
+      "on 127.0.1.1, but it could reach the other side's servers: not run as root, both sides run as one uid",
+    );
   });
 
   test('sides without a sandbox are left as they are', () => {

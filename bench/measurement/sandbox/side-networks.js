@@ -17,10 +17,18 @@ export const SIDE_NETWORKS = {
 };
 
 const TABLE = 'perfgate_sides';
+// The chain of what a side's packets meet where they arrive.
+const INBOUND = '_in';
 
-/** Pure: the nftables ruleset that lets each side's uid open connections only to its own range. */
+/**
+ * Pure: the nftables ruleset that fences each side's uid. Its packets are marked as its own
+ * (output); it may open connections only to its own range (output), and, there, not to a listener
+ * on every address (input: such a socket, whoever owns it, also answers on the side's addresses).
+ */
 export function fenceRules(networks = SIDE_NETWORKS) {
-  const sides = Object.entries(networks);
+  const sides = Object.entries(networks).map(([key, network], index) => ({ key, mark: index + 1, ...network }));
+  // Only opening a connection (a SYN, or a datagram) is fenced: its servers answer the harness's connections.
+  const opening = 'tcp flags & (syn | ack) != syn accept';
   return [
     // Made and deleted first, so that the ruleset replaces one an earlier comparison left here.
     `table inet ${TABLE} {}`,
@@ -28,14 +36,22 @@ export function fenceRules(networks = SIDE_NETWORKS) {
     `table inet ${TABLE} {`,
     '  chain output {',
     '    type filter hook output priority filter; policy accept;',
-    ...sides.map(([key, { uid }]) => `    meta skuid ${uid} jump ${key}`),
+    ...sides.map(({ key, uid }) => `    meta skuid ${uid} jump ${key}`),
     '  }',
-    ...sides.flatMap(([key, { range }]) => [
+    '  chain input {',
+    '    type filter hook input priority filter; policy accept;',
+    ...sides.map(({ key, mark }) => `    meta mark ${mark} jump ${key}${INBOUND}`),
+    '  }',
+    ...sides.flatMap(({ key, mark, range }) => [
       `  chain ${key} {`,
-      // Only opening a connection is fenced: its servers answer the harness's connections.
-      '    tcp flags & (syn | ack) != syn accept',
+      `    meta mark set ${mark}`,
+      `    ${opening}`,
       `    ip daddr ${range} accept`,
       '    counter reject',
+      '  }',
+      `  chain ${key}${INBOUND} {`,
+      `    ${opening}`,
+      '    socket wildcard 1 counter reject',
       '  }',
     ]),
     '}',
@@ -48,10 +64,17 @@ export function refusedBySide(listing) {
   const refused = {};
   for (const { rule } of JSON.parse(listing).nftables ?? []) {
     const counter = rule?.expr?.find((expr) => expr.counter)?.counter;
-    if (counter) refused[rule.chain] = (refused[rule.chain] ?? 0) + counter.packets;
+    const side = rule?.chain.replace(new RegExp(`${INBOUND}$`), '');
+    if (counter) refused[side] = (refused[side] ?? 0) + counter.packets;
   }
   return refused;
 }
+
+/** Pure: what a side's sandbox record says of its network; `unfenced`: why it is not fenced, if so. */
+export const networkLine = ({ address, range, uid }, unfenced) =>
+  unfenced
+    ? `on ${address}, but it could reach the other side's servers: ${unfenced}`
+    : `its own addresses (${range}) and uid (${uid}): its connections elsewhere refused`;
 
 const nft = (args, input) => spawnSync('nft', args, { input, encoding: 'utf8', timeout: 10_000 });
 
@@ -86,18 +109,15 @@ export function fenceSides(sides) {
   );
   return {
     sides: placed,
-    network: (key) => {
-      const { address, range, uid } = SIDE_NETWORKS[key];
-      return unfenced
-        ? `on ${address}, but it could reach the other side's servers: ${unfenced}`
-        : `its own addresses (${range}) and uid (${uid}): its connections elsewhere refused`;
-    },
+    network: (key) => networkLine(SIDE_NETWORKS[key], unfenced),
     refusals(key) {
       if (unfenced || !fenced.includes(key)) return [];
       const listing = nft(['-j', 'list', 'table', 'inet', TABLE]);
       const refused = listing.status === 0 ? refusedBySide(listing.stdout)[key] : 0;
       return refused
-        ? [`tried to connect outside its own addresses (${SIDE_NETWORKS[key].range}): refused ${refused} times`]
+        ? [
+            `tried to connect to servers not its own (outside ${SIDE_NETWORKS[key].range}, or on every address): refused ${refused} times`,
+          ]
         : [];
     },
   };
