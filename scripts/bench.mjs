@@ -13,8 +13,28 @@ import { appendSummary } from '../bench/github/context.js';
 import { appendToHistory, defaultHistoryPath } from '../bench/history/index.js';
 import { defaultResultsDir, writeOutputs } from '../bench/results/write.js';
 import { sloReport } from '../bench/results/slo.js';
+import { findKnees, kneeLines, writeKnees } from '../bench/measurement/knee.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+// --find-knee: each benchmark's knee from the suite's rate, printed and written to <out>/knee.json.
+async function kneeSearch({ config, variants, outDir, limits }) {
+  const knees = await findKnees({
+    config,
+    variants,
+    outDir,
+    start: config.rate,
+    limits,
+    onStep: (benchmark, rate, outcome) => console.error(`${benchmark} at ${rate} req/s: ${outcome}`),
+  });
+  const block = `Knees:\n${kneeLines(knees)
+    .map((line) => `- ${line}`)
+    .join('\n')}`;
+  writeKnees(outDir, config, knees);
+  appendSummary(block);
+  console.log(`\n${block}\nresults: ${outDir}`);
+  return knees.some((knee) => knee.failed) ? EXIT.failed : EXIT.ok;
+}
 
 await runCommand(BENCH_COMMAND, async ({ values }) => {
   const request = parseBenchArgs(values);
@@ -23,6 +43,7 @@ await runCommand(BENCH_COMMAND, async ({ values }) => {
   // In a user's repository, the history and its commits are that repository's.
   const historyRoot = project?.root ?? projectRoot;
   const outDir = request.outDir ?? defaultResultsDir(config.name);
+  if (request.knee) return kneeSearch({ config, variants, outDir, limits: request.knee });
   const result = await runSuite({ config, variants, runtimes, outDir });
   const slo = sloReport(result.benchmarks);
   const outputs = writeOutputs(result, outDir);

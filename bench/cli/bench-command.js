@@ -1,6 +1,7 @@
 // `npm run bench`: its option table and the turning of its values into a run request.
 import { commandLine } from '../core/invocation.js';
 import { SUITE_OPTIONS, suiteRequest } from './suite-options.js';
+import { KNEE_DEFAULTS } from '../measurement/knee.js';
 
 export const BENCH_COMMAND = {
   name: 'bench',
@@ -19,6 +20,23 @@ export const BENCH_COMMAND = {
     'slo-report-only': {
       type: 'boolean',
       help: "report each SLO (the config's slo and benchmarkSlo) as met or broken without failing: exit 0 when one breaks",
+    },
+    'find-knee': {
+      type: 'boolean',
+      help: "instead of the suite's table: for each benchmark with an SLO, search from --rate up for the highest rate at which every SLO holds (an open-model engine: --engine vegeta), and report it with its interval",
+    },
+    'knee-steps': {
+      type: 'count',
+      min: 2,
+      value: 'N',
+      help: '--find-knee: loads per benchmark at most',
+      default: KNEE_DEFAULTS.steps,
+    },
+    'knee-seconds': {
+      type: 'positive',
+      value: 'S',
+      help: "--find-knee: a benchmark's search starts no load after this many seconds",
+      default: KNEE_DEFAULTS.seconds,
     },
     history: {
       type: 'string',
@@ -39,5 +57,8 @@ export function parseBenchArgs(values) {
     outDir: values.out,
     historyFile: values.history === false ? null : values.history,
     sloReportOnly: values['slo-report-only'] === true,
+    ...(values['find-knee']
+      ? { knee: { steps: values['knee-steps'], seconds: values['knee-seconds'], precision: KNEE_DEFAULTS.precision } }
+      : {}),
   };
 }

@@ -92,6 +92,16 @@ export const errors = {
     (name) =>
       `load engine "${name}" sends on a fixed schedule and needs a request rate: give --rate R (suite field "rate", requests per second above 0), or choose a closed-loop engine with --engine`,
   ),
+  kneeNeedsOpenEngine: define(
+    'PG_KNEE_NEEDS_OPEN_ENGINE',
+    (name) =>
+      `--find-knee searches for the highest rate every SLO holds at, which needs an engine that sends on a fixed schedule: "${name}" is a closed loop; add --engine vegeta`,
+  ),
+  kneeNeedsSlo: define(
+    'PG_KNEE_NEEDS_SLO',
+    () =>
+      `--find-knee searches for the highest rate every SLO holds at, and no benchmark has one: give the config an "slo" (e.g. {"p99 latency": "< 50 ms"}) or a "benchmarkSlo"`,
+  ),
   engineUnavailable: define(
     'PG_ENGINE_UNAVAILABLE',
     (name, reason) => `load engine "${name}" cannot run here: ${reason}; or choose another with --engine`,

@@ -42,6 +42,14 @@ function newResult({ config, variants, runtimes, measurement }) {
   };
 }
 
+// A benchmark's variant: the one placed on its runtime (bench/measurement/runtime/variant.js). A variant
+// of its own runtime (express-bun) runs there on the default one: recorded so, its name unchanged.
+export const variantForSpec = (variants, spec) =>
+  variants.find(
+    (variant) =>
+      variant.name === spec.variant && (variant.slot ?? variant.runtime ?? SYSTEM) === (spec.runtime ?? SYSTEM),
+  );
+
 /**
  * @param {{config: object, variants: object[], runtimes?: object[], outDir: string}} suite
  *   variants: one per runtime (bench/config/resolve.js); runtimes: the resolved runtimes
@@ -64,18 +72,7 @@ export async function runSuite({ config, variants, runtimes = [SYSTEM_RUNTIME], 
   });
   save();
 
-  // Each benchmark's variant: the one placed on its runtime (bench/measurement/runtime/variant.js). A variant
-  // of its own runtime (express-bun) runs there on the default one: recorded so, its name unchanged.
-  const variantFor = new Map(
-    result.benchmarks.map((benchmark) => [
-      benchmark,
-      variants.find(
-        (variant) =>
-          variant.name === benchmark.variant &&
-          (variant.slot ?? variant.runtime ?? SYSTEM) === (benchmark.runtime ?? SYSTEM),
-      ),
-    ]),
-  );
+  const variantFor = new Map(result.benchmarks.map((benchmark) => [benchmark, variantForSpec(variants, benchmark)]));
   const variantOf = (benchmark) => variantFor.get(benchmark);
   const settingsFor = new Map(
     result.benchmarks.map((benchmark) => [benchmark, measurementSettings(config, benchmark)]),
