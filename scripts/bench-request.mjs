@@ -2,11 +2,14 @@
 // The trusted trigger of a self-hosted benchmark (.github/workflows/bench-request.yml): run by
 // an issue_comment or pull_request_target event on a GitHub-hosted runner, from the default
 // branch's checkout, it never touches pull-request code, and needs no npm install (Node built-ins
-// only, so it runs seconds after the event). A `/perfgate` comment or the run-bench label from
-// someone with write, maintain or admin access dispatches WORKFLOW on the default branch with the
-// pull request and the approved full head commit; a collaborator without that access gets a
-// reply saying why not; anyone else's comment is ignored without a reply.
-//   node scripts/bench-request.mjs --workflow FILE [--command /perfgate] [--label run-bench] [--lockfile-only]
+// only, so it runs seconds after the event). A `/perfgate <full sha>` comment or the run-bench
+// label from someone with write, maintain or admin access dispatches WORKFLOW on the default
+// branch with the pull request and the approved full head commit; a bare `/perfgate` gets the
+// head's full commit back, to be confirmed; a collaborator without that access gets a reply
+// saying why not; anyone else's comment is ignored without a reply. With --automatic, an
+// insider's pull request (a branch of this repository, an update bot's) dispatches on open,
+// reopen, ready-for-review and every push, as the default branch's perfgate.config allows.
+//   node scripts/bench-request.mjs --workflow FILE [--command /perfgate] [--label run-bench] [--lockfile-only] [--automatic]
 // Context: GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL,
 // GITHUB_SERVER_URL, GITHUB_OUTPUT (dispatched, pr, sha), GITHUB_STEP_SUMMARY.
 import { runCommand } from '../bench/cli/run.js';
@@ -16,7 +19,9 @@ import { apiContext, appendSummary, readEvent, requireEnv, setOutputs } from '..
 import {
   DEFAULT_COMMAND,
   DEFAULT_LABEL,
+  automaticSettings,
   decide,
+  decideAutomatic,
   dispatch,
   removeLabel,
   reply,
@@ -26,7 +31,7 @@ import {
 const BENCH_REQUEST_COMMAND = {
   name: 'bench-request',
   invocation: 'node scripts/bench-request.mjs',
-  synopsis: '--workflow FILE [--command /perfgate] [--label run-bench] [--lockfile-only]',
+  synopsis: '--workflow FILE [--command /perfgate] [--label run-bench] [--lockfile-only] [--automatic]',
   summary:
     'The trusted trigger of a self-hosted benchmark (docs/self-hosted-runner.md). Exit 0 dispatched, refused\n(with a reply) or not a request; 1 API failure; 2 bad command line or context.',
   options: {
@@ -42,6 +47,10 @@ const BENCH_REQUEST_COMMAND = {
       type: 'boolean',
       help: "refuse pull requests that change anything but package.json, lockfiles, .nvmrc, .node-version and setup-node's node-version in a workflow (the upgrade gate)",
     },
+    automatic: {
+      type: 'boolean',
+      help: "dispatch an insider's pull request (a branch of this repository, an update bot's) on open, reopen, ready-for-review and push, without a request, unless the default branch's perfgate.config sets github.automatic to approved-only",
+    },
   },
   check: (values) =>
     values.workflow && !/^[\w.-]+\.ya?ml$/.test(values.workflow)
@@ -50,17 +59,41 @@ const BENCH_REQUEST_COMMAND = {
 };
 
 // How the measured commit was chosen, for the reply: the maintainer can check it is the one reviewed.
-function whichCommit(request, decision, command) {
+function whichCommit(request, decision) {
   if (request.via === 'label') return 'the head when the label was added';
-  if (request.approvedSha)
-    return decision.sha === decision.head
-      ? 'the commit the comment names'
-      : `the commit the comment names; the head is now \`${decision.head}\`, not measured`;
-  const after = Date.parse(request.createdAt ?? '');
-  const seconds = Number.isFinite(after)
-    ? ` ${Math.max(0, Math.round((Date.now() - after) / 1000))} s after the comment`
-    : '';
-  return `the head when this job read it${seconds}; to name a commit, comment \`${command} <full sha>\``;
+  return decision.sha === decision.head
+    ? 'the commit the comment names'
+    : `the commit the comment names; the head is now \`${decision.head}\`, not measured`;
+}
+
+// An insider's pull request, without a request: skipped quietly (no reply on every push), or dispatched.
+async function automaticRun({ api, context, defaultBranch, request, options }) {
+  const settings = await automaticSettings({ api, repository: context.repository, ref: defaultBranch });
+  const decision = await decideAutomatic({
+    api,
+    repository: context.repository,
+    defaultBranch,
+    request,
+    settings,
+    command: options.command,
+  });
+  if (!decision.approved) {
+    setOutputs({ dispatched: false });
+    appendSummary(`No automatic benchmark of #${request.number}: ${decision.reason}`);
+    return console.log(`not run automatically: ${decision.reason}`);
+  }
+  await dispatch({
+    api,
+    repository: context.repository,
+    workflow: options.workflow,
+    ref: defaultBranch,
+    number: decision.number,
+    sha: decision.sha,
+  });
+  setOutputs({ dispatched: true, pr: decision.number, sha: decision.sha });
+  const line = `Dispatched ${options.workflow} on ${defaultBranch} for #${decision.number} at ${decision.sha} (${decision.role}'s pull request, github.automatic: ${settings.automatic}).`;
+  appendSummary(line);
+  console.log(line);
 }
 
 await runCommand(BENCH_REQUEST_COMMAND, async ({ values: options }) => {
@@ -79,6 +112,7 @@ await runCommand(BENCH_REQUEST_COMMAND, async ({ values: options }) => {
   const api = githubApi(context);
   const defaultBranch = event.repository?.default_branch;
   if (!defaultBranch) throw githubErrors.badEvent('GITHUB_EVENT_PATH', 'names no repository.default_branch');
+  if (request.via === 'automatic') return automaticRun({ api, context, defaultBranch, request, options });
   try {
     const decision = await decide({
       api,
@@ -88,6 +122,19 @@ await runCommand(BENCH_REQUEST_COMMAND, async ({ values: options }) => {
       command: options.command,
       lockfileOnly: options['lockfile-only'],
     });
+    if (decision.confirm) {
+      await reply({
+        api,
+        repository: context.repository,
+        number: request.number,
+        body: `perfgate: the head of #${request.number} is \`${decision.confirm}\`. To benchmark exactly this commit, comment \`${options.command} ${decision.confirm}\` (a bare \`${options.command}\` approves nothing: a push can land between your look and this job).`,
+      });
+      setOutputs({ dispatched: false });
+      appendSummary(
+        `Benchmark request on #${request.number} by @${request.actor}: asked to confirm ${decision.confirm}`,
+      );
+      return console.log(`asked @${request.actor} to confirm ${decision.confirm}`);
+    }
     if (!decision.approved) {
       await reply({
         api,
@@ -112,7 +159,7 @@ await runCommand(BENCH_REQUEST_COMMAND, async ({ values: options }) => {
       api,
       repository: context.repository,
       number: decision.number,
-      body: `perfgate: benchmarking \`${decision.sha}\` against its merge base with ${defaultBranch}, as @${decision.actor} (${decision.role}) asked (${whichCommit(request, decision, options.command)}); later pushes are not measured by this run. [Runs](${runs}).`,
+      body: `perfgate: benchmarking \`${decision.sha}\` against its merge base with ${defaultBranch}, as @${decision.actor} (${decision.role}) asked (${whichCommit(request, decision)}); later pushes are not measured by this run. [Runs](${runs}).`,
     });
     setOutputs({ dispatched: true, pr: decision.number, sha: decision.sha });
     appendSummary(

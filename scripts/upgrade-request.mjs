@@ -16,7 +16,7 @@ import { githubApi } from '../bench/github/api.js';
 import { apiContext, appendSummary, pullRequestOfEvent, readEvent, setOutputs } from '../bench/github/context.js';
 import { changedFrameworks, lockfileAt } from '../bench/github/packages.js';
 import { changedRuntime, runtimeFilesAt } from '../bench/github/runtime-upgrade.js';
-import { dispatch, UPDATE_BOTS } from '../bench/github/trusted-trigger.js';
+import { dispatch, isUpdateBotPull, UPDATE_BOTS } from '../bench/github/trusted-trigger.js';
 
 const UPGRADE_REQUEST_COMMAND = {
   name: 'upgrade-request',
@@ -48,10 +48,9 @@ await runCommand(UPGRADE_REQUEST_COMMAND, async ({ values }) => {
     console.log(line);
   };
   // The pull request's author, not the actor: a re-run by someone else keeps the author.
-  const author = event.pull_request.user?.login;
-  if (!UPDATE_BOTS.includes(author))
+  if (!isUpdateBotPull(event.pull_request))
     return finish(
-      `#${number} is by @${author}, not ${UPDATE_BOTS.join(' or ')}: no upgrade gate unless a maintainer asks for it`,
+      `#${number} is by @${event.pull_request.user?.login}, not ${UPDATE_BOTS.join(' or ')}: no upgrade gate unless a maintainer asks for it`,
       { dispatched: false },
     );
   if (event.pull_request.base?.ref !== defaultBranch)

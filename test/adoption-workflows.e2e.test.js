@@ -180,6 +180,28 @@ describe("the templates carry every guard of perfgate's own workflows", () => {
       /if \[\[ "\$LOCKFILE_ONLY" == true \]\]; then args\+=\(--lockfile-only\); fi/,
     );
   });
+
+  test("the request runs insiders' pull requests without a request as bench-request.yml does: the benchmark's step only", () => {
+    const steps = workflows['perfgate-request.yml'].jobs.request.steps.filter((each) => each.with?.workflow);
+    assert.deepEqual(
+      steps.map((each) => [each.with.workflow, each.with.automatic ?? false]),
+      [
+        ['perfgate-pr.yml', true],
+        ['perfgate-upgrade.yml', false],
+      ],
+    );
+    const ownSteps = own('bench-request.yml').jobs.request.steps.filter((each) => each.run);
+    assert.deepEqual(
+      ownSteps.map((each) => each.run.endsWith(' --automatic')),
+      [true, false],
+    );
+    assert.deepEqual(
+      workflows['perfgate-request.yml'].on.pull_request_target.types,
+      own('bench-request.yml').on.pull_request_target.types,
+    );
+    const action = YAML.parse(sources['actions/request']);
+    assert.match(action.runs.steps[0].run, /if \[\[ "\$AUTOMATIC" == true \]\]; then args\+=\(--automatic\); fi/);
+  });
 });
 
 test('every finding the linters are told to ignore says why, on its line or in the comment above it', () => {

