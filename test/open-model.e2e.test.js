@@ -1,9 +1,11 @@
 // The open-model engine (vegeta) against a real server that stalls on purpose: POST bodies
 // sent on schedule, the achieved rate and the requests not sent recorded, a stall the
 // closed-loop p99 hides shown by the open model's, a schedule the client cannot hold flagged,
-// and an open engine without a rate refused. Directions and counts only: no test asserts a speed.
+// bench --find-knee's search run through, and an open engine without a rate refused. Directions and
+// counts only: no test asserts a speed.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { engineFor } from '../bench/measurement/engines/seam.js';
@@ -12,7 +14,7 @@ import { mergeHistograms } from '../bench/measurement/latency-histogram.js';
 import { runLoad } from '../bench/measurement/load.js';
 import { spawnGroup, stopGroup } from '../bench/measurement/process/children.js';
 import { runRecord } from '../bench/results/record.js';
-import { PROJECT_ROOT } from './helpers/harness.js';
+import { PROJECT_ROOT, runBench, tempDir, writeConfig } from './helpers/harness.js';
 
 const STALLING = join(PROJECT_ROOT, 'test/fixtures/servers/stalling.js');
 const POST = { method: 'POST', path: '/echo', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(100) };
@@ -103,6 +105,49 @@ describe('vegeta, the open model', { skip: vegetaUnavailable() ?? false }, () =>
       assert.match(run.warnings.join('\n'), /client behind schedule at 1000000 req\/s/);
     } finally {
       await server.stop();
+    }
+  });
+
+  test('bench --find-knee loads at the rates of its search and reports the knee with its interval', async () => {
+    const dir = tempDir('perfgate-knee-');
+    try {
+      const config = writeConfig(dir, {
+        variants: ['node-http'],
+        scenarios: ['hello'],
+        connections: [2],
+        engine: 'vegeta',
+        duration: 0.3,
+        warmup: 0,
+        // Not on latency: at a few requests a load, one sent late would leave it unjudged (the client's).
+        slo: { 'error %': '< 50' },
+      });
+      const out = join(dir, 'out');
+      const run = await runBench([
+        '--config',
+        config,
+        '--rate',
+        '20',
+        '--find-knee',
+        '--knee-steps',
+        '2',
+        '--out',
+        out,
+      ]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(
+        run.stdout,
+        /- node-http hello: knee 40 req\/s; no rate tried broke an SLO \(2 steps, stopped by steps\)/,
+      );
+      const [knee] = JSON.parse(readFileSync(join(out, 'knee.json'), 'utf8')).knees;
+      assert.deepEqual(
+        knee.measured.map(({ rate, judged }) => [rate, judged[0].met]),
+        [
+          [20, true],
+          [40, true],
+        ],
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
