@@ -89,6 +89,10 @@ describe('compare two commits', () => {
     assert.match(report, /\| node-http hello c=10 \| CPU µs\/request \|.*🔴 regression \|/);
     assert.match(report, /\*\*node-http hello c=10\*\*: 🔴 regression, called by (CPU µs\/request|req\/s)/);
     assert.match(report, /duet: both sides at the same time on the same cores, load engine autocannon/);
+    // A change called in duet: each side was also measured alone, beside duet's shared-core figures.
+    assert.ok(benchmark.alone.head.cpuMicrosPerRequest > benchmark.alone.base.cpuMicrosPerRequest);
+    assert.ok(benchmark.alone.inflation.base > 0 && benchmark.alone.inflation.head > 0);
+    assert.match(report, /\*\*Each server alone\*\*/);
     assert.match(
       run.stdout,
       /1 regression; 1 certainly beyond the 10 % gate \(node-http hello c=10\): the check fails\./,

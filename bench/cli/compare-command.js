@@ -114,11 +114,17 @@ export const COMPARISON_OPTIONS = {
     help: 'a differential CPU profile for every benchmark (--no-profile: for none), from one more run of both sides after the rounds',
     defaultText: 'for each benchmark with a regression',
   },
+  alone: {
+    type: 'boolean',
+    negatable: true,
+    help: "in duet, one more round of each side alone for every benchmark (--no-alone: for none): a single server's figures beside duet's shared-core ones",
+    defaultText: 'for each benchmark duet calls slower or faster',
+  },
   out: { type: 'string', value: 'DIR', help: 'results directory', defaultText: 'results/<time>-compare' },
 };
 
-// --profile: always; --no-profile: never; neither: only where compare finds a regression.
-const profileMode = (flag) => ({ true: 'always', false: 'never' })[flag] ?? 'auto';
+// --profile / --alone: always; --no-…: never; neither: only where compare finds a change.
+const switchMode = (flag) => ({ true: 'always', false: 'never' })[flag] ?? 'auto';
 
 export const COMPARE_COMMAND = {
   name: 'compare',
@@ -214,7 +220,8 @@ export function comparisonRequest(values) {
       budgetSeconds: values.budget,
       minRounds: values['min-rounds'],
       maxRounds: values['max-rounds'],
-      profile: profileMode(values.profile),
+      profile: switchMode(values.profile),
+      alone: switchMode(values.alone),
     },
   };
 }

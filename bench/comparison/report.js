@@ -8,6 +8,7 @@ import { describePinning } from '../measurement/pinning.js';
 import { profileMarkdown } from './profile/report.js';
 import { COMPARE_DEFAULTS, DEFAULTS, isSmallChange, shownInterval, VERDICTS } from '../stats/index.js';
 import { escapeMarkdown as escapeCell, oneLine } from '../core/text.js';
+import { aloneLines } from './alone.js';
 import { CONFIRMING_RUN, changeDirection } from './confirm.js';
 import { NO_CHANGE_MARGINS } from './rounds.js';
 import { headlineLines, SMALL_CHANGE_NOTE } from './headline.js';
@@ -34,6 +35,9 @@ const CHANGE_METHODS = {
 // existed has none for it.
 const judgedIn = (benchmark) => JUDGED_METRICS.filter((metric) => benchmark.verdicts[metric.name]);
 
+// "a", "a and b", "a, b and c".
+const inWords = (names) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names.join(''));
+
 // The verdict bands the comparison ran with (settings.thresholds: fractions per metric name),
 // metrics that share a band named together; a file from before a metric was judged lacks it.
 function bandSentence(thresholds) {
@@ -48,7 +52,7 @@ function bandSentence(thresholds) {
     const band = margin === threshold ? edges : `${edges}, no change within ±${percent(margin)}`;
     groups.set(band, [...(groups.get(band) ?? []), name]);
   }
-  const bands = [...groups].map(([band, names]) => `${names.join(' and ')}: ${band}`).join('; ');
+  const bands = [...groups].map(([band, names]) => `${inWords(names)}: ${band}`).join('; ');
   // Inconclusive means "the budget ran out" only for a metric that decides; another one is
   // judged on the rounds the deciding metrics took (issue 29: p99 latency).
   const listed = (metrics) => metrics.filter((metric) => thresholds[metric.name]).map((metric) => metric.name);
@@ -60,7 +64,7 @@ function bandSentence(thresholds) {
     `no change when it contains zero, the estimate lies inside the minimum effect and the ${levelText(COMPARE_DEFAULTS.equivalenceConfidence)} interval ` +
     `(an equivalence test; shown instead when the rounds are too few for a ${levelText(DEFAULTS.confidence)} one) lies wholly inside the no-change margin (below; unless set, ${percent(COMPARE_DEFAULTS.noChangeShare)} of the band, at least the minimum effect), ` +
     `or, in a run that confirms a change, the ${levelText(CONFIRMING_RUN.equivalenceConfidence)} interval inside the minimum effect; ` +
-    `inconclusive otherwise: for ${deciding.join(' and ')}, which decide, the time budget ran out first` +
+    `inconclusive otherwise: for ${inWords(deciding)}, which decide, the time budget ran out first` +
     (others.length
       ? `; for ${others.join(' and ')}, which ${others.length > 1 ? 'do' : 'does'} not decide, its interval was still open when the deciding metrics stopped the sampling`
       : '') +
@@ -287,6 +291,7 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     '',
     ...measured.flatMap(verdictLine),
     '',
+    ...aloneLines(comparison, { number, signedPercent, cell: escapeCell }),
     `${CHANGE_METHODS[settings.interval ?? 'welch']}. ${bandSentence(settings.thresholds)}`,
     ...(warnings.length ? ['', '**Warnings**', ...warnings] : []),
     '',

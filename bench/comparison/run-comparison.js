@@ -14,6 +14,7 @@ import { expandSpecs, isReference } from '../measurement/specs.js';
 import { skipReason } from '../measurement/variants.js';
 import { runtimeRecord } from '../measurement/runtime/resolve.js';
 import { profileBenchmark } from './profile/profile-benchmark.js';
+import { measureAlone, wantsAlone } from './alone.js';
 import { measureConfirmed } from './confirm.js';
 import { failedSides, judgeGate, referenceDifference } from './gate.js';
 import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
@@ -181,6 +182,17 @@ export async function compareSides(
             outDir: join(outDir, fileSafe(spec.id)),
           })
         : undefined;
+      const alone = wantsAlone(settings.alone, mode, measured)
+        ? await measureAlone(
+            {
+              spec,
+              variants: { base: variants.base[spec.variant], head: variants.head[spec.variant] },
+              measurement,
+              settings: measuring,
+            },
+            measured.samples,
+          )
+        : undefined;
       benchmarks.push({
         ...entry,
         status: 'ok',
@@ -202,6 +214,7 @@ export async function compareSides(
             : []),
         ],
         ...(profile ? { profile } : {}),
+        ...(alone ? { alone } : {}),
       });
     } catch (error) {
       if (!(error instanceof PerfgateError)) throw error;

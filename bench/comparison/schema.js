@@ -20,6 +20,20 @@ const samples = {
     properties: Object.fromEntries(ALWAYS_JUDGED.map((metric) => [metric.sampleKey, { type: 'number', minimum: 0 }])),
   },
 };
+// A duet benchmark's sides measured alone once (alone.js): a round's sample each, and duet's cost.
+const alone = {
+  type: 'object',
+  required: ['base', 'head', 'inflation'],
+  properties: {
+    base: samples.items,
+    head: samples.items,
+    inflation: {
+      type: 'object',
+      required: ['base', 'head'],
+      properties: { base: { type: 'number', minimum: 0 }, head: { type: 'number', minimum: 0 } },
+    },
+  },
+};
 const interval = {
   anyOf: [
     { type: 'null' },
@@ -112,6 +126,7 @@ const benchmark = {
       properties: Object.fromEntries(JUDGED_METRICS.map((metric) => [metric.name, verdict])),
     },
     samples: { type: 'object', required: ['base', 'head'], properties: { base: samples, head: samples } },
+    alone,
     verdict: benchmarkVerdict,
     // A first run that called a slowdown, measured again (bench/comparison/confirm.js).
     confirmation: {
