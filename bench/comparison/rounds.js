@@ -13,9 +13,12 @@ import {
   isResolved,
   isSlower,
   isSmallChange,
+  roundSpread,
   stopReason,
+  tooNoisy,
   VERDICTS,
 } from '../stats/index.js';
+import { percent } from '../core/format.js';
 
 // What is kept of each measured round (a run record of bench/results/record.js): every
 // judged metric under its sampleKey, enough to recompute the verdicts and to audit them.
@@ -126,6 +129,25 @@ export function overallVerdict(verdicts, deciding) {
   return { verdict: VERDICTS.inconclusive, calledBy, resolved: false, notes };
 }
 
+// An inconclusive verdict that the limits (time budget, most rounds) cut short, where a deciding metric's rounds
+// were too far apart for that many of them to show even "no change" within its margin: the machine was too noisy
+// (a shared or hosted runner), which the verdict says with the spread, rather than leave a close call implied.
+function withNoiseNote(verdict, samples, deciding, { thresholds, noChangeWithin, equivalenceConfidence, rounds }) {
+  if (verdict.verdict !== VERDICTS.inconclusive) return verdict;
+  for (const name of deciding.names) {
+    const judged = JUDGED_METRICS.find((metric) => metric.name === name);
+    const value = (sample) => sampleValue(judged, sample);
+    const spread = roundSpread(samples.base.map(value), samples.head.map(value));
+    const margin = NO_CHANGE_MARGINS[noChangeWithin](thresholds[name]);
+    if (tooNoisy({ spread, rounds, margin, confidence: equivalenceConfidence }))
+      return {
+        ...verdict,
+        notes: [...verdict.notes, `the machine was too noisy (spread ${percent(spread)} per round in ${name})`],
+      };
+  }
+  return verdict;
+}
+
 /**
  * @param {{measureRound: (round: number, order: ['base'|'head', 'base'|'head']) => Promise<{base: object, head: object}>,
  *   budgetMs: number, minRounds: number, maxRounds: number, thresholds: object, interval?: string,
@@ -172,7 +194,13 @@ export async function compareInterleaved({
       minRounds,
       maxRounds,
     });
-    if (stoppedBy) return { samples, verdicts, verdict, rounds, elapsedMs: now() - startedAt, stoppedBy };
+    if (stoppedBy) {
+      const judged =
+        stoppedBy === 'resolved'
+          ? verdict
+          : withNoiseNote(verdict, samples, deciding, { thresholds, noChangeWithin, equivalenceConfidence, rounds });
+      return { samples, verdicts, verdict: judged, rounds, elapsedMs: now() - startedAt, stoppedBy };
+    }
   }
 }
 

@@ -1,9 +1,10 @@
 // The verdict of an A/B comparison: where the confidence interval of the relative change lies against a
 // threshold band ("horizons", after tachometer), read in the metric's better direction.
 import { DEFAULTS } from './defaults.js';
-import { coefficientOfVariation, mean } from './descriptive.js';
+import { coefficientOfVariation, mean, standardDeviation } from './descriptive.js';
 import { bootstrapInterval, deltaMethodInterval, relativeChange } from './relative-difference.js';
 import { pairedRatio } from './paired-ratio.js';
+import { twoSidedCriticalValue } from './t-distribution.js';
 import { welchTTest } from './welch.js';
 
 // How each interval gets its interval and p-value from the two samples; the paired one also
@@ -189,4 +190,20 @@ export function shownInterval({ ci, equivalenceCi, confidence = DEFAULTS.confide
 // whose whole interval lies beyond failThreshold in the bad direction.
 export function failsGate(result, failThreshold = DEFAULTS.failThreshold) {
   return isSlower(result.verdict) && towardsBetter(result.ci, result.direction)[1] < -failThreshold;
+}
+
+// How far apart paired rounds are: the standard deviation of the rounds' log ratios head/base, about the relative
+// spread of one round's change (a fraction); null with fewer than two rounds or a round that measured 0.
+export function roundSpread(base, head) {
+  if (base.length !== head.length || base.length < 2) return null;
+  if (![...base, ...head].every((value) => value > 0)) return null;
+  return standardDeviation(base.map((baseValue, index) => Math.log(head[index] / baseValue)));
+}
+
+// Whether rounds `spread` apart are too noisy for `rounds` of them to resolve anything: the interval of their mean
+// change at `confidence` (a t interval, near enough the paired one) is wider than ±margin, so even a true "no
+// change" could not have been shown. Then an inconclusive verdict is the machine's noise, not a close call.
+export function tooNoisy({ spread, rounds, margin, confidence }) {
+  if (!(spread > 0) || !(rounds >= 2)) return false;
+  return (twoSidedCriticalValue(confidence, rounds - 1) * spread) / Math.sqrt(rounds) >= margin;
 }
