@@ -204,6 +204,33 @@ const tunnel = (to) => new Promise((done) => {
     }
   });
 
+  test('an install that needs a host other than the registry fails, naming the address it was refused', async () => {
+    const service = createServer((request, response) => response.end('secret'));
+    await new Promise((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const elsewhere = `127.0.0.1:${service.address().port}`;
+    try {
+      const repo = tempDir('perfgate-install-elsewhere-');
+      const manifest = {
+        name: 'app',
+        version: '1.0.0',
+        private: true,
+        dependencies: { x: `http://${elsewhere}/x.tgz` },
+      };
+      gitRepo(repo, { 'package.json': JSON.stringify(manifest) });
+      const install = ['npm', 'install', '--no-package-lock', '--ignore-scripts', ...QUIET_NPM];
+      assert.throws(
+        () => commitSide({ repo, sha: git(repo, 'rev-parse', 'HEAD') }, 'elsewhere', [], install),
+        (error) =>
+          error.code === 'PG_INSTALL_FAILED' &&
+          error.message.includes(
+            `it tried to reach ${elsewhere}, and a sandboxed install reaches only the npm registry`,
+          ),
+      );
+    } finally {
+      service.close();
+    }
+  });
+
   test('a file: tarball outside the repository (npm install ../lib-1.0.0.tgz) installs in a side, which the sandbox shows read-only', () => {
     const parent = tempDir('perfgate-outside-tarball-');
     writeFileSync(join(parent, 'lib-1.0.0.tgz'), packageTarball({ name: 'lib', version: '1.0.0' }).tarball);

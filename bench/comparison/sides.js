@@ -247,6 +247,7 @@ function placeOutsideTarballs(projectRoot, dir, work) {
         `${spec} names ${source}, outside the repository, which a side checked out in ${dir} looks for at ${seenAt}: keep the tarball in the repository or in the directory just above it`,
       );
     if (!existsSync(seenAt)) {
+      mkdirSync(dirname(seenAt), { recursive: true });
       copyFileSync(source, seenAt);
       chmodSync(seenAt, 0o644); // the sandbox's uid reads it
     }
