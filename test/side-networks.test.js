@@ -45,9 +45,10 @@ describe('the sides’ networks', () => {
       assert.ok(chain('output').includes(`meta skuid ${uid} jump ${key}`));
       assert.deepEqual(chain(key), [
         `meta mark set ${mark}`,
-        'tcp flags & (syn | ack) != syn accept',
         `ip daddr ${range} accept`,
-        'counter reject',
+        'tcp flags & (syn | ack) == syn counter reject',
+        `ip saddr ${range} accept`,
+        'counter drop',
       ]);
       assert.ok(chain('input').includes(`meta mark ${mark} jump ${key}_in`));
       assert.deepEqual(chain(`${key}_in`), [

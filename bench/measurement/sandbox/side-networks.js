@@ -22,13 +22,12 @@ const INBOUND = '_in';
 
 /**
  * Pure: the nftables ruleset that fences each side's uid. Its packets are marked as its own
- * (output); it may open connections only to its own range (output), and, there, not to a listener
- * on every address (input: such a socket, whoever owns it, also answers on the side's addresses).
+ * (output); it may open connections only to its own range, answer only from its own addresses
+ * (a listener it put on another side's address stays silent), and, at its own addresses, not
+ * reach a listener on every address (input: such a socket, whoever owns it, answers there too).
  */
 export function fenceRules(networks = SIDE_NETWORKS) {
   const sides = Object.entries(networks).map(([key, network], index) => ({ key, mark: index + 1, ...network }));
-  // Only opening a connection (a SYN, or a datagram) is fenced: its servers answer the harness's connections.
-  const opening = 'tcp flags & (syn | ack) != syn accept';
   return [
     // Made and deleted first, so that the ruleset replaces one an earlier comparison left here.
     `table inet ${TABLE} {}`,
@@ -45,12 +44,14 @@ export function fenceRules(networks = SIDE_NETWORKS) {
     ...sides.flatMap(({ key, mark, range }) => [
       `  chain ${key} {`,
       `    meta mark set ${mark}`,
-      `    ${opening}`,
       `    ip daddr ${range} accept`,
-      '    counter reject',
+      '    tcp flags & (syn | ack) == syn counter reject',
+      // Its servers answer the harness's connections (to its addresses) from its addresses.
+      `    ip saddr ${range} accept`,
+      '    counter drop',
       '  }',
       `  chain ${key}${INBOUND} {`,
-      `    ${opening}`,
+      '    tcp flags & (syn | ack) != syn accept',
       '    socket wildcard 1 counter reject',
       '  }',
     ]),
@@ -116,7 +117,7 @@ export function fenceSides(sides) {
       const refused = listing.status === 0 ? refusedBySide(listing.stdout)[key] : 0;
       return refused
         ? [
-            `tried to connect to servers not its own (outside ${SIDE_NETWORKS[key].range}, or on every address): refused ${refused} times`,
+            `reached outside its own addresses (${SIDE_NETWORKS[key].range}: the other side's servers, the harness's, a listener on every address): ${refused} packets refused`,
           ]
         : [];
     },
