@@ -38,11 +38,12 @@ test("a spec's or result's fields read as its point and back", () => {
 
 test("a history entry's facts win over its name's tag; a c= name without facts reads as before", () => {
   assert.deepEqual(loadFacts(closedLoad(4)), ['connections: 4']);
-  assert.deepEqual(loadFacts(openLoad(1000)), ['rate: 1000']);
+  assert.deepEqual(loadFacts(openLoad(1000)), ['offered rate: 1000']);
   assert.deepEqual(loadPointFromFacts({}, 'c=10'), closedLoad(10));
   assert.deepEqual(loadPointFromFacts({ connections: '100' }, 'c=10'), closedLoad(100));
-  assert.deepEqual(loadPointFromFacts({ rate: '2000' }, undefined), openLoad(2000));
+  assert.deepEqual(loadPointFromFacts({ 'offered rate': '2000' }, undefined), openLoad(2000));
   assert.deepEqual(loadPointFromFacts({}, 'r=2000'), openLoad(2000));
+  assert.deepEqual(loadPointFromFacts({ rate: '500 req/s per load' }, 'c=10'), closedLoad(10), "a closed load's cap");
   assert.equal(loadPointFromFacts({}, undefined), null);
 });
 

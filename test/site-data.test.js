@@ -34,6 +34,7 @@ test('bench names: perfgate form, options, extra wins, other tools fall back to 
     runtime: 'system',
     scenario: 'json',
     tier: 100,
+    rate: null,
     metric: 'req/s',
   });
   assert.deepEqual(describeBench('express proxy[delay=500ms,log=on] c=10 - p99 latency', 'ms', {}), {
@@ -42,6 +43,7 @@ test('bench names: perfgate form, options, extra wins, other tools fall back to 
     runtime: 'system',
     scenario: 'proxy[delay=500ms,log=on]',
     tier: 10,
+    rate: null,
     metric: 'p99 latency',
   });
   const facts = { variant: 'fastify', scenario: 'proxy', connections: '50', options: 'default' };
@@ -51,13 +53,26 @@ test('bench names: perfgate form, options, extra wins, other tools fall back to 
     runtime: 'system',
     scenario: 'proxy',
     tier: 50,
+    rate: null,
     metric: 'req/s',
   });
+  assert.deepEqual(describeBench('express json r=2000 - p99 latency', 'ms', {}), {
+    id: 'express json r=2000',
+    variant: 'express',
+    runtime: 'system',
+    scenario: 'json',
+    tier: null,
+    rate: 2000,
+    metric: 'p99 latency',
+  });
+  const rated = { variant: 'express', scenario: 'json', 'offered rate': '500', rate: '10 req/s per load' };
+  assert.equal(describeBench('express json r=500 - req/s', 'req/s', rated).rate, 500);
   assert.deepEqual(describeBench('fib(20)', 'ops/sec', {}), {
     id: 'fib(20)',
     variant: null,
     scenario: null,
     tier: null,
+    rate: null,
     runtime: null,
     metric: 'ops/sec',
   });
@@ -66,6 +81,7 @@ test('bench names: perfgate form, options, extra wins, other tools fall back to 
     variant: null,
     scenario: null,
     tier: null,
+    rate: null,
     runtime: null,
     metric: 'value',
   });

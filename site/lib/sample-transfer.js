@@ -13,6 +13,7 @@ const BENCH_FIELDS = [
   'runtime',
   'scenario',
   'tier',
+  'rate',
   'metric',
 ];
 

@@ -1,8 +1,10 @@
-// What a bench is about: variant, scenario, options, runtime, tier (connections) and metric.
-// perfgate names are "<variant> <scenario>[<options>] c=<connections> - <metric>" and the
-// same facts travel in `extra`; extra wins when present. Names of other tools do not
-// follow that form: the whole name is then the benchmark, with no variant/scenario/tier.
-import { numericFact } from './extra.js';
+// What a bench is about: variant, scenario, options, runtime, load point and metric.
+// perfgate names are "<variant> <scenario>[<options>] <load tag> - <metric>" (c=<connections> or
+// r=<rate>, ./load-point.js) and the same facts travel in `extra`; extra wins when present. Names
+// of other tools do not follow that form: the whole name is then the benchmark, with no
+// variant/scenario/load. tier: a closed point's connections (null at a rate, whose lines are
+// never mixed with tiers); rate: an open point's offered rate (null on a tier).
+import { isOpen, LOAD_TAG_SOURCE, loadPointFromFacts } from './load-point.js';
 
 const NAME = /^(.+) - (.+)$/;
 const SYSTEM_RUNTIME = 'system';
@@ -10,7 +12,12 @@ const SYSTEM_RUNTIME = 'system';
 // A variant's line, row and colour: on a runtime other than the default, both are named.
 export const variantLabel = (sample) =>
   sample.runtime && sample.runtime !== SYSTEM_RUNTIME ? `${sample.variant} on ${sample.runtime}` : sample.variant;
-const ID = /^(\S+) ([^\s[]+)(?:\[([^\]]*)\])? c=(\d+)$/;
+const ID = new RegExp(`^(\\S+) ([^\\s[]+)(?:\\[([^\\]]*)\\])? (${LOAD_TAG_SOURCE})$`);
+
+const loadOf = (point) => ({
+  tier: point && !isOpen(point) ? point.connections : null,
+  rate: point && isOpen(point) ? point.rate : null,
+});
 
 function scenarioLabel(scenario, options) {
   return options && options !== 'default' ? `${scenario}[${options}]` : scenario;
@@ -23,7 +30,7 @@ export function describeBench(name, unit, facts) {
   const variant = facts.variant ?? parsed?.[1];
   const scenario = facts.scenario ?? parsed?.[2];
   if (!variant || !scenario)
-    return { id: name, variant: null, scenario: null, tier: null, runtime: null, metric: unit || 'value' };
+    return { id: name, variant: null, scenario: null, tier: null, rate: null, runtime: null, metric: unit || 'value' };
   const tags = parsed?.[3]?.split(',') ?? [];
   const runtimeTag = tags.find((tag) => tag.startsWith('runtime='));
   return {
@@ -36,7 +43,7 @@ export function describeBench(name, unit, facts) {
       scenario,
       facts.options ?? (tags.filter((tag) => tag !== runtimeTag).join(',') || undefined),
     ),
-    tier: numericFact(facts, 'connections') ?? (parsed ? Number(parsed[4]) : null),
+    ...loadOf(loadPointFromFacts(facts, parsed?.[4])),
     metric: named ? named[2] : unit || 'value',
   };
 }

@@ -54,8 +54,10 @@ export const LOAD_AXES = Object.freeze({
 });
 export const loadAxis = (point) => LOAD_AXES[point.model];
 
-// The facts a history entry's `extra` carries of it ("connections: 100" or "rate: 2000"), and back.
-export const loadFacts = (point) => (isOpen(point) ? [`rate: ${point.rate}`] : [`connections: ${point.connections}`]);
+// The facts a history entry's `extra` carries of it ("connections: 100" or "offered rate: 2000"; a
+// "rate: ... per load" fact is a closed load's cap, bench/results/benchmark-action.js), and back.
+export const loadFacts = (point) =>
+  isOpen(point) ? [`offered rate: ${point.rate}`] : [`connections: ${point.connections}`];
 
 /**
  * The load point of a history entry: its extra's facts win over its name's tag.
@@ -65,7 +67,7 @@ export const loadFacts = (point) => (isOpen(point) ? [`rate: ${point.rate}`] : [
 export function loadPointFromFacts(facts, tag) {
   const fact = (key) => (facts[key] === undefined || facts[key] === '' ? undefined : Number(facts[key]));
   const fromName = tag ? parseLoadTag(tag) : null;
-  const rate = fact('rate');
+  const rate = fact('offered rate');
   if (rate !== undefined && Number.isFinite(rate)) return openLoad(rate);
   const connections = fact('connections');
   if (connections !== undefined && Number.isFinite(connections) && fromName?.model !== MODELS.open)
