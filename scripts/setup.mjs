@@ -21,9 +21,20 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // stress-ng: calibrate's --neighbour CPU hog (bench/comparison/calibration/neighbour.js).
 // bubblewrap: the sandbox of the code under test in compare and bisect (bench/measurement/sandbox/).
 // nftables: the rules that keep each sandboxed side to its own addresses (bench/measurement/sandbox/side-networks.js).
+// python3-seccomp: libseccomp, which compiles the sandbox's system call filter (bench/measurement/sandbox/seccomp.js).
 const DEBIAN_PACKAGES = {
-  bench: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'bubblewrap', 'nftables'],
-  test: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'chromium', 'shellcheck', 'bubblewrap', 'nftables'],
+  bench: ['wrk', 'nginx', 'postgresql', 'stress-ng', 'bubblewrap', 'nftables', 'python3-seccomp'],
+  test: [
+    'wrk',
+    'nginx',
+    'postgresql',
+    'stress-ng',
+    'chromium',
+    'shellcheck',
+    'bubblewrap',
+    'nftables',
+    'python3-seccomp',
+  ],
 };
 
 const SETUP_COMMAND = {
@@ -57,6 +68,8 @@ const INSTALLED = {
   bubblewrap: () => has('bwrap'),
   // Debian installs nft in /usr/sbin, off a user's PATH.
   nftables: () => has('nft') || existsSync('/usr/sbin/nft'),
+  // Debian's Python, whichever python3 comes first on PATH.
+  'python3-seccomp': () => spawnSync('/usr/bin/python3', ['-c', 'import seccomp'], { stdio: 'ignore' }).status === 0,
 };
 
 function installNodeModules() {

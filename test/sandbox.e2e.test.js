@@ -17,6 +17,7 @@ import {
   sideSandbox,
 } from '../bench/measurement/sandbox/bubblewrap.js';
 import { runInPrivateNetwork } from '../bench/measurement/sandbox/private-network.js';
+import { seccompFilter } from '../bench/measurement/sandbox/seccomp.js';
 import { processesIn, sandboxPidNamespace } from '../bench/measurement/sandbox/processes.js';
 import { closeView } from '../bench/measurement/sandbox/view.js';
 import { readGroups } from '../bench/measurement/sampling/proc.js';
@@ -135,6 +136,25 @@ test('a sandboxed process makes no user namespace, and has a session of its own 
   });
   const run = spawnSync(argv[0], argv.slice(1), { env, encoding: 'utf8' });
   assert.equal(run.stdout.trim(), '1 true', run.stderr);
+});
+
+test('a sandboxed process is refused the system calls of the filter, with an error', {
+  skip: sandboxUnavailable() ?? seccompFilter().reason ?? false,
+}, () => {
+  // Each call's number for this machine, from libseccomp; errno 1 is EPERM, 38 ENOSYS.
+  const probe = [
+    'import ctypes, seccomp',
+    'libc = ctypes.CDLL(None, use_errno=True)',
+    'def call(name, *args):',
+    '    result = libc.syscall(seccomp.resolve_syscall(seccomp.Arch.NATIVE, name), *args)',
+    '    return f"{name} {result} {ctypes.get_errno()}"',
+    "print(call('keyctl', 0, -3, 0), call('io_uring_setup', 1, 0), sep=', ')",
+  ].join('\n');
+  const { argv, env } = sideCommand(['/usr/bin/python3', '-c', probe], {
+    sandbox: { ...sideSandbox({ label: 'head', root: tempDir() }), network: 'own' },
+  });
+  const run = spawnSync(argv[0], argv.slice(1), { env, encoding: 'utf8' });
+  assert.equal(run.stdout.trim(), 'keyctl -1 1, io_uring_setup -1 38', run.stderr);
 });
 
 test('a daemon that leaves its process group still counts in the server CPU sampled, and dies with the sandbox', {

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { onlyLoopback } from './private-network.js';
+import { seccompFilter } from './seccomp.js';
 import { openView, viewRoot, viewTree } from './view.js';
 
 // What the sandbox runs as when perfgate runs as root: the kernel's overflow user, which owns nothing.
@@ -110,6 +111,7 @@ export function wrap(command, sandbox, { view, cwd, detached }) {
     ...(view ? [] : ['--remount-ro', '/']),
   ];
   if (view) view.mountPoints = mountPoints(mounts);
+  const filter = seccompFilter();
   const bwrap = [
     'bwrap',
     '--unshare-user',
@@ -124,6 +126,8 @@ export function wrap(command, sandbox, { view, cwd, detached }) {
     ...(detached ? [] : ['--new-session']),
     // No nested user namespace, where it would hold every capability again.
     '--disable-userns',
+    // Nor the system calls of ./seccomp.js, where its filter can be compiled (read from fd 3, below).
+    ...(filter.file ? ['--seccomp', '3'] : []),
     '--cap-drop',
     'ALL',
     ...mounts,
@@ -133,7 +137,9 @@ export function wrap(command, sandbox, { view, cwd, detached }) {
   ];
   // A side of a comparison has a uid of its own (./side-networks.js); an install or a lone side, this one.
   const uid = sandbox.uid ?? SANDBOX_UID;
-  return asRoot() ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--', ...bwrap] : bwrap;
+  const dropped = asRoot() ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--', ...bwrap] : bwrap;
+  // The filter's file opened as fd 3 by the harness's user, before it drops to the sandbox's.
+  return filter.file ? ['/bin/sh', '-c', 'exec "$@" 3< "$0"', filter.file, ...dropped] : dropped;
 }
 
 /** The file system of one process of `sandbox` (./view.js), owned by the uid the sandbox runs as. */
