@@ -33,7 +33,7 @@ export const SUITE_OPTIONS = {
   rate: {
     type: 'number',
     value: 'R',
-    help: `requests per second each load sends at most (0: as fast as it can); ${PACING_ENGINES.join(', ')} only`,
+    help: `requests per second each load sends: at most in a closed loop, exactly on a fixed schedule with an open-model engine (which needs one); 0: as fast as it can; ${PACING_ENGINES.join(', ')} only`,
     defaultText: '0',
   },
   timeout: { type: 'number', value: 'S', help: 'request timeout in seconds' },
