@@ -16,7 +16,8 @@ import {
   latencySummary,
   mergeHistograms,
 } from '../bench/measurement/latency-histogram.js';
-import { prepareLoad, processesFor, runLoad, splitConnections } from '../bench/measurement/load.js';
+import { prepareLoad, processesFor, runLoad } from '../bench/measurement/load.js';
+import { closedLoad, engineLoads } from '../site/shared/load-point.js';
 import { spawnGroup, stopGroup } from '../bench/measurement/process/children.js';
 import { runRecord, summarizeRuns } from '../bench/results/record.js';
 import { startSampler } from '../bench/measurement/sampling/sampler.js';
@@ -345,7 +346,10 @@ describe('bad input', () => {
     assert.equal(processesFor(20000, { fileLimit: 20000 }), 2);
     assert.equal(processesFor(100, { fileLimit: 1024, workers: 2 }), 2);
     assert.throws(() => processesFor(10, { fileLimit: 100 }), { code: 'PG_FILE_LIMIT' });
-    assert.deepEqual(splitConnections(20000, 3), [6667, 6667, 6666]);
+    assert.deepEqual(
+      engineLoads(closedLoad(20000), 3).map((share) => share.connections),
+      [6667, 6667, 6666],
+    );
     assert.deepEqual(
       wrkArguments({ port: 8, request: POST, connections: 4, duration: 0.5, timeout: 2.5, threads: 8 }).slice(0, 5),
       ['-t4', '-c4', '-d1s', '--timeout', '3s'],

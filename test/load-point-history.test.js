@@ -3,6 +3,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { toBenchmarkAction } from '../bench/results/benchmark-action.js';
+import { markdownTable } from '../bench/results/markdown.js';
+import { resultProblems } from '../bench/results/schema.js';
 import { loadPointViews } from './fixtures/load-point/views.js';
 
 const expected = JSON.parse(readFileSync(new URL('./fixtures/load-point/expected.json', import.meta.url), 'utf8'));
@@ -36,3 +39,22 @@ for (const history of ['history', 'siteHistory'])
     for (const view of Object.keys(expected[history]))
       assert.deepEqual(views[history][view], expected[history][view], `${history}: ${view}`);
   });
+
+test('a result with a rate: valid, its rows name their load point, its entries say the offered rate', () => {
+  const result = JSON.parse(readFileSync(new URL('./fixtures/load-point/result.json', import.meta.url), 'utf8'));
+  const [first] = result.benchmarks;
+  const { connections, ...rest } = first;
+  result.benchmarks[0] = { ...rest, id: 'node-http hello r=2000', rate: 2000 };
+  assert.deepEqual(resultProblems(result), []);
+  const table = columns(markdownTable(result));
+  assert.equal(table.Connections, undefined);
+  assert.deepEqual(table.Load.slice(0, 3), ['r=2000', 'c=10', 'c=10']);
+  const entry = toBenchmarkAction(result).bigger.find((each) => each.name === 'node-http hello r=2000 - req/s');
+  assert.match(entry.extra, /^offered rate: 2000$/m);
+  assert.doesNotMatch(entry.extra, /^connections:/m);
+  result.benchmarks[0] = rest;
+  assert.ok(
+    resultProblems(result).some((problem) => problem.startsWith('/benchmarks/0')),
+    'neither connections nor a rate',
+  );
+});

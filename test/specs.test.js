@@ -100,7 +100,7 @@ test("a benchmark's measurement settings: its own tier and the suite's load sett
   const config = { ...suite('proxy-baseline'), rate: 500, pipelining: 2 };
   const spec = expandSpecs(config).find((each) => each.id === 'express proxy c=50');
   assert.deepEqual(measurementSettings(config, spec), {
-    connections: 50,
+    load: closedLoad(50),
     duration: 10,
     warmup: 2,
     pipelining: 2,

@@ -11,6 +11,7 @@ import { fileSafe, measureOnce, measureTogether } from '../measurement/measure.j
 import { JUDGED_METRICS } from '../results/metrics.js';
 import { isSlower, VERDICTS } from '../stats/index.js';
 import { expandSpecs, isReference } from '../measurement/specs.js';
+import { loadFields, loadPointOf } from '../../site/shared/load-point.js';
 import { skipReason } from '../measurement/variants.js';
 import { runtimeRecord } from '../measurement/runtime/resolve.js';
 import { profileBenchmark } from './profile/profile-benchmark.js';
@@ -142,7 +143,7 @@ export async function compareSides(
       id: spec.id,
       variant: spec.variant,
       scenario: spec.scenario,
-      connections: spec.connections,
+      ...loadFields(loadPointOf(spec)),
       tags: spec.tags,
       ...(isReference(config, spec) ? referenceEntry(variants, spec) : {}),
     };

@@ -7,6 +7,7 @@
 // config: the config stays with the loop that owns it, and what measures gets what it reads.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadPointOf } from '../../site/shared/load-point.js';
 import { gitInfo, machineInfo } from './machine.js';
 import { currentPinning, pinSelf } from './pinning.js';
 import { loadBuiltInVariant } from './variants.js';
@@ -42,12 +43,13 @@ export async function openMeasurement({ config, outDir }) {
 }
 
 /**
- * What one benchmark's measurement reads of the suite config: how hard, how long and how patiently.
- * @returns {{connections: number, duration: number, warmup: number, pipelining: number, rate: number,
+ * What one benchmark's measurement reads of the suite config: how hard (its load point, and a closed
+ * load's rate cap), how long and how patiently.
+ * @returns {{load: object, duration: number, warmup: number, pipelining: number, rate: number,
  *   timeout: number, workers: number, readyTimeout: number}}
  */
 export const measurementSettings = (config, spec) => ({
-  connections: spec.connections,
+  load: loadPointOf(spec),
   duration: config.duration,
   warmup: config.warmup,
   pipelining: config.pipelining,

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { engineFor } from './engines/seam.js';
+import { closedLoad, engineLoads, MODELS, openLoad } from '../../site/shared/load-point.js';
 import { LOOPBACK } from './process/ports.js';
 import { errors } from '../core/errors.js';
 import { encodeHistogram, mergeHistograms } from './latency-histogram.js';
@@ -55,10 +56,6 @@ export function processesFor(connections, { fileLimit, workers = 0 }) {
   return Math.min(connections, Math.max(1, workers, Math.ceil(connections / perProcess)));
 }
 
-// Pure: `connections` split as evenly as possible over `count` processes.
-export const splitConnections = (connections, count) =>
-  Array.from({ length: count }, (_, index) => Math.floor(connections / count) + (index < connections % count ? 1 : 0));
-
 const sumBy = (parts, pick) => parts.reduce((sum, part) => sum + pick(part), 0);
 
 // Pure: the part samples of one load's processes -> perfgate's load sample.
@@ -104,14 +101,15 @@ function mergeParts(parts, { engine, connections }) {
  */
 export async function prepareLoad({ engine: chosen, workers = 0, host = LOOPBACK, ...options }) {
   const engine = engineFor(chosen, options.rate);
-  const fileLimit = raiseFileLimit(Math.ceil(options.connections / Math.max(1, workers)));
-  const shares = splitConnections(options.connections, processesFor(options.connections, { fileLimit, workers }));
-  // A rate is the whole load's: each process sends its share, as of the connections.
-  const rateOf = (connections) =>
-    options.rate ? Math.max(1, Math.round((options.rate * connections) / options.connections)) : 0;
+  // An open-model engine reads `rate` as its schedule, a closed-loop one as a cap (site/shared/load-point.js).
+  const point =
+    engine.model === MODELS.open ? openLoad(options.rate, options.connections) : closedLoad(options.connections);
+  const sockets = point.connections ?? 1;
+  const fileLimit = raiseFileLimit(Math.ceil(sockets / Math.max(1, workers)));
+  const count = processesFor(sockets, { fileLimit, workers });
   // The processes start at once (and, when the port is a promise, while the server starts).
   const settled = await Promise.allSettled(
-    shares.map((connections) => engine.launch({ ...options, host, connections, rate: rateOf(connections) })),
+    engineLoads(point, count, options.rate).map(({ model, ...share }) => engine.launch({ ...options, host, ...share })),
   );
   const launched = settled.filter((each) => each.status === 'fulfilled').map((each) => each.value);
   const failed = settled.find((each) => each.status === 'rejected');

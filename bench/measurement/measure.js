@@ -9,6 +9,7 @@ import { serverSettingsEnv } from '../config/server-settings.js';
 import { startDatabase } from './database.js';
 import { errors, PerfgateError } from '../core/errors.js';
 import { prepareLoad } from './load.js';
+import { engineOptions } from '../../site/shared/load-point.js';
 import { listenHost, startServer } from './process/server.js';
 import { requestFor } from './requests.js';
 import { runRecord } from '../results/record.js';
@@ -106,10 +107,9 @@ const prepareLoads = (sides, starting, engine, settings) =>
       host: listenHost(side.variant),
       port: starting[index].then((entry) => entry.server.port),
       request: side.request,
-      connections: settings.connections,
+      ...engineOptions(settings.load, settings.rate),
       duration: settings.duration,
       pipelining: settings.pipelining,
-      rate: settings.rate,
       timeout: settings.timeout,
       workers: settings.workers,
     }),

@@ -1,7 +1,7 @@
 // Expands a validated suite config into the list of concrete benchmarks to run: one per
 // variant x scenario x option setting x load point (each connection tier, then each rate; the
 // scenario's own where the suite gives them) x runtime. Pure: no processes, no I/O.
-import { closedLoad, loadFields, loadTag, openLoad } from '../../site/shared/load-point.js';
+import { closedLoad, isOpen, loadFields, loadTag, openLoad } from '../../site/shared/load-point.js';
 import { OPTION_DEFAULTS, SCENARIO_OPTIONS } from '../../servers/contract/options.js';
 import { SYSTEM } from './runtime/spec.js';
 
@@ -40,6 +40,14 @@ export const loadPoints = (config, scenario) => [
   ...(config.scenarioConnections?.[scenario] ?? config.connections ?? []).map(closedLoad),
   ...(config.scenarioRates?.[scenario] ?? config.rates ?? []).map((rate) => openLoad(rate)),
 ];
+
+// The suite fields that ask for this one load point in every scenario (loadPoints' inverse).
+export const onlyLoadPoint = (point) => ({
+  connections: isOpen(point) ? [] : [point.connections],
+  scenarioConnections: {},
+  rates: isOpen(point) ? [point.rate] : [],
+  scenarioRates: {},
+});
 
 // The suite's variants x scenarios, then its built-in reference variants x their scenarios.
 const groups = (config) => [

@@ -6,6 +6,7 @@ import { describeServerSettings } from '../config/server-settings.js';
 import { METRIC_REGISTRY, summaryValue } from './metrics.js';
 import { describePinning } from '../measurement/pinning.js';
 import { SYSTEM } from '../measurement/runtime/spec.js';
+import { loadFacts, loadPointOf } from '../../site/shared/load-point.js';
 
 // The two chart groups of a history, named after the project (its config's `name`), so that the
 // site shows a project's trend under its own name; perfgate's own runs go by "perfgate".
@@ -37,7 +38,7 @@ function extraText(benchmark, result) {
   return [
     `variant: ${benchmark.variant}`,
     `scenario: ${benchmark.scenario}`,
-    `connections: ${benchmark.connections}`,
+    ...loadFacts(loadPointOf(benchmark)),
     `options: ${benchmark.tags.join(',') || 'default'}`,
     `samples: ${summary.requests.samples}`,
     `runs: ${summary.runs}`,

@@ -4,6 +4,7 @@ import { METRIC_REGISTRY, summaryValue } from './metrics.js';
 import { describePinning } from '../measurement/pinning.js';
 import { SYSTEM } from '../measurement/runtime/spec.js';
 import { oneLine } from '../core/text.js';
+import { isOpen, loadPointOf, loadTag } from '../../site/shared/load-point.js';
 
 // The run's table with the proxy-baseline study's columns, plus the failures and warnings
 // that a reader must see next to the numbers. A metric with a `table` entry in the registry
@@ -67,21 +68,30 @@ const runtimeOf = (benchmark, result) => {
 };
 const onRuntimes = (result) => result.benchmarks.some((benchmark) => benchmark.runtime);
 
-function row(benchmark) {
+// A run of connection tiers only keeps its Connections column; one with rates names each row's
+// load point (c=10, r=2000), so the latency columns read against the offered rate.
+const hasRates = (result) => result.benchmarks.some((benchmark) => isOpen(loadPointOf(benchmark)));
+const RATED_TITLE = 'Load';
+
+function row(benchmark, rated) {
   const { summary } = benchmark;
+  const load = rated ? loadTag(loadPointOf(benchmark)) : benchmark.connections;
   if (benchmark.status !== 'ok') {
-    return [label(benchmark), benchmark.connections, benchmark.status, ...COLUMNS.slice(3).map(() => '')];
+    return [label(benchmark), load, benchmark.status, ...COLUMNS.slice(3).map(() => '')];
   }
-  return [label(benchmark), benchmark.connections, ...VALUE_COLUMNS.map((column) => column.cell(summary))];
+  return [label(benchmark), load, ...VALUE_COLUMNS.map((column) => column.cell(summary))];
 }
 
 export function markdownTable(result) {
   // On runtimes other than the default, a column names each row's runtime; the rows of one
   // benchmark on its runtimes are adjacent (bench/measurement/specs.js), so they read side by side.
   const withRuntime = onRuntimes(result);
-  const columns = withRuntime ? ['Server', 'Runtime', ...COLUMNS.slice(1)] : COLUMNS;
+  const rated = hasRates(result);
+  const leading = rated ? [LEADING[0], RATED_TITLE] : LEADING;
+  const titles = [...leading, ...COLUMNS.slice(leading.length)];
+  const columns = withRuntime ? ['Server', 'Runtime', ...titles.slice(1)] : titles;
   const cells = (benchmark) => {
-    const [server, ...rest] = row(benchmark);
+    const [server, ...rest] = row(benchmark, rated);
     return withRuntime ? [server, runtimeOf(benchmark, result), ...rest] : [server, ...rest];
   };
   const lines = [

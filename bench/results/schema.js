@@ -1,6 +1,7 @@
 // JSON schema of perfgate's result file (format "perfgate-result", version 1). Tools that
 // read a result (the compare report, the PR comment, the tests) validate it with this.
 import Ajv from 'ajv';
+import { LOAD_FIELDS_SCHEMA } from '../../site/shared/load-point.js';
 
 const number = { type: 'number' };
 const count = { type: 'integer', minimum: 0 };
@@ -43,10 +44,12 @@ const runSchema = {
 
 const benchmarkSchema = {
   type: 'object',
-  required: ['id', 'variant', 'scenario', 'connections', 'tags', 'options', 'status', 'runs'],
+  required: ['id', 'variant', 'scenario', 'tags', 'options', 'status', 'runs'],
+  // Its load point: connections (a tier), or a rate (site/shared/load-point.js).
+  anyOf: LOAD_FIELDS_SCHEMA.anyOf,
   properties: {
     id: { type: 'string' },
-    connections: { type: 'integer', minimum: 1 },
+    ...LOAD_FIELDS_SCHEMA.properties,
     // Absent: the default runtime, "system"; else as asked for (its exact version: result.runtimes).
     runtime: { type: 'string' },
     status: { enum: ['pending', 'ok', 'failed', 'not-run', 'skipped'] },

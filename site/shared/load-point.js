@@ -87,6 +87,13 @@ export const LOAD_FIELDS_SCHEMA = Object.freeze({
 // A rate a suite may ask for: a finite number of requests per second above zero.
 export const isRate = (value) => typeof value === 'number' && Number.isFinite(value) && value > 0;
 
+// The seam's options of a load at this point (bench/measurement/engines/seam.js): an open point's rate is
+// an open-model engine's schedule; `cap` (req/s, 0: none) is what a closed point lets a pacing engine send.
+export const engineOptions = (point, cap = 0) =>
+  isOpen(point)
+    ? { rate: point.rate, ...(point.connections === undefined ? {} : { connections: point.connections }) }
+    : { connections: point.connections, rate: cap };
+
 const share = (total, count, index) => Math.floor(total / count) + (index < total % count ? 1 : 0);
 
 /**

@@ -9,10 +9,12 @@ import { resolveCommit, prepareGitSide } from '../sides.js';
 import { measureComparison } from '../run-comparison.js';
 import { sideSandbox } from '../../measurement/sandbox/bubblewrap.js';
 import { runInPrivateNetwork } from '../../measurement/sandbox/private-network.js';
+import { fenceSides } from '../../measurement/sandbox/side-networks.js';
 import { loadSideVariants } from '../sides.js';
 import { measurementSettings, openMeasurement } from '../../measurement/context.js';
 import { profileBenchmark } from '../profile/profile-benchmark.js';
-import { expandSpecs } from '../../measurement/specs.js';
+import { expandSpecs, onlyLoadPoint } from '../../measurement/specs.js';
+import { loadPointOf } from '../../../site/shared/load-point.js';
 import { bisectCommits } from './search.js';
 
 const BISECT_FORMAT = { format: 'perfgate-bisect', version: 1 };
@@ -54,8 +56,7 @@ function singleBenchmarkConfig(config, name) {
       ...config,
       variants: [spec.variant],
       scenarios: [spec.scenario],
-      connections: [spec.connections],
-      scenarioConnections: {},
+      ...onlyLoadPoint(loadPointOf(spec)),
       options: spec.options,
       reference: undefined,
     },
@@ -66,7 +67,9 @@ function singleBenchmarkConfig(config, name) {
  * The differential profile of one benchmark between two prepared sides (bisect's found commit
  * and its parent); with sandboxed sides it runs in their private network (runInPrivateNetwork).
  */
-export async function profileCommit({ spec, sides, config, outDir }) {
+export async function profileCommit({ spec, sides: given, config, outDir }) {
+  // Each sandboxed side on a network of its own, as in the comparison (side-networks.js).
+  const { sides } = fenceSides(given);
   const variantOf = async (side) => (await loadSideVariants(side, [spec.variant], config.commands))[spec.variant];
   return profileBenchmark({
     spec,

@@ -16,6 +16,7 @@ import { errors } from '../../core/errors.js';
 import { readPlainText } from '../../core/read-file.js';
 import { registerCleanup } from '../../measurement/process/children.js';
 import { runLoad } from '../../measurement/load.js';
+import { engineOptions } from '../../../site/shared/load-point.js';
 import { requestFor } from '../../measurement/requests.js';
 import { startBenchmarkServer } from '../../measurement/measure.js';
 import { verifyServer } from '../../measurement/verify.js';
@@ -156,9 +157,8 @@ export async function profileSides({ spec, variants, roots, measurement, setting
         host: started[side].server.host,
         port: started[side].server.port,
         request,
-        connections: settings.connections,
+        ...engineOptions(settings.load, settings.rate),
         pipelining: settings.pipelining,
-        rate: settings.rate,
         timeout: settings.timeout,
         duration,
       });
