@@ -1,7 +1,9 @@
 // The table of the sides' networks and the packet rules made from it
-// (bench/measurement/sandbox/side-networks.js); test/sandbox-hostile.e2e.test.js runs them.
+// (bench/measurement/sandbox/side-networks.js), and what a report says of them;
+// test/side-networks.e2e.test.js and test/sandbox-hostile.e2e.test.js run them.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { comparisonMarkdown } from '../bench/comparison/report.js';
 import { SANDBOX_UID } from '../bench/measurement/sandbox/bubblewrap.js';
 import {
   fenceRules,
@@ -10,6 +12,7 @@ import {
   refusedBySide,
   SIDE_NETWORKS,
 } from '../bench/measurement/sandbox/side-networks.js';
+import { comparisonFixture } from './helpers/comparison-fixture.js';
 
 const inRange = (address, range) => {
   const [net, bits] = range.split('/');
@@ -86,6 +89,21 @@ describe('the sides’ networks', () => {
       networkLine(SIDE_NETWORKS.base, 'not run as root, both sides run as one uid'),
       "on 127.0.1.1, but it could reach the other side's servers: not run as root, both sides run as one uid",
     );
+  });
+
+  test('the report says what each side could reach', () => {
+    const unfenced = networkLine(SIDE_NETWORKS.head, 'not run as root, both sides run as one uid');
+    const report = comparisonMarkdown({
+      ...comparisonFixture(),
+      sides: {
+        base: { description: 'main', sandbox: { sandboxed: true, network: networkLine(SIDE_NETWORKS.base) } },
+        head: { description: 'branch', sandbox: { sandboxed: true, network: unfenced } },
+      },
+      benchmarks: [],
+      gate: { failed: false, regressions: [], smallRegressions: [], referencesMoved: [] },
+    });
+    assert.ok(report.includes(`- the base's network: ${networkLine(SIDE_NETWORKS.base)}`), report);
+    assert.ok(report.includes(`- the head's network: on 127.0.2.1, but it could reach the other side's servers`));
   });
 
   test('sides without a sandbox are left as they are', () => {

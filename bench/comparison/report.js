@@ -306,6 +306,10 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     `- ${escapeCell(machine.cpuModel)} x${machine.cores}, Node ${machine.node}, kernel ${escapeCell(machine.kernel)}`,
     `- pinning: ${escapeCell(describePinning(comparison.pinning))}`,
     `- sandbox: ${['base', 'head'].map((key) => `${key} ${sides[key].sandbox?.sandboxed ? 'sandboxed (bubblewrap)' : 'not sandboxed'}`).join(', ')}`,
+    // What each side could reach (bench/measurement/sandbox/side-networks.js).
+    ...['base', 'head']
+      .filter((key) => sides[key].sandbox?.network)
+      .map((key) => `- the ${key}'s network: ${escapeCell(sides[key].sandbox.network)}`),
     ...[...new Set(['base', 'head'].map((key) => sides[key].sandbox?.limits).filter(Boolean))].map(
       (limits) => `- sandbox limits: ${escapeCell(limits)}`,
     ),

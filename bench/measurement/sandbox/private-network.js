@@ -1,8 +1,8 @@
 // Runs one step of the harness (a comparison's measurement) in a private network namespace that
 // perfgate creates with bubblewrap: inside it there is only a loopback interface, so the
 // sandboxed servers, the load engine, the readiness and answer checks, the mock backend and the
-// database all reach each other on 127.0.0.1 as usual, and nothing started there can reach
-// another machine. The step is harness code (trusted, the whole file system as it is); it takes
+// database reach each other over loopback (each side on addresses of its own: ./side-networks.js),
+// and nothing started there can reach another machine. The step is harness code (trusted, the whole file system as it is); it takes
 // and returns JSON. When it has ended, every process still in that namespace is killed and
 // reported, before the caller writes any result.
 import { spawn } from 'node:child_process';
