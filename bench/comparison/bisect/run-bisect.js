@@ -10,7 +10,6 @@ import { measureComparison } from '../run-comparison.js';
 import { sideSandbox } from '../../measurement/sandbox/bubblewrap.js';
 import { runInPrivateNetwork } from '../../measurement/sandbox/private-network.js';
 import { fenceSides } from '../../measurement/sandbox/side-networks.js';
-import { fenceSides } from '../../measurement/sandbox/side-networks.js';
 import { loadSideVariants } from '../sides.js';
 import { measurementSettings, openMeasurement } from '../../measurement/context.js';
 import { profileBenchmark } from '../profile/profile-benchmark.js';
