@@ -64,8 +64,13 @@ function verdictsOf(
   samples,
   { thresholds, minSamples, interval = DEFAULTS.interval, equivalenceConfidence, noChangeWithin },
 ) {
+  const all = [...samples.base, ...samples.head];
+  // A metric no round measured (a Go server's heap bytes/request) has no verdict: absent, not inconclusive.
+  const measured = JUDGED_METRICS.filter((judged) =>
+    all.some((sample) => typeof sampleValue(judged, sample) === 'number'),
+  );
   return Object.fromEntries(
-    JUDGED_METRICS.map((judged) => {
+    measured.map((judged) => {
       const { name: metric, direction } = judged;
       const value = (sample) => sampleValue(judged, sample);
       const base = samples.base.map(value);

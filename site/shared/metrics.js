@@ -116,7 +116,9 @@ export const METRIC_REGISTRY = [
   // Read by the runtime agent in the server's Node processes (bench/measurement/runtime-agent/) over
   // the measured window, per request counted inside the server; absent for other runtimes.
   {
-    // Counted, not timed: bench/stats/METHOD.md says how and how exactly.
+    // Counted, not timed: its duet A/A per-round spread is a fraction of CPU µs/request's
+    // (bench/stats/METHOD.md), so it may call the verdict, after the two timed metrics: a change
+    // that allocates more per request is a regression even when it is not yet slower.
     name: 'heap bytes/request',
     label: 'Heap allocated/request',
     unit: 'B',
@@ -124,6 +126,11 @@ export const METRIC_REGISTRY = [
     fromRun: (run) => run.server.runtime?.heapBytesPerRequest,
     summarise: 'perRequest',
     table: { title: 'Heap B/request', format: 'integer', after: 'CPU µs/request' },
+    sampleKey: 'heapBytesPerRequest',
+    band: { threshold: 0.05, minimumEffect: 0.02 },
+    bandFlags: { threshold: 'alloc-threshold', minimumEffect: 'alloc-min-effect' },
+    bandConfig: { threshold: 'allocThreshold', minimumEffect: 'allocMinEffect' },
+    decides: { rank: 3 },
   },
   {
     name: 'GC pause/request',
