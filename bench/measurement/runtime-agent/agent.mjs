@@ -18,9 +18,10 @@ import vm from 'node:vm';
 import { isMainThread } from 'node:worker_threads';
 
 const dir = process.env.PERFGATE_AGENT_DIR;
-// The event-loop delay timer's period: requests take tens of µs, so a coarser one samples few
-// loop turns; each sample is its timer's lateness (the period is subtracted by the harness).
-const RESOLUTION_MS = 1;
+// The event-loop delay timer's period (Node's default): each firing wakes an idle server, which
+// at 1 ms cost a few % of CPU µs/request (bench/stats/METHOD.md). A sample is its timer's
+// lateness plus this period, which the harness subtracts.
+const RESOLUTION_MS = 10;
 
 function writeAtomic(file, text) {
   writeFileSync(`${file}.tmp`, text);
