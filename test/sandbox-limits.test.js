@@ -2,9 +2,13 @@
 // server joins its cgroup, how each limit is named, and an install stopped at its time limit.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import Ajv from 'ajv';
+import { comparisonMarkdown } from '../bench/comparison/report.js';
+import { comparisonSchema } from '../bench/comparison/schema.js';
 import { byteSize } from '../bench/core/format.js';
 import { inCgroup } from '../bench/measurement/sandbox/cgroup.js';
 import { LIMIT_REACHED, SIDE_LIMITS, withinInstallTime } from '../bench/measurement/sandbox/limits.js';
+import { comparisonFixture } from './helpers/comparison-fixture.js';
 
 test('a server joins its cgroup first of all, then becomes its command', () => {
   const procs = ['/sys/fs/cgroup/cpuset/g/cgroup.procs', '/sys/fs/cgroup/pids/g/cgroup.procs'];
@@ -51,4 +55,29 @@ test('an install runs within its time limit, and one stopped there says so', () 
     `the install did not finish within ${SIDE_LIMITS.installSeconds} s, its time limit`,
   );
   assert.equal(stopped.signal, 'SIGKILL');
+});
+
+test("a comparison records the limits its sides ran under, and the report's settings say them once", () => {
+  const limits = 'cgroup v2: its server cores, memory 2 GiB, 2048 processes and threads';
+  const sandbox = { sandboxed: true, network: 'its own addresses', limits, misbehaviour: [] };
+  const comparison = {
+    ...comparisonFixture(),
+    sides: { base: { description: 'main', sandbox }, head: { description: 'branch', sandbox } },
+    benchmarks: [],
+    gate: { failed: false, failThreshold: 0.1, regressions: [], smallRegressions: [] },
+  };
+  const validate = new Ajv({ strict: true, strictRequired: false }).compile(comparisonSchema.properties.sides);
+  assert.ok(validate(comparison.sides), JSON.stringify(validate.errors));
+  assert.equal(
+    validate({
+      ...comparison.sides,
+      head: { description: 'b', sandbox: { sandboxed: true, limits: 'x'.repeat(301) } },
+    }),
+    false,
+  );
+  const lines = comparisonMarkdown(comparison).split('\n');
+  assert.deepEqual(
+    lines.filter((line) => line.startsWith('- sandbox limits:')),
+    [`- sandbox limits: ${limits}`],
+  );
 });

@@ -27,6 +27,7 @@ export function limitServer(sandbox, view, cpus) {
     argv: (argv) => (cgroup ? inCgroup(cgroup, argv) : argv),
     /** Watches the limits from now on; `kill` ends the server when one is reached. */
     watch(kill) {
+      if (!cgroup && !view?.sizeLimited) return;
       timer = setInterval(() => {
         if (!check()) return;
         clearInterval(timer);
