@@ -3,15 +3,17 @@
 // that npm installs in a clone); a link out of the side after an install is refused by name. All
 // from a registry stand-in on loopback; no server is started.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { overridesOf } from '../bench/comparison/overrides.js';
 import { checkSandboxReach, createWorkRoot, prepareGitSide } from '../bench/comparison/sides.js';
 import { sandboxUnavailable, wrap } from '../bench/measurement/sandbox/bubblewrap.js';
+import { openRegistryRoute } from '../bench/measurement/sandbox/registry-route.js';
 import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
 import { tempDir } from './helpers/harness.js';
 import { GIT_ENV } from './helpers/servers-repo.js';
@@ -201,6 +203,69 @@ const tunnel = (to) => new Promise((done) => {
       assert.deepEqual(connections, []);
     } finally {
       service.close();
+    }
+  });
+
+  test("where the harness reaches the registry through a proxy of its own, the install's route goes through it", async () => {
+    const log = join(tempDir('perfgate-forward-proxy-'), 'requests.log');
+    writeFileSync(log, '');
+    const proxy = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('./helpers/forward-proxy.js', import.meta.url)), log],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const [port] = await once(proxy.stdout, 'data');
+    const project = shop();
+    const saved = process.env.HTTP_PROXY;
+    process.env.HTTP_PROXY = `http://127.0.0.1:${String(port).trim()}`;
+    try {
+      const side = commitSide(project, 'upstream', []);
+      assert.equal(nestedInner(side), '1.1.0');
+      assert.match(readFileSync(log, 'utf8'), new RegExp(`^GET ${registry.url}outer\\b`, 'm'));
+    } finally {
+      if (saved === undefined) delete process.env.HTTP_PROXY;
+      else process.env.HTTP_PROXY = saved;
+      proxy.kill();
+    }
+  });
+
+  test("a tunnel to the registry (an https registry's) goes through the harness's proxy too, and one elsewhere is refused", async () => {
+    const log = join(tempDir('perfgate-forward-proxy-'), 'requests.log');
+    writeFileSync(log, '');
+    const upstream = spawn(
+      process.execPath,
+      [fileURLToPath(new URL('./helpers/forward-proxy.js', import.meta.url)), log],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const [port] = await once(upstream.stdout, 'data');
+    const parent = tempDir('perfgate-route-');
+    const route = openRegistryRoute(parent, [registry.url], {
+      PATH: process.env.PATH,
+      HTTPS_PROXY: `http://127.0.0.1:${String(port).trim()}`,
+    });
+    const tunnel = (to) =>
+      new Promise((resolve, reject) => {
+        const asked = request({ socketPath: join(route.dir, 'proxy.sock'), method: 'CONNECT', path: to });
+        asked.on('connect', (answer, socket) => {
+          socket.destroy();
+          resolve(answer.statusCode);
+        });
+        asked.on('error', reject);
+        asked.end();
+      });
+    try {
+      const { host } = new URL(registry.url);
+      assert.equal(await tunnel(host), 200);
+      assert.equal(readFileSync(log, 'utf8'), `CONNECT ${host}\n`);
+      assert.equal(await tunnel('169.254.169.254:443'), 403);
+      assert.deepEqual(route.refused(), ['169.254.169.254:443']);
+    } finally {
+      route.close();
+      upstream.kill();
     }
   });
 

@@ -31,7 +31,7 @@ import { installedDifferences, lockedSide } from './lockfile.js';
 import { asRoot, checkPassable } from '../measurement/sandbox/bubblewrap.js';
 import { installSandboxed } from '../measurement/sandbox/install.js';
 import { registerCleanup } from '../measurement/process/children.js';
-import { readInputJson, readPlainJson } from '../core/read-file.js';
+import { readPlainJson } from '../core/read-file.js';
 import { SYSTEM_RUNTIME } from '../measurement/runtime/resolve.js';
 import { placeOnRuntime } from '../measurement/runtime/variant.js';
 import { commandVariant, loadBuiltInVariants } from '../measurement/variants.js';
@@ -382,7 +382,9 @@ function copyTrackedFiles(projectRoot, dir) {
 
 const NPM_QUIET = ['--no-audit', '--no-fund', '--ignore-scripts'];
 
-const readJson = (file, what) => readInputJson(file, (problem) => errors.installFailed(what, `${file} ${problem}`));
+// The side's lockfile and manifest, and what its install wrote: plain files within a size, never through a link.
+const readJson = (file, what) =>
+  readPlainJson(file, LOCKFILE_BYTES, (problem) => errors.installFailed(what, `${file} ${problem}`));
 
 // `spec` and everything it needs, installed exactly as the package-lock.json (and package.json
 // overrides) in `lockedFrom` lock them: their closure, by npm ci (in the sandbox when

@@ -186,7 +186,7 @@ export function installSandboxed(install, dir, { env = process.env, visible = []
     for (const file of ['user', 'global']) writeFileSync(join(config, file), '');
     giveScratch(scratch);
     const registry = harnessRegistry(env);
-    const route = openRegistryRoute(parent, registriesOf({ ...env, ...registry }));
+    const route = openRegistryRoute(parent, registriesOf({ ...env, ...registry }), env);
     closeRoute = route.close;
     // As root, the sandbox's uid installs: the side's directory is made its own.
     if (asRoot()) {

@@ -3,8 +3,10 @@
 // registry's host and port and to nothing else (no cloud metadata address, no private range, no
 // service on the runner's loopback). Plain requests (an http:// registry) and CONNECT tunnels
 // (https://) alike; a refused destination is answered 403 and written to the log, one a line,
-// for the install's error. Run as `node registry-proxy.js <socket> <log> <host:port>...`;
-// Node's built-ins only.
+// for the install's error. Where the harness itself reaches the registry through an HTTP proxy
+// (PERFGATE_UPSTREAM_HTTP / PERFGATE_UPSTREAM_HTTPS, less the hosts of PERFGATE_NO_PROXY), it
+// goes through that one. Run as `node registry-proxy.js <socket> <log> <host:port>...`; Node's
+// built-ins only.
 import { appendFileSync, chmodSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { connect } from 'node:net';
@@ -14,6 +16,55 @@ const allowed = new Set(allowedList.map((destination) => destination.toLowerCase
 
 // "host:port" of a request's destination, with a bracketed IPv6 address as in the URL.
 const destinationOf = (hostname, port) => `${hostname}:${port}`.toLowerCase();
+
+// The harness's own proxy for a destination's host, for plain requests or for tunnels, or null.
+const noProxy = (process.env.PERFGATE_NO_PROXY ?? '')
+  .split(',')
+  .map((entry) =>
+    entry
+      .trim()
+      .toLowerCase()
+      .replace(/^\*?\./, ''),
+  )
+  .filter(Boolean);
+function upstreamFor(hostname, kind) {
+  const url = process.env[kind === 'tunnel' ? 'PERFGATE_UPSTREAM_HTTPS' : 'PERFGATE_UPSTREAM_HTTP'];
+  const host = hostname.toLowerCase();
+  if (!url || noProxy.some((entry) => entry === '*' || host === entry || host.endsWith(`.${entry}`))) return null;
+  const upstream = new URL(url);
+  const credentials = upstream.username
+    ? {
+        'proxy-authorization': `Basic ${Buffer.from(`${decodeURIComponent(upstream.username)}:${decodeURIComponent(upstream.password)}`).toString('base64')}`,
+      }
+    : {};
+  return { host: upstream.hostname.replace(/^\[|\]$/g, ''), port: Number(upstream.port || 80), credentials };
+}
+
+// A connection to host:port, through the harness's proxy when it has one (a CONNECT there).
+function tunnelTo(host, port, onOpen, onFail) {
+  const upstream = upstreamFor(host, 'tunnel');
+  if (!upstream) {
+    const socket = connect(Number(port), host.replace(/^\[|\]$/g, ''), () => onOpen(socket, Buffer.alloc(0)));
+    socket.on('error', onFail);
+    return;
+  }
+  const ask = request({
+    host: upstream.host,
+    port: upstream.port,
+    method: 'CONNECT',
+    path: `${host}:${port}`,
+    headers: upstream.credentials,
+  });
+  ask.on('connect', (answer, socket, rest) => {
+    if (answer.statusCode === 200) onOpen(socket, rest);
+    else {
+      socket.destroy();
+      onFail();
+    }
+  });
+  ask.on('error', onFail);
+  ask.end();
+}
 
 function refused(destination) {
   appendFileSync(logFile, `${destination}\n`);
@@ -34,14 +85,23 @@ const server = createServer((incoming, answer) => {
     return;
   }
   const headers = Object.fromEntries(Object.entries(incoming.headers).filter(([name]) => !/^proxy-/i.test(name)));
+  const upstream = upstreamFor(url.hostname, 'plain');
   const onward = request(
-    {
-      host: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port || 80,
-      method: incoming.method,
-      path: url.pathname + url.search,
-      headers,
-    },
+    upstream
+      ? {
+          host: upstream.host,
+          port: upstream.port,
+          method: incoming.method,
+          path: url.href,
+          headers: { ...headers, ...upstream.credentials },
+        }
+      : {
+          host: url.hostname.replace(/^\[|\]$/g, ''),
+          port: url.port || 80,
+          method: incoming.method,
+          path: url.pathname + url.search,
+          headers,
+        },
     (reply) => {
       answer.writeHead(reply.statusCode, reply.headers);
       reply.pipe(answer);
@@ -59,14 +119,20 @@ server.on('connect', (incoming, client, head) => {
     client.end(`HTTP/1.1 403 Forbidden\r\n\r\n${refused(incoming.url)}`);
     return;
   }
-  const onward = connect(Number(port), host.replace(/^\[|\]$/g, ''), () => {
-    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    onward.write(head);
-    onward.pipe(client);
-    client.pipe(onward);
-  });
-  onward.on('error', () => client.destroy());
-  client.on('close', () => onward.destroy());
+  tunnelTo(
+    host,
+    port,
+    (onward, rest) => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (rest.length) client.write(rest);
+      onward.write(head);
+      onward.pipe(client);
+      client.pipe(onward);
+      onward.on('error', () => client.destroy());
+      client.on('close', () => onward.destroy());
+    },
+    () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'),
+  );
 });
 
 // The sandbox's uid (as root, not the harness's) connects to it.
