@@ -106,6 +106,17 @@ test('the headline words every combination of verdicts and failures', () => {
       '✅ No regression; 1 inconclusive: the check passes.',
     ],
     [[], '✅ No benchmark of your servers was compared: the check passes.'],
+    [
+      [
+        measured('a', 'no change', 0, undefined, {
+          verdicts: {
+            ...measured('a', 'no change').verdicts,
+            'p99 latency': { verdict: 'regression', change: 0.3, ci: [0.2, 0.4] },
+          },
+        }),
+      ],
+      '✅ No regression; 1 benchmark with a regression only in p99 latency, which did not call its verdict: the check passes.',
+    ],
   ];
   for (const [benchmarks, expected] of cases) assert.equal(headline(benchmarks), expected);
 });
@@ -147,6 +158,7 @@ const variant = (runtime, command = ['node', 'servers/launch.js'], env = {}) => 
 });
 
 test('a reference whose sides differ is not a steadiness reference: the report says what it measured', () => {
+  // Commits or overrides of a project: both sides run perfgate's own copy of a reference, the same code.
   assert.equal(referenceDifference(variant('system'), variant('system')), null);
   assert.equal(referenceDifference(variant('node@22'), variant('node@24')), 'it runs on node@22 vs node@24');
   assert.equal(

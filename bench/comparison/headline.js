@@ -54,6 +54,25 @@ function countParts(comparison, quote) {
         ? 'no regression'
         : '',
   ];
+  // A 🔴 row whose metric did not call its benchmark's verdict (p99 latency, which does not decide).
+  const notCalling = judged.filter(
+    (benchmark) =>
+      benchmark.verdict.verdict !== VERDICTS.regression &&
+      Object.values(benchmark.verdicts ?? {}).some((each) => each.verdict === VERDICTS.regression),
+  );
+  const notCallingMetrics = [
+    ...new Set(
+      notCalling.flatMap((benchmark) =>
+        Object.entries(benchmark.verdicts)
+          .filter(([, each]) => each.verdict === VERDICTS.regression)
+          .map(([name]) => name),
+      ),
+    ),
+  ];
+  if (notCalling.length)
+    parts.push(
+      `${counted(notCalling.length, 'benchmark')} with a regression only in ${notCallingMetrics.map((name) => quote(name)).join(' and ')}, which did not call ${notCalling.length === 1 ? 'its' : 'their'} verdict`,
+    );
   const small = having(VERDICTS.smallRegression).length;
   const inconclusive = having(VERDICTS.inconclusive).length;
   const improvements = having(VERDICTS.improvement, VERDICTS.smallImprovement).length;
