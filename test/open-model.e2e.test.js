@@ -66,16 +66,16 @@ describe('vegeta, the open model', { skip: vegetaUnavailable() ?? false }, () =>
   });
 
   test('a stall every N requests: the open p99 shows it where the closed-loop p99 at the same rate hides it', async () => {
-    // 80 ms once a second at 200 req/s: the closed loop's one connection waits once (1 request
-    // in 200), while 16 requests fall due during each stall in the open model (8 %).
-    const server = await startStalling({ every: 200, ms: 80 });
+    // 150 ms once a second at 200 req/s: the closed loop's one connection waits once (1 request
+    // in 200), while 30 requests fall due during each stall in the open model (15 %).
+    const server = await startStalling({ every: 200, ms: 150 });
     try {
       const load = (engine) =>
         runLoad({ engine, port: server.port, request: POST, connections: 1, duration: 2, timeout: 5, rate: 200 });
       const closed = await load('autocannon');
       const open = await load('vegeta');
       assert.ok(p99(open) > p99(closed), `open p99 ${p99(open)} µs, closed p99 ${p99(closed)} µs`);
-      assert.ok(p99(open) >= 20_000, `the open p99 (${p99(open)} µs) is in the stall`);
+      assert.ok(p99(open) >= 50_000, `the open p99 (${p99(open)} µs) is in the stall`);
     } finally {
       await server.stop();
     }
