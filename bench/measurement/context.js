@@ -53,7 +53,8 @@ export const measurementSettings = (config, spec) => ({
   duration: config.duration,
   warmup: config.warmup,
   pipelining: config.pipelining,
-  rate: config.rate,
+  // An open load point's rate (an r= benchmark) is its own; else the suite's.
+  rate: spec.rate ?? config.rate,
   timeout: config.timeout,
   workers: config.workers,
   readyTimeout: config.readyTimeout,
