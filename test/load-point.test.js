@@ -1,13 +1,11 @@
-// The load point (site/shared/load-point.js): its name tag and parsing, its facts, its split over
-// load-generator processes, when the client fell behind, and which metrics decide at it.
+// The load point (site/shared/load-point.js): its name tag and parsing, its facts, its fields and
+// its split over load-generator processes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  clientFellBehind,
   closedLoad,
-  decidesAt,
   engineLoads,
-  isRate,
+  engineOptions,
   loadFacts,
   loadFields,
   loadPointFromFacts,
@@ -69,29 +67,6 @@ test('a closed load splits its connections and its cap; an open one its rate', (
     engineLoads(openLoad(1000, 5), 2).map((each) => each.connections),
     [3, 2],
   );
-});
-
-test('the client fell behind: closed, when saturated; open, also when it did not hold the schedule', () => {
-  const run = (saturated, behind) => ({
-    loadGenerator: { saturated, ...(behind === undefined ? {} : { schedule: { behind } }) },
-  });
-  assert.equal(clientFellBehind(closedLoad(10), run(true)), true);
-  assert.equal(clientFellBehind(closedLoad(10), run(false, true)), false);
-  assert.equal(clientFellBehind(openLoad(100), run(false, true)), true);
-  assert.equal(clientFellBehind(openLoad(100), run(false, false)), false);
-  assert.equal(clientFellBehind(openLoad(100), run(true)), true);
-});
-
-test('a metric decides at every model unless its decides.models names some', () => {
-  const everywhere = { decides: { rank: 1 } };
-  const closedOnly = { decides: { rank: 2, models: ['closed'] } };
-  assert.equal(decidesAt(everywhere, openLoad(1)), true);
-  assert.equal(decidesAt(closedOnly, closedLoad(1)), true);
-  assert.equal(decidesAt(closedOnly, openLoad(1)), false);
-  assert.equal(decidesAt({}, closedLoad(1)), false);
-});
-
-test('a rate is a finite number above zero', () => {
-  assert.ok(isRate(0.5) && isRate(2000));
-  for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, '100', null]) assert.equal(isRate(bad), false);
+  assert.deepEqual(engineOptions(closedLoad(10), 500), { connections: 10, rate: 500 }, "a closed point's cap");
+  assert.deepEqual(engineOptions(openLoad(2000), 500), { rate: 2000 }, "an open point's schedule");
 });

@@ -15,6 +15,11 @@ export const SUITE_OPTIONS = {
   variant: { type: 'list', value: 'A,B', help: 'only these variants' },
   scenario: { type: 'list', value: 'A,B', help: 'only these scenarios' },
   connections: { type: 'list', value: 'N,M', help: 'connection tiers' },
+  rates: {
+    type: 'list',
+    value: 'R,S',
+    help: 'offered rates (req/s, benchmarks named r=R) instead of the tiers, or beside --connections; an open-model --engine',
+  },
   duration: { type: 'number', value: 'S', help: 'seconds measured per benchmark' },
   warmup: { type: 'number', value: 'S', help: 'seconds of discarded warm-up per benchmark' },
   repetitions: { type: 'number', value: 'N', help: 'runs per benchmark (round-robin over the suite)' },
@@ -39,7 +44,8 @@ export const SUITE_OPTIONS = {
   timeout: { type: 'number', value: 'S', help: 'request timeout in seconds' },
 };
 
-const LISTS = { variant: 'variants', scenario: 'scenarios', connections: 'connections' };
+const LISTS = { variant: 'variants', scenario: 'scenarios', connections: 'connections', rates: 'rates' };
+const NUMBER_LISTS = ['connections', 'rates'];
 const NUMBERS = ['duration', 'warmup', 'repetitions', 'workers', 'pipelining', 'rate', 'timeout'];
 
 // Keeps non-numbers as they are, so the schema reports them with the field's name.
@@ -54,10 +60,14 @@ function suiteOverrides(values) {
       .flat()
       .flatMap((value) => String(value).split(','))
       .filter(Boolean);
-    overrides[field] = flag === 'connections' ? items.map(toNumber) : items;
+    overrides[field] = NUMBER_LISTS.includes(flag) ? items.map(toNumber) : items;
   }
-  // --connections asks for exactly these tiers, also where the suite gives a scenario its own.
+  // --connections and --rates ask for exactly these load points, also where the suite gives a scenario its own;
+  // --rates alone, for no tiers.
   if (overrides.connections) overrides.scenarioConnections = {};
+  if (overrides.rates) overrides.scenarioRates = {};
+  if (overrides.rates && !overrides.connections)
+    Object.assign(overrides, { connections: undefined, scenarioConnections: {} });
   for (const flag of NUMBERS) if (values[flag] !== undefined) overrides[flag] = toNumber(values[flag]);
   if (values.engine !== undefined) overrides.engine = values.engine;
   return overrides;

@@ -1,7 +1,8 @@
 // Turns what the user asked for (a named suite, an optional config file, command-line
 // overrides) into one validated suite config. Later sources win: defaults < suite < file < flags.
 import { SCENARIO_NAMES } from '../../servers/contract/scenarios.js';
-import { engineFor } from '../measurement/engines/seam.js';
+import { ENGINES, engineFor } from '../measurement/engines/seam.js';
+import { isOpen, loadPointOf, MODELS } from '../../site/shared/load-point.js';
 import { errors } from '../core/errors.js';
 import { readInputJson } from '../core/read-file.js';
 import { parseRuntimeList, resolveRuntimes } from '../measurement/runtime/resolve.js';
@@ -46,6 +47,20 @@ function chosenReference({ variants, reference }) {
   return own.length ? { variants: own, reference: { ...reference, variants: named } } : {};
 }
 
+// The engine can run here and offer each load point (an open one's rate; a closed one's cap, when
+// the engine needs one): said before any server starts.
+function checkEngineLoads(config) {
+  const points = expandSpecs(config).map(loadPointOf);
+  const open = ENGINES.filter((engine) => engine.model === MODELS.open);
+  if (points.some(isOpen) && !open.some((engine) => engine.name === config.engine))
+    throw errors.engineNotOpen(
+      config.engine,
+      open.map((engine) => engine.name),
+    );
+  for (const rate of new Set(points.map((point) => (isOpen(point) ? point.rate : config.rate))))
+    engineFor(config.engine, rate);
+}
+
 /**
  * @param {{suite?: string, configFile?: string, fromProject?: object, overrides?: object}} request
  *   fromProject: a suite config already read from a project's perfgate.config (bench/project),
@@ -82,7 +97,7 @@ export async function resolveSuite({ suite, configFile, fromProject, overrides =
   if (problems.length) throw errors.badConfig(configFile ?? `suite "${merged.name}"`, problems);
   const unmatched = merged.benchmarkSlo ? unmatchedSloKeys(merged, expandSpecs(merged)) : [];
   if (unmatched.length) throw errors.badConfig(configFile ?? `suite "${merged.name}"`, unmatched);
-  engineFor(merged.engine, merged.rate); // not installed here, or no rate: say so before any server starts
+  checkEngineLoads(merged);
   // A misspelt runtime is said before anything is loaded; each is named as written, once.
   merged.runtimes = parseRuntimeList(merged.runtimes).map((runtime) => runtime.text);
   const variants = await loadVariants(merged.variants, merged.commands);

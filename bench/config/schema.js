@@ -64,6 +64,14 @@ export const tiersSchema = {
   items: { type: 'integer', minimum: 1, maximum: 60000 },
 };
 
+// Offered rates (requests per second, above 0): open load points, named r=N (site/shared/load-point.js).
+export const ratesSchema = {
+  type: 'array',
+  minItems: 1,
+  uniqueItems: true,
+  items: { type: 'number', exclusiveMinimum: 0, maximum: 10000000 },
+};
+
 // Metric name -> bound ("p99 latency": "< 50 ms").
 const sloSchema = { type: 'object', minProperties: 1, additionalProperties: { type: 'string', minLength: 1 } };
 
@@ -87,7 +95,9 @@ export function suiteSchema({
   return {
     type: 'object',
     additionalProperties: false,
-    required: ['variants', 'scenarios', 'connections'],
+    required: ['variants', 'scenarios'],
+    // Its load points: connection tiers, offered rates, or both (each its own benchmarks).
+    anyOf: ['connections', 'rates'].map((field) => ({ required: [field], properties: { [field]: true } })),
     properties: {
       name: { type: 'string' },
       variants: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: variantNames } },
@@ -100,6 +110,9 @@ export function suiteSchema({
         propertyNames: { enum: scenarioNames },
         additionalProperties: tiersSchema,
       },
+      // Offered rates (an open-model engine's: --engine), and a scenario's own as of its tiers.
+      rates: ratesSchema,
+      scenarioRates: { type: 'object', propertyNames: { enum: scenarioNames }, additionalProperties: ratesSchema },
       // The runtimes every benchmark runs on (bench/measurement/runtime/): "system" (default), node@24, bun@1.3, ...
       runtimes: { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', minLength: 1 } },
       // The load engine: one of bench/measurement/engines/ (each declares itself, one is the default).
@@ -169,6 +182,9 @@ const meant = (given, known) => {
   return nearest ? ` (did you mean "${nearest}"?)` : '';
 };
 
+// One of a suite's rates (rates.0, scenarioRates.json.1).
+const RATE_FIELD = /^(rates|scenarioRates\.[^.]+)\.\d+$/;
+
 // Ajv's errors as "field: what is wrong (allowed: ...)" lines.
 function problemLines(validationErrors) {
   const problems = validationErrors
@@ -178,6 +194,8 @@ function problemLines(validationErrors) {
       const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.') || '(top level)';
       if (error.keyword === 'enum')
         return `${field}: "${error.data}" is not allowed${meant(error.data, error.params.allowedValues)} (allowed: ${error.params.allowedValues.join(', ')})`;
+      if (RATE_FIELD.test(field) && error.keyword !== 'uniqueItems')
+        return `${field}: ${JSON.stringify(error.data)} is not a rate: give requests per second above 0 (e.g. "rates": [500, 1000], --rates 500,1000)`;
       if (error.keyword === 'additionalProperties') {
         const fields = Object.keys(error.parentSchema.properties ?? {});
         return `${field}: unknown field "${error.params.additionalProperty}"${meant(error.params.additionalProperty, fields)}`;

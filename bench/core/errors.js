@@ -92,6 +92,11 @@ export const errors = {
     (name) =>
       `load engine "${name}" sends on a fixed schedule and needs a request rate: give --rate R (suite field "rate", requests per second above 0), or choose a closed-loop engine with --engine`,
   ),
+  engineNotOpen: define(
+    'PG_ENGINE_NOT_OPEN',
+    (name, open) =>
+      `load engine "${name}" is a closed loop and cannot offer a fixed rate (rates, --rates: the r= benchmarks): add --engine ${open.join(' or ')}, or drop the rates`,
+  ),
   kneeNeedsOpenEngine: define(
     'PG_KNEE_NEEDS_OPEN_ENGINE',
     (name) =>

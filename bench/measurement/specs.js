@@ -43,9 +43,9 @@ export const loadPoints = (config, scenario) => [
 
 // The suite fields that ask for this one load point in every scenario (loadPoints' inverse).
 export const onlyLoadPoint = (point) => ({
-  connections: isOpen(point) ? [] : [point.connections],
+  connections: isOpen(point) ? undefined : [point.connections],
   scenarioConnections: {},
-  rates: isOpen(point) ? [point.rate] : [],
+  rates: isOpen(point) ? [point.rate] : undefined,
   scenarioRates: {},
 });
 

@@ -57,7 +57,8 @@ function projectSuite(project, root) {
   return {
     ...settings,
     name: nameOf(project, root),
-    connections: settings.connections ?? PROJECT_DEFAULTS.connections,
+    // Rates alone run no tiers: their own benchmarks, not the default's.
+    connections: settings.connections ?? (settings.rates ? undefined : PROJECT_DEFAULTS.connections),
     variants: Object.keys(servers),
     scenarios: Object.keys(scenarios),
     commands: Object.fromEntries(

@@ -2,13 +2,20 @@
 // requests that measure them, and which built-in reference variants run beside them. The
 // measurement settings (tiers, duration, engine, ...) are the suite config's own fields,
 // taken from its schema so that the two cannot drift apart.
-import { referenceSchema, requestSchema, serverProperties, suiteSchema, tiersSchema } from '../config/schema.js';
+import {
+  ratesSchema,
+  referenceSchema,
+  requestSchema,
+  serverProperties,
+  suiteSchema,
+  tiersSchema,
+} from '../config/schema.js';
 import { bandSettings } from '../results/metrics.js';
 // The request job reads the `github` settings without a validator, so their rules live beside it.
 import { GITHUB_SETTINGS_SCHEMA } from '../github/trusted-trigger.js';
 
 // Suite fields that a project config spells its own way.
-const OWN_FIELDS = ['name', 'variants', 'scenarios', 'commands', 'reference', 'scenarioConnections'];
+const OWN_FIELDS = ['name', 'variants', 'scenarios', 'commands', 'reference', 'scenarioConnections', 'scenarioRates'];
 
 const percent = { type: 'number', exclusiveMinimum: 0, maximum: 1000 };
 
@@ -48,6 +55,7 @@ export function projectSchema({ builtInNames, builtInScenarios }) {
         additionalProperties: requestSchema,
       },
       scenarioConnections: { type: 'object', additionalProperties: tiersSchema },
+      scenarioRates: { type: 'object', additionalProperties: ratesSchema },
       reference: referenceSchema({ builtInNames, builtInScenarios }),
       // How each side of `perfgate compare --base --head` installs its dependencies.
       install: { type: 'array', items: { type: 'string' }, minItems: 1 },

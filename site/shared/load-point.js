@@ -6,8 +6,7 @@
 //                                           connections: at most this many sockets (else the engine's)
 // It owns a benchmark's name tag ("c=100", "r=2000": trend identities, so an old name reads as it
 // always did), its parsing, its fields in the schemas, the engine options it sets and their split
-// over load-generator processes, what "the client could not keep up" means, and which metrics
-// (their `decides.models` in ./metrics.js) may call a verdict at it. Plain, browser-safe code.
+// over load-generator processes. Plain, browser-safe code.
 
 export const MODELS = Object.freeze({ closed: 'closed', open: 'open' });
 
@@ -44,16 +43,6 @@ export function parseLoadTag(tag) {
   return tag.startsWith('r=') ? openLoad(value) : closedLoad(value);
 }
 
-// The number a point is plotted and sorted by on its own axis: connections, or the offered rate.
-export const loadLevel = (point) => (isOpen(point) ? point.rate : point.connections);
-
-// The axis (and the table column) a model's points lie on.
-export const LOAD_AXES = Object.freeze({
-  closed: { title: 'Connections', axis: 'connections', tag: 'c' },
-  open: { title: 'Rate', axis: 'offered rate (req/s)', tag: 'r' },
-});
-export const loadAxis = (point) => LOAD_AXES[point.model];
-
 // The facts a history entry's `extra` carries of it ("connections: 100" or "offered rate: 2000"; a
 // "rate: ... per load" fact is a closed load's cap, bench/results/benchmark-action.js), and back.
 export const loadFacts = (point) =>
@@ -83,9 +72,6 @@ export const LOAD_FIELDS_SCHEMA = Object.freeze({
   },
   anyOf: [{ required: ['connections'] }, { required: ['rate'] }],
 });
-
-// A rate a suite may ask for: a finite number of requests per second above zero.
-export const isRate = (value) => typeof value === 'number' && Number.isFinite(value) && value > 0;
 
 // The seam's options of a load at this point (bench/measurement/engines/seam.js): an open point's rate is
 // an open-model engine's schedule; `cap` (req/s, 0: none) is what a closed point lets a pacing engine send.
@@ -118,20 +104,3 @@ export function engineLoads(point, count, cap = 0) {
     };
   });
 }
-
-// How many processes a point can use at most: one socket each at least when it names connections.
-export const maxProcesses = (point) => point.connections ?? Number.POSITIVE_INFINITY;
-
-/**
- * Whether the client, not the server, shaped a run (its req/s or its latency): closed, its CPU was
- * saturated (req/s is then a lower bound); open, that too, or it did not hold the schedule (requests
- * sent late or never: the latency is then the client's).
- * @param {{loadGenerator: {saturated: boolean, schedule?: {behind: boolean}}}} run  a run record
- */
-export const clientFellBehind = (point, run) =>
-  Boolean(run.loadGenerator.saturated) || (isOpen(point) && Boolean(run.loadGenerator.schedule?.behind));
-
-// Whether a metric of the registry (./metrics.js) may call a verdict at this point: its `decides`,
-// for every model unless `decides.models` names some.
-export const decidesAt = (metric, point) =>
-  Boolean(metric.decides) && (metric.decides.models ?? Object.values(MODELS)).includes(point.model);
