@@ -4,12 +4,13 @@
 // pull request it names checked against the event and the API.
 //   pr.json             { format: "perfgate-pr", version: 1, number, headSha }
 //   comparison*.json    scripts/compare.mjs's comparison.json (its schema: bench/comparison/schema.js)
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
 import { writeFileAtomicSync } from '../core/atomic-file.js';
 import { comparisonSchema } from '../comparison/schema.js';
 import { githubErrors } from '../core/errors.js';
+import { readPlainText } from '../core/read-file.js';
 import { printable } from '../core/text.js';
 
 export const ARTIFACT_NAME = 'perfgate-bench';
@@ -51,28 +52,19 @@ function validated(kind, value, file) {
 }
 
 // Opens without following a link and reads at most the limit, so a huge or special file
-// costs nothing.
-function readBounded(file, name) {
-  let fd;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (error) {
-    throw githubErrors.hostileArtifact(`${name} cannot be opened as a plain file (${error.code})`);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw githubErrors.hostileArtifact(`${name} is not a plain file`);
-    if (stat.size > LIMITS.fileBytes)
-      throw githubErrors.hostileArtifact(`${name} is ${stat.size} bytes, more than the limit of ${LIMITS.fileBytes}`);
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
+// costs nothing (bench/core/read-file.js, as for every file code under test wrote).
+const readBounded = (file, name) =>
+  readPlainText(file, LIMITS.fileBytes, (problem, { kind, error }) =>
+    githubErrors.hostileArtifact(
+      kind === 'tooBig'
+        ? `${name} is ${error.size} bytes, more than the limit of ${error.limit}`
+        : `${name} ${problem}`,
+    ),
+  );
 
-function parseJson(bytes, name) {
+function parseJson(text, name) {
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw githubErrors.hostileArtifact(`${name} is not JSON`);
   }
