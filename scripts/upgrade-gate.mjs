@@ -36,7 +36,7 @@ const UPGRADE_GATE_COMMAND = {
   invocation: 'node scripts/upgrade-gate.mjs',
   synopsis: '--base REF [--head REF] --out DIR [-- compare options]',
   summary: `Compares old vs new every framework package whose locked version differs between --base and --head (default: the\nworking tree) (${commandLine('compare')} --dep PKG@OLD --vs PKG@NEW), each installed exactly as its side's lockfile locks it;\nentries that are not registry versions with integrity are refused; a changed Node.js version (.nvmrc, .node-version, engines.node,
-volta.node, setup-node) is compared with --runtime node@OLD --vs-runtime node@NEW. Exit 1 on a regression beyond compare's --fail-threshold.\nIn a repository with a perfgate.config, the packages watched are its package.json's dependencies.`,
+volta.node, setup-node) is compared with --runtime node@OLD --vs-runtime node@NEW. Exit 1 on a regression beyond compare's --fail-threshold or a benchmark the new version failed.\nIn a repository with a perfgate.config, the packages watched are its package.json's dependencies.`,
   options: {
     base: { type: 'string', value: 'REF', help: 'the commit whose package-lock.json is the old side', required: true },
     head: {
@@ -51,7 +51,11 @@ volta.node, setup-node) is compared with --runtime node@OLD --vs-runtime node@NE
   unknownHint: 'compare options go after --',
 };
 const COMPARE = fileURLToPath(new URL('compare.mjs', import.meta.url));
-const OUTCOMES = { [EXIT.ok]: 'no regression', [EXIT.failed]: 'REGRESSION' };
+// compare's exit codes (bench/comparison/gate.js): 1 is a regression beyond the gate or a benchmark the new version failed.
+const OUTCOMES = {
+  [EXIT.ok]: 'no regression',
+  [EXIT.failed]: 'FAILS (a regression, or a benchmark the new version failed)',
+};
 
 await runCommand(UPGRADE_GATE_COMMAND, async ({ values: { base, head, out: outArg }, rest: compareArgs }) => {
   const out = resolve(outArg);

@@ -213,7 +213,7 @@ describe('scripts/upgrade-gate.mjs', () => {
     assert.match(
       run.summary,
       new RegExp(
-        `- express ${from.replaceAll('.', '\\.')} → ${to.replaceAll('.', '\\.')}: ${run.code === 1 ? 'REGRESSION' : 'no regression'}`,
+        `- express ${from.replaceAll('.', '\\.')} → ${to.replaceAll('.', '\\.')}: ${run.code === 1 ? 'FAILS \\(a regression, or a benchmark the new version failed\\)' : 'no regression'}`,
       ),
     );
   });
