@@ -72,12 +72,14 @@ test('the report says the knee and why the search stopped, or that no rate held'
     { benchmark: 'b', interval: [null, 1], steps: [1, 2], stoppedBy: 'floor', clientBound: false },
     { benchmark: 'c', interval: [6400, null], steps: [1], stoppedBy: 'steps', clientBound: false },
     { benchmark: 'd', failed: 'the server exited' },
+    { benchmark: 'e', skipped: 'go is not installed' },
   ]);
   assert.deepEqual(lines, [
     'a: knee 1,800 req/s; an SLO broke at 2,000 req/s (3 steps, stopped by precision)',
     'b: no rate tried held every SLO; an SLO broke at 1 req/s (2 steps, stopped by floor)',
     'c: knee 6,400 req/s; no rate tried broke an SLO (1 steps, stopped by steps)',
     'd: no knee, a load failed: the server exited',
+    'e: skipped: go is not installed',
   ]);
 });
 

@@ -13,6 +13,7 @@ import { measurementSettings, openMeasurement } from './context.js';
 import { measureOnce } from './measure.js';
 import { variantForSpec } from './run-suite.js';
 import { expandSpecs } from './specs.js';
+import { skipReason } from './variants.js';
 import { summarizeRuns } from '../results/record.js';
 import { benchmarkSlo, objectivesFor } from '../results/slo.js';
 
@@ -93,7 +94,7 @@ const withoutLoadTag = (id) => id.slice(0, id.lastIndexOf(' '));
  * engine from `start` req/s. One benchmark per variant, scenario, options and runtime: its load
  * points' connections, the first one's, are the client's pool at every rate.
  * @returns {Promise<object[]>} per benchmark: {benchmark, ...searchKnee's, measured: per step the judged objectives}
- *   or {benchmark, failed: reason}
+ *   or {benchmark, failed: reason} (a load failed) or {benchmark, skipped: reason} (its variant cannot run here)
  */
 export async function findKnees({ config, variants, outDir, start, limits = {}, onStep = () => {} }) {
   const specs = expandSpecs(config).filter((spec) => objectivesFor(config, spec).length);
@@ -106,12 +107,18 @@ export async function findKnees({ config, variants, outDir, start, limits = {}, 
   const knees = [];
   for (const spec of unique) {
     const benchmark = withoutLoadTag(spec.id);
+    const variant = variantForSpec(variants, spec);
+    const skipped = variant.unavailable ?? skipReason(variant, spec);
+    if (skipped) {
+      knees.push({ benchmark, skipped, measured: [] });
+      continue;
+    }
     const measured = [];
     const probe = async (rate) => {
       const settings = { ...measurementSettings(config, spec), rate };
       const run = await measureOnce({
         spec: { ...spec, rate },
-        variant: variantForSpec(variants, spec),
+        variant,
         measurement,
         settings,
         repetition: `-knee${measured.length + 1}`,
@@ -138,6 +145,7 @@ const rateText = (rate) => `${rate.toLocaleString('en-US')} req/s`;
 export function kneeLines(knees) {
   return knees.map((each) => {
     if (each.failed) return `${each.benchmark}: no knee, a load failed: ${each.failed}`;
+    if (each.skipped) return `${each.benchmark}: skipped: ${each.skipped}`;
     const [held, broke] = each.interval;
     const upper =
       broke === null
