@@ -2,10 +2,13 @@
 // request, how a side's process loads the agent (sideCommand), and the run record's and
 // summary's use of them. No servers: the e2e test starts them.
 import assert from 'node:assert/strict';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { sideCommand } from '../bench/measurement/process/server.js';
 import { readingProblem, runtimeFigures } from '../bench/measurement/runtime-agent/readings.js';
-import { runtimeAgentLaunch } from '../bench/measurement/runtime-agent/window.js';
+import { closeWindow, runtimeAgentLaunch } from '../bench/measurement/runtime-agent/window.js';
 import { metricByName, summaryValue } from '../bench/results/metrics.js';
 import { runRecord, summarizeRuns } from '../bench/results/record.js';
 import { createHistogram, encodeHistogram } from '../bench/measurement/latency-histogram.js';
@@ -130,4 +133,23 @@ test('a run without the figures leaves them absent from the summary, with its re
   const summary = summarizeRuns([runRecord(load(1000), sampled, { clientCores: 1, runtime: absent })]);
   assert.equal(summaryValue(metricByName('heap bytes/request'), summary), null);
   assert.deepEqual(summary.warnings, ['no memory or event-loop figures: the server runs on bun, not Node.js']);
+});
+
+// This process stands for the server: it answers the harness's signal by doing nothing, its
+// reading already written.
+test("the window's readings are read as plain files only, and checked", async () => {
+  process.on('SIGUSR2', () => {});
+  const server = (file) => {
+    const dir = mkdtempSync(join(tmpdir(), 'perfgate-agent-'));
+    file(join(dir, `${process.pid}.runtime.json`));
+    return { agent: { dir } };
+  };
+  const opened = { pids: [process.pid] };
+  const written = server((file) => writeFileSync(file, JSON.stringify(reading())));
+  assert.equal((await closeWindow(written, opened)).heapBytesPerRequest, 4000);
+  const linked = server((file) => symlinkSync('/etc/hostname', file));
+  assert.match((await closeWindow(linked, opened)).absent, /wrote a reading that is not a plain file/);
+  const forged = server((file) => writeFileSync(file, JSON.stringify({ ...reading(), requests: 'many' })));
+  assert.match((await closeWindow(forged, opened)).absent, /wrote a reading without its numbers/);
+  assert.equal(await closeWindow(written, null), undefined, 'no agent asked for');
 });

@@ -2,7 +2,7 @@
 // bench/measurement/runtime-agent/; the CPU profiler's, bench/comparison/profile/): each process
 // announces itself with a file named by its pid, is signalled, and answers with another file.
 // What an agent writes comes from the side's process: read as a plain file only, size-capped.
-import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { outerPid } from '../sandbox/processes.js';
@@ -37,20 +37,4 @@ export function signalAgents(pids, server, signal = 'SIGUSR2') {
     process.kill(target, signal);
   }
   return null;
-}
-
-/** A file a side's process wrote, as text: null when it is not a plain file or exceeds maxBytes. */
-export function readSideFile(file, maxBytes) {
-  let fd;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const stat = fstatSync(fd);
-    return stat.isFile() && stat.size <= maxBytes ? readFileSync(fd, 'utf8') : null;
-  } finally {
-    closeSync(fd);
-  }
 }

@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import semver from 'semver';
-import { filesAppear, pidsWith, readSideFile, signalAgents } from '../process/agent-files.js';
+import { readPlainJson } from '../../core/read-file.js';
+import { filesAppear, pidsWith, signalAgents } from '../process/agent-files.js';
 import { readingProblem, runtimeFigures } from './readings.js';
 
 const AGENT = new URL('./agent.mjs', import.meta.url);
@@ -55,13 +56,14 @@ export async function openWindow(server) {
   return { pids };
 }
 
-const parsed = (text) => {
+// A reading, or why it is none: a side's process wrote it, so it is read as a plain file within a size.
+function readReading(file) {
   try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+    return { reading: readPlainJson(file, MAX_READING_BYTES, (problem) => new Error(problem)) };
+  } catch (error) {
+    return { problem: `a reading that ${error.message}` };
   }
-};
+}
 
 /**
  * Ends the window and returns the run record's `server.runtime`: the figures, { absent }, or
@@ -75,8 +77,8 @@ export async function closeWindow(server, opened) {
   if (stray) return { absent: `process ${stray} of the server ended before its window did` };
   if (!(await filesAppear(dir, opened.pids, '.runtime.json', READ_MS)))
     return { absent: `the runtime agent did not write its reading within ${READ_MS / 1000} s` };
-  const readings = opened.pids.map((pid) => parsed(readSideFile(join(dir, `${pid}.runtime.json`), MAX_READING_BYTES)));
-  const problem = readings.map(readingProblem).find(Boolean);
+  const read = opened.pids.map((pid) => readReading(join(dir, `${pid}.runtime.json`)));
+  const problem = read.map((each) => each.problem ?? readingProblem(each.reading)).find(Boolean);
   if (problem) return { absent: `the runtime agent wrote ${problem}` };
-  return runtimeFigures(readings);
+  return runtimeFigures(read.map((each) => each.reading));
 }
