@@ -17,7 +17,7 @@ import { findKnees, kneeLines, writeKnees } from '../bench/measurement/knee.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-// --find-knee: each benchmark's knee from the suite's rate, printed and written to <out>/knee.json.
+// --find-knee: each benchmark's knee from the suite's rate (else its first rate tier), printed and written to <out>/knee.json.
 async function kneeSearch({ config, variants, outDir, limits }) {
   const knees = await findKnees({
     config,

@@ -91,7 +91,7 @@ const withoutLoadTag = (id) => id.slice(0, id.lastIndexOf(' '));
 
 /**
  * The knee of every benchmark of a suite that has objectives, measured with the suite's (open-model)
- * engine from `start` req/s. One benchmark per variant, scenario, options and runtime: its load
+ * engine from `start` req/s (0: from the benchmark's first rate tier). One benchmark per variant, scenario, options and runtime: its load
  * points' connections, the first one's, are the client's pool at every rate.
  * @returns {Promise<object[]>} per benchmark: {benchmark, ...searchKnee's, measured: per step the judged objectives}
  *   or {benchmark, failed: reason} (a load failed) or {benchmark, skipped: reason} (its variant cannot run here)
@@ -99,7 +99,10 @@ const withoutLoadTag = (id) => id.slice(0, id.lastIndexOf(' '));
 export async function findKnees({ config, variants, outDir, start, limits = {}, onStep = () => {} }) {
   const specs = expandSpecs(config).filter((spec) => objectivesFor(config, spec).length);
   if (!specs.length) throw errors.kneeNeedsSlo();
-  if (engineFor(config.engine, start).model !== 'open') throw errors.kneeNeedsOpenEngine(config.engine);
+  // A benchmark's search starts at `start`, else at its first rate tier (an r= benchmark's).
+  const startOf = (spec) =>
+    start || specs.find((other) => withoutLoadTag(other.id) === withoutLoadTag(spec.id) && other.rate)?.rate || 0;
+  if (engineFor(config.engine, startOf(specs[0])).model !== 'open') throw errors.kneeNeedsOpenEngine(config.engine);
   const measurement = await openMeasurement({ config, outDir });
   const unique = specs.filter(
     (spec, index) => specs.findIndex((other) => withoutLoadTag(other.id) === withoutLoadTag(spec.id)) === index,
@@ -130,7 +133,7 @@ export async function findKnees({ config, variants, outDir, start, limits = {}, 
       return outcome;
     };
     try {
-      knees.push({ benchmark, ...(await searchKnee({ probe, start, ...limits })), measured });
+      knees.push({ benchmark, ...(await searchKnee({ probe, start: startOf(spec), ...limits })), measured });
     } catch (error) {
       if (!(error instanceof PerfgateError)) throw error;
       knees.push({ benchmark, failed: error.message, measured });
