@@ -43,8 +43,14 @@ const version = () =>
 let v2Parent;
 function v2ParentDir() {
   if (v2Parent) return v2Parent;
+  // The root passes on only the controllers its subtree_control names (systemd enables cpuset
+  // only when a unit asks for it): root may enable the others there.
+  const enabled = read(ROOT, 'cgroup.subtree_control').split(' ');
+  const available = read(ROOT, 'cgroup.controllers').split(' ');
+  const enable = CONTROLLERS.filter((controller) => available.includes(controller) && !enabled.includes(controller));
+  if (enable.length) write(ROOT, 'cgroup.subtree_control', enable.map((controller) => `+${controller}`).join(' '));
   const dir = join(ROOT, `perfgate-${process.pid}`);
-  mkdirSync(dir);
+  mkdirSync(dir, { recursive: true });
   const missing = CONTROLLERS.filter((controller) => !read(dir, 'cgroup.controllers').split(' ').includes(controller));
   if (missing.length) {
     rmdirSync(dir);
