@@ -18,6 +18,9 @@ const shown = (list) => [...list.slice(0, SHOWN), ...(list.length > SHOWN ? [`an
 
 // " ms" after a value of a metric of the registry (a metric it does not know: nothing).
 const unitOf = (name) => (metricByName(name) ? ` ${metricByName(name).unit}` : '');
+// A metric's name is ours, shown as is; any other name from the file is quoted.
+const metricName = (name, quote) => (metricByName(name) ? name : quote(name));
+
 const counted = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -57,7 +60,7 @@ function countParts(comparison, quote) {
   // A 🔴 row whose metric did not call its benchmark's verdict (p99 latency, which does not decide).
   const notCalling = judged.filter(
     (benchmark) =>
-      benchmark.verdict.verdict !== VERDICTS.regression &&
+      benchmark.verdict?.verdict !== VERDICTS.regression &&
       Object.values(benchmark.verdicts ?? {}).some((each) => each.verdict === VERDICTS.regression),
   );
   const notCallingMetrics = [
@@ -71,7 +74,7 @@ function countParts(comparison, quote) {
   ];
   if (notCalling.length)
     parts.push(
-      `${counted(notCalling.length, 'benchmark')} with a regression only in ${notCallingMetrics.map((name) => quote(name)).join(' and ')}, which did not call ${notCalling.length === 1 ? 'its' : 'their'} verdict`,
+      `${counted(notCalling.length, 'benchmark')} with a regression only in ${notCallingMetrics.map((name) => metricName(name, quote)).join(' and ')}, which did not call ${notCalling.length === 1 ? 'its' : 'their'} verdict`,
     );
   const small = having(VERDICTS.smallRegression).length;
   const inconclusive = having(VERDICTS.inconclusive).length;
@@ -104,9 +107,11 @@ function failureLines(comparison, quote) {
 }
 
 // The change of the metric that called a benchmark's verdict, e.g. "+12.3 % in CPU µs/request".
-function calledMove({ verdict, verdicts }) {
-  const called = verdicts?.[verdict.calledBy];
-  return Number.isFinite(called?.change) ? `${signedPercent(called.change)} in ${verdict.calledBy}` : verdict.verdict;
+function calledMove({ verdict, verdicts }, quote) {
+  const called = verdicts && Object.hasOwn(verdicts, verdict.calledBy) ? verdicts[verdict.calledBy] : undefined;
+  return Number.isFinite(called?.change)
+    ? `${signedPercent(called.change)} in ${metricName(verdict.calledBy, quote)}`
+    : verdict.verdict;
 }
 
 // A reference that runs the same code on both sides and moved: the machine was not steady. One whose
@@ -119,13 +124,13 @@ function referenceLines(comparison, quote) {
       ]
     : [];
   const differing = comparison.benchmarks.filter(
-    (benchmark) => benchmark.reference && benchmark.referenceDiffers && benchmark.status === 'ok',
+    (benchmark) => benchmark.reference && benchmark.referenceDiffers && benchmark.verdict,
   );
   return [
     ...steadiness,
     ...differing.map(
       (benchmark) =>
-        `ℹ️ The reference ${quote(benchmark.id)}: ${benchmark.verdict.verdict} (${calledMove(benchmark)}); ${quote(benchmark.referenceDiffers)}, so this is that difference's effect on it, not a measure of the machine's steadiness.`,
+        `ℹ️ The reference ${quote(benchmark.id)}: ${benchmark.verdict.verdict} (${calledMove(benchmark, quote)}); ${quote(benchmark.referenceDiffers)}, so this is that difference's effect on it, not a measure of the machine's steadiness.`,
     ),
   ];
 }
