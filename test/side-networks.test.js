@@ -106,6 +106,19 @@ describe('the sides’ networks', () => {
     assert.ok(report.includes(`- the head's network: on 127.0.2.1, but it could reach the other side's servers`));
   });
 
+  test('without root the sides keep their addresses, share one uid, and their records say they could reach each other', (t) => {
+    t.mock.method(process, 'getuid', () => 1000);
+    const sandbox = { side: 'x', tree: '/t', readOnly: [], network: 'shared' };
+    const fence = fenceSides({ base: { label: 'base', sandbox }, head: { label: 'head', sandbox } });
+    assert.deepEqual(fence.sides.base.sandbox, { ...sandbox, address: '127.0.1.1' });
+    assert.deepEqual(fence.sides.head.sandbox, { ...sandbox, address: '127.0.2.1' });
+    assert.equal(
+      fence.network('head'),
+      "on 127.0.2.1, but it could reach the other side's servers: not run as root, both sides run as one uid",
+    );
+    assert.deepEqual(fence.refusals('head'), []);
+  });
+
   test('sides without a sandbox are left as they are', () => {
     const sides = { base: { label: 'base' }, head: { label: 'head' } };
     const fence = fenceSides(sides);
