@@ -6,11 +6,10 @@
 // The agents write outside the results, into a folder per side that the harness owns; once every
 // process of both sides is gone, only the profiles it asked for are copied into the results, as
 // plain files within a size (a link a side planted, or swapped in, is never followed).
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { writeFileAtomicSync } from '../../core/atomic-file.js';
 import { errors } from '../../core/errors.js';
 import { readPlainText } from '../../core/read-file.js';
@@ -21,7 +20,7 @@ import { requestFor } from '../../measurement/requests.js';
 import { startBenchmarkServer } from '../../measurement/measure.js';
 import { verifyServer } from '../../measurement/verify.js';
 import { giveScratch } from '../../measurement/sandbox/bubblewrap.js';
-import { outerPid } from '../../measurement/sandbox/processes.js';
+import { filesAppear, pidsWith, signalAgents } from '../../measurement/process/agent-files.js';
 import { removeWritten } from '../../measurement/sandbox/view.js';
 import { mergeSelfTimes, packageTimes, selfTimes } from './cpuprofile.js';
 
@@ -56,29 +55,13 @@ function profiledVariant(variant, dir) {
   };
 }
 
-const pidsWith = (dir, suffix) =>
-  readdirSync(dir)
-    .filter((file) => file.endsWith(suffix))
-    .map((file) => Number(file.slice(0, -suffix.length)));
-
-async function waitForFiles(dir, pids, suffix, what) {
-  const deadline = Date.now() + WAIT_MS;
-  while (!pids.every((pid) => existsSync(join(dir, `${pid}${suffix}`)))) {
-    if (Date.now() > deadline)
-      throw errors.profileFailed(`the profiler did not ${what} within ${WAIT_MS / 1000} s in ${dir}`);
-    await sleep(50);
-  }
-}
-
-// A sandboxed server's agents name their pids in its PID namespace: signal what those are here,
-// and only processes of that namespace (a file the side forged names nothing else).
+// Signals every agent of a server (bench/measurement/process/agent-files.js: in a sandbox, only
+// processes of its PID namespace) and waits for each one's answer.
 async function signalAll(dir, pids, suffix, what, server) {
-  for (const pid of pids) {
-    const target = server.pidNamespace ? outerPid(server.pidNamespace, pid) : pid;
-    if (!target) throw errors.profileFailed(`no process ${pid} in the sandbox of ${dir}`);
-    process.kill(target, 'SIGUSR2');
-  }
-  await waitForFiles(dir, pids, suffix, what);
+  const stray = signalAgents(pids, server);
+  if (stray) throw errors.profileFailed(`no process ${stray} in the sandbox of ${dir}`);
+  if (!(await filesAppear(dir, pids, suffix, WAIT_MS)))
+    throw errors.profileFailed(`the profiler did not ${what} within ${WAIT_MS / 1000} s in ${dir}`);
 }
 
 // A folder per side for its agents to write, in a parent the harness owns: outside the results
