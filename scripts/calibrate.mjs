@@ -5,7 +5,8 @@
 // injected size (--slowdown 3,5), K where the head side's server does extra CPU work per
 // request, sized from its measured CPU µs/request (a known slowdown, whose achieved size is
 // measured and printed), alternating modes, kinds and sizes so that a slow phase of the machine
-// hits all; with --neighbour PCT, a CPU hog on the server cores during every comparison. Prints
+// hits all; with --neighbour PCT, a CPU hog on the server cores during every comparison, with
+// --tenant PCT a tenant-like neighbour on all cores (bench/comparison/calibration/tenant.js). Prints
 // per benchmark and mode the issue's targets as check lines (detection per size, A/A slowdowns,
 // the suite's derived rate, time to a verdict) and the pooled A/A change; writes calibration.md
 // and calibration.json, and keeps every trial's comparison.json. With --suite-runs N, instead: N A/A
@@ -51,6 +52,11 @@ const CALIBRATE_COMMAND = {
       value: 'PCT',
       help: 'a CPU hog of this duty cycle (stress-ng) on the server cores during every comparison, started and stopped by calibrate',
     },
+    tenant: {
+      type: 'positive',
+      value: 'PCT',
+      help: "a tenant-like neighbour during every comparison, as another virtual machine on a hosted runner's host: all cores busy together, on and off at random (cycles of 0.4–4 s), at this average load; with --neighbour or alone",
+    },
     sizings: {
       type: 'count',
       value: 'N',
@@ -84,6 +90,7 @@ const CALIBRATE_COMMAND = {
       .filter((each) => !(Number(each) > 0 && Number(each) < 100))
       .map((each) => `--slowdown: "${each}" is not a percentage between 0 and 100`),
     ...(values.neighbour > 100 ? [`--neighbour: ${values.neighbour} is more than 100 %`] : []),
+    ...(values.tenant > 100 ? [`--tenant: ${values.tenant} is more than 100 %`] : []),
     ...bandFlagProblems(values),
   ],
 };
@@ -103,11 +110,17 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
       outDir,
       runs: values['suite-runs'],
       neighbour: values.neighbour,
+      tenant: values.tenant,
       suite: config.name,
     });
     writeCalibration(
       outDir,
-      { neighbour: values.neighbour ?? null, settings: request.settings, suiteRuns: report },
+      {
+        neighbour: values.neighbour ?? null,
+        tenant: values.tenant ?? null,
+        settings: request.settings,
+        suiteRuns: report,
+      },
       section,
     );
     console.log(section);
@@ -134,6 +147,7 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
       outDir: benchOut,
       slowdowns,
       neighbour: values.neighbour,
+      tenant: values.tenant,
       modes: values.modes,
       runs: values.runs,
       sizings: values.sizings,
@@ -147,6 +161,7 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
     {
       slowdowns,
       neighbour: values.neighbour ?? null,
+      tenant: values.tenant ?? null,
       settings: comparisonRequest(values).settings,
       calibrations: report,
     },

@@ -271,6 +271,11 @@ export const errors = {
     (why) => `the --neighbour CPU hog (stress-ng) did not start: ${why}; check the percentage and the server cores`,
     EXIT.failed,
   ),
+  tenantFailed: define(
+    'PG_TENANT_FAILED',
+    (why) => `the --tenant neighbour did not start: ${why}; check the percentage (above 0, at most 100)`,
+    EXIT.failed,
+  ),
   noBaselineTag: define(
     'PG_NO_BASELINE_TAG',
     (pattern, repo) =>

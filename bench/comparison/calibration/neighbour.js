@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from '../../core/errors.js';
 import { pinnedCommand } from '../../measurement/pinning.js';
 import { spawnGroup, stopGroup } from '../../measurement/process/children.js';
+import { startTenant } from './tenant.js';
 
 export const NEIGHBOUR_TOOL = 'stress-ng';
 
@@ -61,14 +62,40 @@ export async function startNeighbour(plan, { percent, timeoutSeconds }) {
   return { pid: group.child.pid, stop: () => stopGroup(group) };
 }
 
-// Runs `work(neighbour)` with a neighbour on the server cores when `percent` is given (else
-// `work(null)`); the hog is stopped whatever `work` does.
-export async function withNeighbour(plan, { percent, timeoutSeconds }, work) {
-  if (!percent) return work(null);
-  const neighbour = await startNeighbour(plan, { percent, timeoutSeconds });
+// Runs `work(neighbours)` with the neighbours asked for: the hog on the server cores at `percent`,
+// the tenant on all cores at `tenant` % average load (tenant.js); `work(null)` without either. Each
+// is stopped whatever `work` does, and whatever the other's start did.
+export async function withNeighbour(plan, { percent, tenant, timeoutSeconds }, work) {
+  const started = [];
   try {
-    return await work(neighbour);
+    if (percent) started.push(await startNeighbour(plan, { percent, timeoutSeconds }));
+    if (tenant) started.push(await startTenant(plan, { percent: tenant, timeoutSeconds }));
+    return await work(started.length ? started : null);
   } finally {
-    await neighbour.stop();
+    for (const neighbour of started) await neighbour.stop();
   }
+}
+
+// What a calibration's heading and text say of its neighbours (records of describeNeighbour and describeTenant).
+export function neighbourTitle({ neighbour = null, tenant = null }) {
+  const parts = [
+    ...(neighbour ? [`${neighbour.percent} % neighbour`] : []),
+    ...(tenant ? [`${tenant.percent} % tenant`] : []),
+  ];
+  return parts.map((part) => `, ${part}`).join('');
+}
+export function neighbourText({ neighbour = null, tenant = null }, during) {
+  const parts = [
+    ...(neighbour
+      ? [
+          `a CPU hog at ${neighbour.percent} % duty cycle (${neighbour.tool}) on core ${neighbour.cores.join(',')}${neighbour.pinned ? ', the server cores' : ', unpinned'}`,
+        ]
+      : []),
+    ...(tenant
+      ? [
+          `a tenant-like neighbour at ${tenant.percent} % average load on cores ${tenant.cores.join(',')}, all on and off together in cycles of ${tenant.cycleSeconds.join('–')} s`,
+        ]
+      : []),
+  ];
+  return parts.length ? `Neighbour: ${parts.join('; ')}, during every ${during}.` : 'Neighbour: none.';
 }

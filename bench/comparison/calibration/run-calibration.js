@@ -1,7 +1,8 @@
 // One calibration of compare's verdicts on one benchmark (npm run calibrate): each injected
 // slowdown sized from the server's CPU cost and corrected by duet checks, then K A/A and K
 // injected comparisons per size and mode, alternating, each kept on disk with its rounds; with
-// --neighbour, a CPU hog on the server cores during every comparison.
+// --neighbour, a CPU hog on the server cores during every comparison, and with --tenant a
+// tenant-like neighbour on all cores (tenant.js).
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareSides } from '../run-comparison.js';
@@ -23,6 +24,7 @@ import {
   trialOutcome,
 } from './trials.js';
 import { describeNeighbour, withNeighbour } from './neighbour.js';
+import { describeTenant } from './tenant.js';
 
 // Fixed-length runs that size the slowdown and check its size; not part of the statistics.
 const PROBE_ROUNDS = 3;
@@ -59,7 +61,7 @@ async function compareOnce({ config, settings, outDir, injectLoops, label, neigh
   const measurement = await openMeasurement(request);
   const comparison = await withNeighbour(
     measurement.plan,
-    { percent: neighbour, timeoutSeconds: comparisonBoundSeconds(settings, config) },
+    { ...neighbour, timeoutSeconds: comparisonBoundSeconds(settings, config) },
     () => compareSides(measurement, request),
   );
   // Every trial's rounds and samples stay on disk, so a rate can be checked against its data.
@@ -159,9 +161,22 @@ function finalCounts(sized) {
 
 /**
  * Calibrates one benchmark of `config` in each of `modes`, for each injected size: the report
- * entries and markdown sections. neighbour: the CPU hog's duty cycle in percent, or undefined.
+ * entries and markdown sections. neighbour: the CPU hog's duty cycle in percent, or undefined;
+ * tenant: the tenant-like neighbour's average load in percent, or undefined.
  */
-export async function calibrateBenchmark({ config, settings, outDir, slowdowns, modes, runs, sizings, neighbour }) {
+export async function calibrateBenchmark({
+  config,
+  settings,
+  outDir,
+  slowdowns,
+  modes,
+  runs,
+  sizings,
+  neighbour: percent,
+  tenant,
+}) {
+  // Both neighbours travel together to every comparison (withNeighbour's options).
+  const neighbour = { percent, tenant };
   const { server, pinning } = await probeServer({ config, settings, outDir, neighbour });
   const checked = [];
   for (const slowdown of slowdowns) {
@@ -210,7 +225,10 @@ export async function calibrateBenchmark({ config, settings, outDir, slowdowns, 
       }
     }
   }
-  const neighbourRecord = neighbour ? describeNeighbour(pinning, neighbour) : null;
+  const neighbours = {
+    neighbour: percent ? describeNeighbour(pinning, percent) : null,
+    tenant: tenant ? describeTenant(pinning, tenant) : null,
+  };
   const band = settings.thresholds['req/s'].threshold;
   const sections = [];
   const report = [];
@@ -234,14 +252,14 @@ export async function calibrateBenchmark({ config, settings, outDir, slowdowns, 
         summary,
         trials,
         pooledAA,
-        neighbour: neighbourRecord,
+        ...neighbours,
         budgetSeconds: settings.budgetSeconds,
       }),
     );
     report.push({
       benchmark: server.id,
       mode: each,
-      neighbour: neighbourRecord,
+      ...neighbours,
       injections,
       summary,
       pooledAA,

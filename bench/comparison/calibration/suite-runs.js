@@ -9,7 +9,8 @@ import { writeComparison } from '../write.js';
 import { openMeasurement } from '../../measurement/context.js';
 import { expandSpecs } from '../../measurement/specs.js';
 import { isFaster, isSlower, median, VERDICTS } from '../../stats/index.js';
-import { describeNeighbour, withNeighbour } from './neighbour.js';
+import { describeNeighbour, neighbourText, neighbourTitle, withNeighbour } from './neighbour.js';
+import { describeTenant } from './tenant.js';
 import { thisCheckout } from './run-calibration.js';
 import { mark, percent, summarizeTrials, TARGETS, trialOutcome } from './trials.js';
 
@@ -64,7 +65,8 @@ export function duration(value) {
   return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
 
-export function suiteRunsMarkdown({ suite, summary, runs, neighbour = null }) {
+export function suiteRunsMarkdown({ suite, summary, runs, neighbour = null, tenant = null }) {
+  const medianTarget = neighbour || tenant ? TARGETS.medianSeconds.neighbour : TARGETS.medianSeconds.quiet;
   const { perBenchmark } = summary;
   const enough = summary.runs >= TARGETS.suite.runs;
   const checks = [
@@ -89,20 +91,14 @@ export function suiteRunsMarkdown({ suite, summary, runs, neighbour = null }) {
     {
       check: 'median time to a verdict, per benchmark',
       result: `${Math.round(perBenchmark.medianSecondsToVerdict ?? 0)} s (max ${Math.round(perBenchmark.maxSecondsToVerdict ?? 0)} s)`,
-      target: `≤ ${neighbour ? TARGETS.medianSeconds.neighbour : TARGETS.medianSeconds.quiet} s`,
-      met:
-        perBenchmark.medianSecondsToVerdict === null
-          ? null
-          : perBenchmark.medianSecondsToVerdict <=
-            (neighbour ? TARGETS.medianSeconds.neighbour : TARGETS.medianSeconds.quiet),
+      target: `≤ ${medianTarget} s`,
+      met: perBenchmark.medianSecondsToVerdict === null ? null : perBenchmark.medianSecondsToVerdict <= medianTarget,
     },
   ];
   const lines = [
-    `## perfgate calibration: the whole ${suite} suite, A/A${neighbour ? `, ${neighbour.percent} % neighbour` : ''}`,
+    `## perfgate calibration: the whole ${suite} suite, A/A${neighbourTitle({ neighbour, tenant })}`,
     '',
-    neighbour
-      ? `Neighbour: a CPU hog at ${neighbour.percent} % duty cycle (${neighbour.tool}) on core ${neighbour.cores.join(',')}, during every run.`
-      : 'Neighbour: none.',
+    neighbourText({ neighbour, tenant }, 'run'),
     '',
     `Pinning: ${[...new Set(runs.flatMap((run) => run.trials.map((trial) => trial.pinning)))].join('; ')}`,
     '',
@@ -124,7 +120,7 @@ export function suiteRunsMarkdown({ suite, summary, runs, neighbour = null }) {
  * Runs the whole suite of `config` A/A `runs` times, each comparison kept on disk.
  * @returns {Promise<{section: string, report: object}>}
  */
-export async function calibrateSuite({ config, settings, outDir, runs, neighbour, suite }) {
+export async function calibrateSuite({ config, settings, outDir, runs, neighbour, tenant, suite }) {
   const outcomes = [];
   let pinning;
   // The neighbour's own timeout: every benchmark to its budget, confirmed, and some.
@@ -139,7 +135,7 @@ export async function calibrateSuite({ config, settings, outDir, runs, neighbour
     const startedAt = Date.now();
     const measurement = await openMeasurement(request);
     pinning = measurement.plan;
-    const comparison = await withNeighbour(measurement.plan, { percent: neighbour, timeoutSeconds }, () =>
+    const comparison = await withNeighbour(measurement.plan, { percent: neighbour, tenant, timeoutSeconds }, () =>
       compareSides(measurement, request),
     );
     const outcome = suiteRunOutcome(comparison, (Date.now() - startedAt) / 1000);
@@ -149,10 +145,13 @@ export async function calibrateSuite({ config, settings, outDir, runs, neighbour
       `${suite} suite A/A [${run}/${runs}]: ${outcome.clean ? 'clean' : `called slower: ${outcome.slower.join(', ') || `${outcome.failed} failed`}`}, ${duration(outcome.seconds)}`,
     );
   }
-  const neighbourRecord = neighbour ? describeNeighbour(pinning, neighbour) : null;
+  const neighbours = {
+    neighbour: neighbour ? describeNeighbour(pinning, neighbour) : null,
+    tenant: tenant ? describeTenant(pinning, tenant) : null,
+  };
   const summary = summarizeSuiteRuns(outcomes);
   return {
-    section: suiteRunsMarkdown({ suite, summary, runs: outcomes, neighbour: neighbourRecord }),
-    report: { suite, neighbour: neighbourRecord, summary, runs: outcomes },
+    section: suiteRunsMarkdown({ suite, summary, runs: outcomes, ...neighbours }),
+    report: { suite, ...neighbours, summary, runs: outcomes },
   };
 }

@@ -9,6 +9,7 @@ import { levelSuffix, signedPercent } from '../../core/format.js';
 import { describePinning } from '../../measurement/pinning.js';
 import { DECIDING_METRICS, metricByName, sampleValue } from '../../results/metrics.js';
 import { secondsToVerdict } from '../confirm.js';
+import { neighbourText, neighbourTitle } from './neighbour.js';
 import {
   DEFAULTS,
   isFaster,
@@ -222,7 +223,7 @@ const seconds = (value) => (value === null ? 'n/a' : `${value.toFixed(0)} s`);
 export const mark = (met) => (met === null ? '—' : met ? '✅' : '❌');
 
 // The issue's targets as check lines: what was reached, the target, and whether it is met.
-export function calibrationChecks(summary, { neighbour = null, budgetSeconds = 180 } = {}) {
+export function calibrationChecks(summary, { neighbour = null, tenant = null, budgetSeconds = 180 } = {}) {
   const lines = summary.injected.map((size) => ({
     check: `${percent(size.slowdown)} slowdown called ${size.calledAs.join(' or ')}`,
     result: `${size.detected} of ${size.runs} (${percent(size.detectionRate)})`,
@@ -230,7 +231,11 @@ export function calibrationChecks(summary, { neighbour = null, budgetSeconds = 1
     met: size.detectionRate === null ? null : size.detectionRate >= size.target,
   }));
   const { aa, suite } = summary;
-  const medianTarget = neighbour ? TARGETS.medianSeconds.neighbour : TARGETS.medianSeconds.quiet;
+  const medianTarget = neighbour || tenant ? TARGETS.medianSeconds.neighbour : TARGETS.medianSeconds.quiet;
+  const others = [
+    ...(neighbour ? [`a ${neighbour.percent} % neighbour`] : []),
+    ...(tenant ? [`a ${tenant.percent} % tenant`] : []),
+  ];
   const smallest = summary.injected[0];
   return [
     ...lines,
@@ -247,7 +252,7 @@ export function calibrationChecks(summary, { neighbour = null, budgetSeconds = 1
       met: suite.cleanRate === null ? null : suite.cleanRate >= TARGETS.suite.clean,
     },
     {
-      check: `median time to a verdict${neighbour ? `, with a ${neighbour.percent} % neighbour` : ''}`,
+      check: `median time to a verdict${others.length ? `, with ${others.join(' and ')}` : ''}`,
       result: `${seconds(summary.medianSecondsToVerdict)} (max ${seconds(summary.maxSecondsToVerdict)})`,
       target: `≤ ${medianTarget} s`,
       met: summary.medianSecondsToVerdict === null ? null : summary.medianSecondsToVerdict <= medianTarget,
@@ -302,15 +307,14 @@ export function calibrationMarkdown({
   trials,
   pooledAA = [],
   neighbour = null,
+  tenant = null,
   budgetSeconds = 180,
 }) {
-  const checks = calibrationChecks(summary, { neighbour, budgetSeconds });
+  const checks = calibrationChecks(summary, { neighbour, tenant, budgetSeconds });
   const lines = [
-    `## perfgate calibration: ${benchmark}, ${mode} mode${neighbour ? `, ${neighbour.percent} % neighbour` : ''}`,
+    `## perfgate calibration: ${benchmark}, ${mode} mode${neighbourTitle({ neighbour, tenant })}`,
     '',
-    neighbour
-      ? `Neighbour: a CPU hog at ${neighbour.percent} % duty cycle (${neighbour.tool}) on core ${neighbour.cores.join(',')}${neighbour.pinned ? ', the server cores' : ', unpinned'}, during every comparison.`
-      : 'Neighbour: none.',
+    neighbourText({ neighbour, tenant }, 'comparison'),
     '',
     ...injections.flatMap(injectionLines),
     `Pooled A/A change (side bias; target within ±0.5 %): ${pooledAA.map((each) => `${each?.metric ?? ''} ${pooled(each)}`).join('; ') || 'n/a'}`,
