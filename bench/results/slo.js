@@ -6,6 +6,7 @@
 // Pure: the readers give the values (a run's summary here, a comparison's rounds in
 // bench/comparison/slo-gate.js).
 import { keyMatches } from '../project/config.js';
+import { TABLE_FORMATS } from './markdown.js';
 import { METRIC_REGISTRY, metricByName, summaryValue } from './metrics.js';
 
 const COMPARISONS = {
@@ -106,12 +107,17 @@ export function benchmarkSlo(config, benchmark) {
   );
 }
 
+// A value as the run's table shows it, where its format carries the unit ("15.9 ms", "0.00 %").
+function shown(metric, value) {
+  const format = TABLE_FORMATS[metric.table?.format];
+  return format && format !== TABLE_FORMATS.integer ? format(value) : `${value} ${metric.unit}`;
+}
+
 // One line per objective: "express json r=2000: p99 latency 12.4 ms, < 50 ms: met".
 export function sloLines(benchmarks) {
   return benchmarks.flatMap((benchmark) =>
     (benchmark.slo ?? []).map((each) => {
-      const unit = metricByName(each.metric).unit;
-      const value = each.value === null ? 'not measured' : `${each.value} ${unit}`;
+      const value = each.value === null ? 'not measured' : shown(metricByName(each.metric), each.value);
       const verdict = each.met === null ? `not judged (${each.why})` : each.met ? 'met' : 'BROKEN';
       return `${benchmark.id}: ${each.metric} ${value}, ${each.bound}: ${verdict}`;
     }),
