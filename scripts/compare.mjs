@@ -49,7 +49,7 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
   // What the sandbox needs of this machine is checked before a runtime is fetched or a side made.
   const sandbox = runsCodeUnderTest(request) ? sandboxDecision() : { sandboxed: false };
   if (sandbox.note) console.error(sandbox.note);
-  if (sandbox.sandboxed) checkSandboxReach(request.project?.root ?? perfgateRoot);
+  if (sandbox.sandboxed) checkSandboxReach(request.project?.root ?? perfgateRoot, request.dependencyOverrides);
   const runtimes = await resolveSideRuntimes(request);
   const work = createWorkRoot();
   try {

@@ -363,6 +363,14 @@ test('as root in a 0700 directory, compare fails at once naming the closed direc
   // The fix named: the sandbox's uid then reads the project's packages.
   chmodSync(closed, 0o711);
   checkSandboxReach(app);
+  // An override's tarball in a closed directory is named before anything runs too.
+  const tarballs = tempDir('perfgate-closed-tarball-');
+  chmodSync(tarballs, 0o700);
+  writeFileSync(join(tarballs, 'lib-2.0.0.tgz'), '');
+  assert.throws(
+    () => checkSandboxReach(app, { base: {}, head: { lib: `file:${join(tarballs, 'lib-2.0.0.tgz')}` } }),
+    (error) => error.code === 'PG_SANDBOX_UNREACHABLE' && error.message.includes(`chmod o+x ${tarballs}`),
+  );
   const file = join(app, 'node_modules', 'lib', 'index.js');
   const argv = wrap(['cat', file], { readOnly: [join(app, 'node_modules')], network: 'own' }, { cwd: '/' });
   assert.equal(execFileSync(argv[0], argv.slice(1), { encoding: 'utf8' }), 'module.exports = 1;\n');

@@ -96,14 +96,17 @@ const harnessReadable = () => {
  * Run as root, what the sides' sandboxes will bind of this machine, checked before any side is
  * made or installed (bench/measurement/sandbox/bubblewrap.js checkPassable): the temporary
  * directory (the sides, their installs and views), perfgate's servers and the packages they
- * import, and the project's node_modules (which a side with the same lockfile reuses).
+ * import, the project's node_modules (which a side with the same lockfile reuses), and what the
+ * sides' overrides name on this machine (shown to their installs).
  */
-export function checkSandboxReach(projectRoot) {
+export function checkSandboxReach(projectRoot, overrides = {}) {
   if (!asRoot()) return;
   const modules = join(projectRoot, 'node_modules');
   // A path inside the temporary directory, so that the directory itself is checked too.
   const inTemp = join(tmpdir(), 'perfgate-sides');
-  for (const dir of [inTemp, ...harnessReadable(), ...(existsSync(modules) ? [modules] : [])]) checkPassable(dir);
+  const named = Object.values(overrides).flatMap(overrideSources);
+  for (const dir of [inTemp, ...harnessReadable(), ...(existsSync(modules) ? [modules] : []), ...named])
+    checkPassable(dir);
 }
 
 // How a side's own code runs: in its sandbox when it has one (side.sandbox: the directories it
