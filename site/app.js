@@ -5,7 +5,7 @@ import { chosenMetrics } from './lib/filters.js';
 import { formatChange, formatDate, formatNumber, formatShare, formatValue } from './lib/format.js';
 import { paletteFor } from './lib/palette.js';
 import { markedPoints, trendSections } from './lib/trend.js';
-import { tierCurves } from './lib/tiers.js';
+import { rateCurves, tierCurves } from './lib/tiers.js';
 import { readState, writeState, FILTER_KEYS, DEFAULT_THRESHOLD } from './lib/url-state.js';
 import { barSeries, cellValue, nextSort, sortRows, variantTable } from './lib/variants-table.js';
 import {
@@ -13,10 +13,12 @@ import {
   barChartConfig,
   changePointOverlay,
   isWorse,
+  rateChartConfig,
   tierChartConfig,
   trendChartConfig,
 } from './lib/chart-configs.js';
 import { DEFAULT_DATA_PATH } from './shared/sources.js';
+import { closedLoad, loadTag } from './shared/load-point.js';
 import { $, el, showProblem, showStatus } from './dom.js';
 import { hideTooltip, showTooltip } from './tooltip.js';
 import { unpackSamples } from './lib/sample-transfer.js';
@@ -293,8 +295,9 @@ function receiveChangePoints(results) {
 // ---- tier curve and variants views (perfgate's own names only)
 function renderTiers() {
   const curves = tierCurves(page.data, selectedCommit(), page.state);
+  const rated = rateCurves(page.data, selectedCommit(), page.state);
   const holder = $('#tier-charts');
-  holder.replaceChildren(...(curves.length ? [] : [nothingMatches()]));
+  holder.replaceChildren(...(curves.length || rated.length ? [] : [nothingMatches()]));
   for (const curve of curves) {
     const { card, canvas } = chartCard(`${curve.scenario} · tier curve`);
     const knees = curve.variants.map((variant) =>
@@ -304,13 +307,18 @@ function renderTiers() {
         el('strong', {}, variant.variant),
         ': ',
         variant.knee
-          ? `★ knee at c=${variant.knee.tier} (${variant.knee.reason})`
-          : `no knee up to c=${variant.points.at(-1).tier}`,
+          ? `★ knee at ${loadTag(closedLoad(variant.knee.tier))} (${variant.knee.reason})`
+          : `no knee up to ${loadTag(closedLoad(variant.points.at(-1).tier))}`,
       ),
     );
     card.append(el('ul', { class: 'knees' }, ...knees));
     holder.append(card);
     draw(canvas, tierChartConfig(curve, { colours: page.colours, theme: theme() }));
+  }
+  for (const curve of rated) {
+    const { card, canvas } = chartCard(`${curve.scenario} · latency against offered rate`);
+    holder.append(card);
+    draw(canvas, rateChartConfig(curve, { colours: page.colours, theme: theme() }));
   }
 }
 
@@ -390,7 +398,7 @@ function renderFilters() {
           'aria-pressed': String(chosen.includes(value)),
           onclick: () => toggleFilter(key, value),
         },
-        key === 'tier' ? `c=${value}` : value,
+        key === 'tier' ? loadTag(closedLoad(value)) : value,
       ),
     );
     const fieldset = $(`fieldset[data-filter="${key}"]`);
@@ -552,7 +560,8 @@ function open(data, choices, paths) {
   page.choices = choices;
   page.colours = paletteFor(data.samples.map((sample) => (sample.variant ? variantLabel(sample) : sample.name)));
   // perfgate's views need perfgate's names (variant, scenario, connections).
-  $('.tabs button[data-view="tiers"]').hidden = page.choices.tier.length === 0;
+  $('.tabs button[data-view="tiers"]').hidden =
+    page.choices.tier.length === 0 && !data.samples.some((sample) => sample.rate !== null);
   $('.tabs button[data-view="variants"]').hidden = page.choices.variant.length === 0;
   if ($(`.tabs button[data-view="${page.state.view}"]`).hidden) page.state.view = 'trend';
   showWarnings(data.skipped ? [`${data.skipped} malformed runs or benches in ${paths.join(', ')} were skipped.`] : []);

@@ -1,6 +1,7 @@
 // Chart.js configurations for the three views, built from shaped data. Pure: the page
 // passes in the theme colours and what a click on a point should do.
 import { formatValue } from './format.js';
+import { closedLoad, LOAD_AXES, loadTag, openLoad } from '../shared/load-point.js';
 import { IMPROVEMENT_COLOUR, REGRESSION_COLOUR } from './palette.js';
 
 // Above this many commits, plain points are hidden (only marks show) to keep lines legible.
@@ -254,7 +255,7 @@ export function addChangePointOverlay(chart, overlay) {
 
 // req/s (solid, left axis) and errors + timeouts % (dashed, right axis) per variant; the knee is a star.
 export function tierChartConfig(curve, { colours, theme }) {
-  const labels = curve.tiers.map((tier) => `c=${tier}`);
+  const labels = curve.tiers.map((tier) => loadTag(closedLoad(tier)));
   const at = (variant, pick) =>
     curve.tiers.map((tier) => {
       const point = variant.points.find((candidate) => candidate.tier === tier);
@@ -290,7 +291,7 @@ export function tierChartConfig(curve, { colours, theme }) {
   const options = baseOptions(theme);
   options.interaction = { mode: 'index', intersect: false };
   options.scales = {
-    x: axis(theme, 'connections'),
+    x: axis(theme, LOAD_AXES.closed),
     y: axis(theme, 'req/s', { beginAtZero: true, position: 'left' }),
     failures: axis(theme, 'errors + timeouts %', {
       beginAtZero: true,
@@ -303,9 +304,57 @@ export function tierChartConfig(curve, { colours, theme }) {
     callbacks: {
       afterLabel: (item) => {
         const { knee } = item.dataset;
-        return knee && `c=${knee.tier}` === item.label ? `★ saturation knee: ${knee.reason}` : '';
+        return knee && loadTag(closedLoad(knee.tier)) === item.label ? `★ saturation knee: ${knee.reason}` : '';
       },
     },
+  };
+  return { type: 'line', data: { labels, datasets }, options };
+}
+
+// p99 (solid) and p50 (dotted) latency on the left axis and errors + timeouts % (dashed, right) per
+// variant, against the offered rate: what users wait for at each arrival rate.
+export function rateChartConfig(curve, { colours, theme }) {
+  const labels = curve.rates.map((rate) => loadTag(openLoad(rate)));
+  const at = (variant, pick) =>
+    curve.rates.map((rate) => {
+      const point = variant.points.find((candidate) => candidate.rate === rate);
+      return point ? pick(point) : null;
+    });
+  const datasets = curve.variants.flatMap((variant) => {
+    const colour = colours.get(variant.variant);
+    const line = { yAxisID: 'y', borderColor: colour, backgroundColor: colour };
+    return [
+      { ...line, label: `${variant.variant} p99 latency`, data: at(variant, (point) => point.p99), pointRadius: 3 },
+      {
+        ...line,
+        label: `${variant.variant} p50 latency`,
+        data: at(variant, (point) => point.p50),
+        borderDash: [2, 3],
+        pointRadius: 2,
+      },
+      {
+        label: `${variant.variant} errors %`,
+        data: at(variant, (point) => point.failurePct),
+        yAxisID: 'failures',
+        borderColor: colour,
+        backgroundColor: colour,
+        borderDash: [6, 4],
+        borderWidth: 1.5,
+        pointRadius: 2,
+      },
+    ];
+  });
+  const options = baseOptions(theme);
+  options.interaction = { mode: 'index', intersect: false };
+  options.scales = {
+    x: axis(theme, LOAD_AXES.open),
+    y: axis(theme, 'latency (ms)', { beginAtZero: true, position: 'left' }),
+    failures: axis(theme, 'errors + timeouts %', {
+      beginAtZero: true,
+      suggestedMax: 2,
+      position: 'right',
+      grid: { drawOnChartArea: false },
+    }),
   };
   return { type: 'line', data: { labels, datasets }, options };
 }

@@ -1,6 +1,7 @@
 // View 2: req/s and error % against connections for each variant at one commit, with
 // the saturation knee: the first tier where errors plus timeouts pass 1 % or req/s falls
-// more than 10 % below the best of the tiers up to it.
+// more than 10 % below the best of the tiers up to it; and at rates (r=N), the latency
+// percentiles and error % against the offered rate.
 import { variantLabel } from '../shared/bench-name.js';
 import { numericFact } from '../shared/extra.js';
 import { matchesFilters } from './filters.js';
@@ -64,5 +65,34 @@ export function tierCurves(data, commit, state) {
         });
       const tiers = [...new Set(ofScenario.map((sample) => sample.tier))].sort((a, b) => a - b);
       return { scenario, tiers, variants };
+    });
+}
+
+const metricValue = (samples, metric) => samples.find((sample) => sample.metric === metric)?.value ?? null;
+
+// The rate curves: per scenario, a line per variant of p50 and p99 latency and errors + timeouts %
+// at each offered rate. The tier filter does not apply: rates are not tiers.
+export function rateCurves(data, commit, state) {
+  const samples = latestAt(data.samples, commit).filter(
+    (sample) => sample.variant !== null && sample.rate !== null && matchesFilters(sample, state, { ignore: ['tier'] }),
+  );
+  return [...groupBy(samples, (sample) => sample.scenario)]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([scenario, ofScenario]) => {
+      const variants = [...groupBy(ofScenario, variantLabel)]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([variant, ofVariant]) => ({
+          variant,
+          points: [...groupBy(ofVariant, (sample) => sample.rate)]
+            .sort(([a], [b]) => a - b)
+            .map(([rate, ofRate]) => ({
+              rate,
+              p50: metricValue(ofRate, 'p50 latency'),
+              p99: metricValue(ofRate, 'p99 latency'),
+              failurePct: failurePct(ofRate),
+            })),
+        }));
+      const rates = [...new Set(ofScenario.map((sample) => sample.rate))].sort((a, b) => a - b);
+      return { scenario, rates, variants };
     });
 }

@@ -2,7 +2,7 @@
 // tool: one chart per bench, as the action's own page draws it. perfgate's names (variant,
 // scenario, tier): one chart per metric, scenario and tier with a line per variant.
 // The action's neighbour-ratio mark is opt-in (state.threshold, null when off).
-import { variantLabel } from '../shared/bench-name.js';
+import { byLoad, sampleLoadTag, variantLabel } from '../shared/bench-name.js';
 import { byMetric, chosenMetrics, matchesFilters, searchMatcher } from './filters.js';
 import { baseMetricOf, parseRange } from '../shared/relative.js';
 import { seriesByKey } from './series.js';
@@ -15,16 +15,20 @@ export function worseRatio(previous, current, biggerIsBetter) {
 }
 
 const isPerfgate = (sample) => sample.variant !== null;
+// A tier's group is keyed by its connections, a rate's by its tag: r= lines never join c= ones.
+const loadKeyOf = (sample) => (sample.rate === null ? sample.tier : sampleLoadTag(sample));
 const groupKeyOf = (sample) =>
-  isPerfgate(sample) ? `${sample.suite}\u0000${sample.metric}\u0000${sample.scenario}\u0000${sample.tier}` : sample.key;
+  isPerfgate(sample)
+    ? `${sample.suite}\u0000${sample.metric}\u0000${sample.scenario}\u0000${loadKeyOf(sample)}`
+    : sample.key;
 const titleOf = (sample) =>
-  isPerfgate(sample) ? `${sample.scenario} c=${sample.tier} · ${sample.metric}` : sample.name;
+  isPerfgate(sample) ? `${sample.scenario} ${sampleLoadTag(sample)} · ${sample.metric}` : sample.name;
 
-// perfgate groups by metric, scenario and tier; other benches keep the order of the file.
+// perfgate groups by metric, scenario and load point; other benches keep the order of the file.
 function compareGroups(a, b) {
   if (a.perfgate !== b.perfgate) return a.perfgate ? -1 : 1;
   if (!a.perfgate) return a.first - b.first;
-  return byMetric(a.metric, b.metric) || a.scenario.localeCompare(b.scenario) || a.tier - b.tier;
+  return byMetric(a.metric, b.metric) || a.scenario.localeCompare(b.scenario) || byLoad(a, b);
 }
 
 function seriesPoints(samples, threshold) {
@@ -64,6 +68,7 @@ export function trendSections(data, state, choices, series = seriesByKey(data.sa
         metric: first.metric,
         scenario: first.scenario,
         tier: first.tier,
+        rate: first.rate,
         unit: first.unit,
         biggerIsBetter: first.biggerIsBetter,
         // A relative trend line ("... vs baseline"): head as a percentage of the pinned baseline.
@@ -87,7 +92,7 @@ export function trendSections(data, state, choices, series = seriesByKey(data.sa
       groups: [...groups.values()]
         .filter((group) => group.suite === suite.name)
         .sort(compareGroups)
-        .map(({ first, perfgate, scenario, tier, ...group }) => ({
+        .map(({ first, perfgate, scenario, tier, rate, ...group }) => ({
           ...group,
           // A chart of one server's line names the server (an app measures one).
           title: perfgate && group.series.length === 1 ? `${group.series[0].label} · ${group.title}` : group.title,

@@ -1,7 +1,7 @@
 // View 3: variants side by side at one commit, as in the frameworks study's table:
 // one row per variant, runtime, scenario and tier, a column per metric, and req/s relative to the
 // fastest variant of the same scenario and tier. The metric chips choose the columns.
-import { variantLabel } from '../shared/bench-name.js';
+import { byLoad, sampleLoadTag, variantLabel } from '../shared/bench-name.js';
 import { byMetric, chosenMetrics, matchesFilters } from './filters.js';
 import { latestAt } from './series.js';
 
@@ -10,7 +10,9 @@ const FIXED_COLUMNS = [
   { key: 'scenario', label: 'scenario', numeric: false },
   { key: 'tier', label: 'connections', numeric: true, biggerIsBetter: false },
 ];
-const caseOf = (row) => `${row.scenario} c=${row.tier}`;
+const caseOf = (row) => `${row.scenario} ${sampleLoadTag(row)}`;
+// Rows at a rate (r=N) carry it; a column of their own shows it when there are any.
+const RATE = { key: 'rate', label: 'offered rate', numeric: true, biggerIsBetter: false };
 const RUNTIME = { key: 'runtime', label: 'runtime', numeric: false };
 const RELATIVE = { key: 'vs best', label: 'vs best', numeric: true, biggerIsBetter: true };
 
@@ -20,13 +22,14 @@ export function variantTable(data, commit, state, choices) {
   const metrics = new Map();
   for (const sample of latestAt(data.samples, commit)) {
     if (sample.variant === null || !matchesFilters(sample, state)) continue;
-    const rowKey = `${sample.variant}\u0000${sample.runtime}\u0000${sample.scenario}\u0000${sample.tier}`;
+    const rowKey = `${sample.variant}\u0000${sample.runtime}\u0000${sample.scenario}\u0000${sampleLoadTag(sample)}`;
     if (!rows.has(rowKey)) {
       rows.set(rowKey, {
         variant: sample.variant,
         runtime: sample.runtime,
         scenario: sample.scenario,
         tier: sample.tier,
+        ...(sample.rate === null ? {} : { rate: sample.rate }),
         machine: [sample.facts.cpu, sample.facts.node].filter(Boolean).join(', node '),
         clientSaturated: sample.facts['client saturated'] === 'yes',
         values: {},
@@ -53,7 +56,8 @@ export function variantTable(data, commit, state, choices) {
   const metricColumns = [...metrics.values()].sort((a, b) => byMetric(a.key, b.key));
   // Runtimes side by side: a column of their own when the rows run on more than one.
   const runtimes = new Set([...rows.values()].map((row) => row.runtime));
-  const fixed = runtimes.size > 1 ? [FIXED_COLUMNS[0], RUNTIME, ...FIXED_COLUMNS.slice(1)] : FIXED_COLUMNS;
+  const byRuntime = runtimes.size > 1 ? [FIXED_COLUMNS[0], RUNTIME, ...FIXED_COLUMNS.slice(1)] : FIXED_COLUMNS;
+  const fixed = [...rows.values()].some((row) => 'rate' in row) ? [...byRuntime, RATE] : byRuntime;
   const columns = [...fixed, ...metricColumns, ...(metrics.has('req/s') ? [RELATIVE] : [])];
   const machines = [...new Set([...rows.values()].map((row) => row.machine).filter(Boolean))];
   return { columns, rows: [...rows.values()], machines };
@@ -68,7 +72,7 @@ export function sortRows(rows, sort) {
   const key = sort ? sort.replace(/^-/, '') : null;
   const natural = (a, b) =>
     a.scenario.localeCompare(b.scenario) ||
-    a.tier - b.tier ||
+    byLoad(a, b) ||
     a.variant.localeCompare(b.variant) ||
     String(a.runtime).localeCompare(String(b.runtime));
   return [...rows].sort((a, b) => {

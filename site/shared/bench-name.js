@@ -4,7 +4,7 @@
 // of other tools do not follow that form: the whole name is then the benchmark, with no
 // variant/scenario/load. tier: a closed point's connections (null at a rate, whose lines are
 // never mixed with tiers); rate: an open point's offered rate (null on a tier).
-import { isOpen, LOAD_TAG_SOURCE, loadPointFromFacts } from './load-point.js';
+import { closedLoad, isOpen, LOAD_TAG_SOURCE, loadPointFromFacts, loadTag, openLoad } from './load-point.js';
 
 const NAME = /^(.+) - (.+)$/;
 const SYSTEM_RUNTIME = 'system';
@@ -13,6 +13,16 @@ const SYSTEM_RUNTIME = 'system';
 export const variantLabel = (sample) =>
   sample.runtime && sample.runtime !== SYSTEM_RUNTIME ? `${sample.variant} on ${sample.runtime}` : sample.variant;
 const ID = new RegExp(`^(\\S+) ([^\\s[]+)(?:\\[([^\\]]*)\\])? (${LOAD_TAG_SOURCE})$`);
+
+// A perfgate sample's (or row's) load tag, "c=100" or "r=2000": its charts' and rows' case.
+export const sampleLoadTag = (sample) =>
+  loadTag(sample.rate === null || sample.rate === undefined ? closedLoad(sample.tier) : openLoad(sample.rate));
+
+// Samples' (or rows') order by load: the connection tiers, then the rates, each ascending.
+export const byLoad = (a, b) => {
+  const open = (sample) => sample.rate !== null && sample.rate !== undefined;
+  return open(a) - open(b) || (open(a) ? a.rate - b.rate : a.tier - b.tier);
+};
 
 const loadOf = (point) => ({
   tier: point && !isOpen(point) ? point.connections : null,

@@ -43,6 +43,9 @@ export function parseLoadTag(tag) {
   return tag.startsWith('r=') ? openLoad(value) : closedLoad(value);
 }
 
+// The axis title of a model's points on the site's charts.
+export const LOAD_AXES = Object.freeze({ closed: 'connections', open: 'offered rate (req/s)' });
+
 // The facts a history entry's `extra` carries of it ("connections: 100" or "offered rate: 2000"; a
 // "rate: ... per load" fact is a closed load's cap, bench/results/benchmark-action.js), and back.
 export const loadFacts = (point) =>
