@@ -31,7 +31,7 @@ test('a sandboxed side reaches only its own side’s servers, and what it tried 
   // A server it put on the base's address never answers the harness.
   assert.equal(result.squatted, 'TimeoutError');
   assert.equal(result.host, SIDE_NETWORKS.head.address);
-  assert.match(result.network, /^its own addresses \(127\.0\.2\.0\/24\) and uid \(65533\)/);
+  assert.match(result.network, /^its own addresses \(127\.0\.2\.0\/24\) and uid \(65532\)/);
   assert.deepEqual(result.refusals.length, 1);
   assert.ok(Number(result.refusals[0].match(/: (\d+) packets refused$/)[1]) >= 5, result.refusals[0]);
 });

@@ -10,10 +10,14 @@ import { spawnSync } from 'node:child_process';
 import { asRoot, SANDBOX_UID } from './bubblewrap.js';
 import { onlyLoopback } from './private-network.js';
 
-/** A side's uid (as root) and loopback addresses, by its place in the comparison. */
+/**
+ * A side's uid (as root) and loopback addresses, by its place in the comparison. Neither uid is
+ * the sandbox's own (SANDBOX_UID, also the database's when there is no postgres user), so the
+ * rules fence the sides' processes only.
+ */
 export const SIDE_NETWORKS = {
-  base: { uid: SANDBOX_UID, address: '127.0.1.1', range: '127.0.1.0/24' },
-  head: { uid: SANDBOX_UID - 1, address: '127.0.2.1', range: '127.0.2.0/24' },
+  base: { uid: SANDBOX_UID - 1, address: '127.0.1.1', range: '127.0.1.0/24' },
+  head: { uid: SANDBOX_UID - 2, address: '127.0.2.1', range: '127.0.2.0/24' },
 };
 
 const TABLE = 'perfgate_sides';
