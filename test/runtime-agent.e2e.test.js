@@ -1,4 +1,4 @@
-// The runtime agent in real servers, through `npm run bench`: a server that allocates a known
+// The runtime agent in real servers, through `npm run bench --runtime-metrics`: a server that allocates a known
 // amount per request and one that blocks its event loop now and then show it in the direction
 // and order of magnitude expected, a Go server has the figures absent with the reason, and the
 // registry-driven outputs (table, github-action-benchmark files) carry them. Never a speed.
@@ -30,7 +30,7 @@ test('heap bytes/request, event-loop delay and their absence for Go, in the resu
       blocking: allocator({ BLOCK_MS: '100', BLOCK_EVERY: '5' }),
     },
   });
-  const run = await runBench(['--config', config, '--out', out, '--no-history']);
+  const run = await runBench(['--config', config, '--runtime-metrics', '--out', out, '--no-history']);
   assert.equal(run.code, 0, run.stderr);
   const result = readResult(out);
   const runtime = (variant) => result.benchmarks.find((each) => each.variant === variant).runs[0].server.runtime;

@@ -6,7 +6,11 @@ import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { suiteRequest } from '../bench/cli/suite-options.js';
+import { DEFAULTS } from '../bench/config/suites.js';
+import { measurementSettings } from '../bench/measurement/context.js';
 import { sideCommand } from '../bench/measurement/process/server.js';
+import { expandSpecs } from '../bench/measurement/specs.js';
 import { readingProblem, runtimeFigures } from '../bench/measurement/runtime-agent/readings.js';
 import { closeWindow, runtimeAgentLaunch } from '../bench/measurement/runtime-agent/window.js';
 import { metricByName, summaryValue } from '../bench/results/metrics.js';
@@ -152,4 +156,12 @@ test("the window's readings are read as plain files only, and checked", async ()
   const forged = server((file) => writeFileSync(file, JSON.stringify({ ...reading(), requests: 'many' })));
   assert.match((await closeWindow(forged, opened)).absent, /wrote a reading without its numbers/);
   assert.equal(await closeWindow(written, null), undefined, 'no agent asked for');
+});
+
+test('off unless asked for: --runtime-metrics or runtimeMetrics in a config turns the agent on', () => {
+  const [spec] = expandSpecs({ variants: ['node-http'], scenarios: ['hello'], connections: [10], options: {} });
+  assert.equal(measurementSettings(DEFAULTS, spec).runtimeAgent, false);
+  assert.equal(measurementSettings({ ...DEFAULTS, runtimeMetrics: true }, spec).runtimeAgent, true);
+  assert.equal(suiteRequest({ suite: 'smoke', 'runtime-metrics': true }).overrides.runtimeMetrics, true);
+  assert.equal(suiteRequest({ suite: 'smoke' }).overrides.runtimeMetrics, undefined);
 });

@@ -42,6 +42,11 @@ export const SUITE_OPTIONS = {
     defaultText: '0',
   },
   timeout: { type: 'number', value: 'S', help: 'request timeout in seconds' },
+  'runtime-metrics': {
+    type: 'boolean',
+    negatable: true,
+    help: 'read memory and the event loop in every Node.js server process: heap bytes/request (which compare then judges), GC pause/request, event-loop delay and utilization, heap and external memory after the load (runtimeMetrics in a config); off by default, since the agent adds about 2 % to CPU µs/request (bench/stats/METHOD.md §8)',
+  },
 };
 
 const LISTS = { variant: 'variants', scenario: 'scenarios', connections: 'connections', rates: 'rates' };
@@ -70,6 +75,7 @@ function suiteOverrides(values) {
     Object.assign(overrides, { connections: undefined, scenarioConnections: {} });
   for (const flag of NUMBERS) if (values[flag] !== undefined) overrides[flag] = toNumber(values[flag]);
   if (values.engine !== undefined) overrides.engine = values.engine;
+  if (values['runtime-metrics'] !== undefined) overrides.runtimeMetrics = values['runtime-metrics'];
   return overrides;
 }
 

@@ -127,6 +127,9 @@ export function suiteSchema({
       repetitions: { type: 'integer', minimum: 1, maximum: 1000 },
       workers: { type: 'integer', minimum: 0, maximum: 64 },
       readyTimeout: { type: 'number', exclusiveMinimum: 0, maximum: 600 },
+      // The runtime agent in every Node.js server process (bench/measurement/runtime-agent/): memory
+      // and the event loop per request; off unless asked for, because it costs CPU (METHOD.md §8).
+      runtimeMetrics: { type: 'boolean' },
       server: serverSettingsSchema,
       // Service-level objectives (bench/results/slo.js checks the metrics and bounds): for every
       // benchmark, and per benchmark key as perfgate.config's thresholds.

@@ -146,6 +146,7 @@ export const DEFAULTS = {
   repetitions: 1,
   workers: 0,
   readyTimeout: 15,
+  runtimeMetrics: false,
   options: OPTION_DEFAULTS, // servers/contract/options.js: the one home of the scenario options' defaults
   runtimes: [SYSTEM], // the Node.js that runs perfgate
   commands: {},

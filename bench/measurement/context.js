@@ -46,16 +46,17 @@ export async function openMeasurement({ config, outDir }) {
  * What one benchmark's measurement reads of the suite config: how hard (its load point, and a closed
  * load's rate cap), how long and how patiently.
  * @returns {{load: object, duration: number, warmup: number, pipelining: number, rate: number,
- *   timeout: number, workers: number, readyTimeout: number}}
+ *   timeout: number, workers: number, readyTimeout: number, runtimeAgent: boolean}}  runtimeAgent: the runtime
+ *   agent in its Node.js server processes (bench/measurement/runtime-agent/)
  */
 export const measurementSettings = (config, spec) => ({
   load: loadPointOf(spec),
   duration: config.duration,
   warmup: config.warmup,
   pipelining: config.pipelining,
-  // An open load point's rate (an r= benchmark) is its own; else the suite's.
-  rate: spec.rate ?? config.rate,
+  rate: config.rate,
   timeout: config.timeout,
   workers: config.workers,
   readyTimeout: config.readyTimeout,
+  runtimeAgent: config.runtimeMetrics === true,
 });

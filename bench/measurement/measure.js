@@ -170,7 +170,7 @@ export async function measureTogether({ sides: given, measurement, settings, lab
         logFile,
         server: measurement.serverSettings,
         side: side.key,
-        runtimeAgent: true,
+        runtimeAgent: settings.runtimeAgent,
       });
       const entry = { ...side, server, stop, logFile };
       opened.push(entry);
