@@ -4,6 +4,7 @@
 import nodemon from 'nodemon';
 import { runCommand } from '../bench/cli/run.js';
 import { resolveSuite } from '../bench/config/resolve.js';
+import { closedLoad, loadTag } from '../site/shared/load-point.js';
 
 const DEV_COMMAND = {
   name: 'dev',
@@ -42,7 +43,7 @@ await runCommand(DEV_COMMAND, async ({ values: { variant, scenario, connections 
   nodemon({ exec: benchCommand.join(' '), watch: ['servers/'], ext: 'js,mjs,cjs,json', signal: 'SIGTERM' })
     .on('start', () =>
       console.log(
-        `perfgate dev: ${variant} ${scenario} c=${connections}, 3 s load; edit servers/ to re-run, Ctrl-C to stop`,
+        `perfgate dev: ${variant} ${scenario} ${loadTag(closedLoad(connections))}, 3 s load; edit servers/ to re-run, Ctrl-C to stop`,
       ),
     )
     .on('quit', () => process.exit(0));

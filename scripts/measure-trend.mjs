@@ -17,6 +17,7 @@ import { resolveSuite } from '../bench/config/resolve.js';
 import { errors, EXIT } from '../bench/core/errors.js';
 import { writeFileAtomicSync } from '../bench/core/atomic-file.js';
 import { machineInfo } from '../bench/measurement/machine.js';
+import { expandSpecs } from '../bench/measurement/specs.js';
 import { defaultResultsDir } from '../bench/results/write.js';
 import { analyseHistory, evidenceMarkdown, measureSyntheticHistory } from '../bench/comparison/trend/evidence.js';
 import { trendSettings } from '../bench/comparison/trend/run-trend.js';
@@ -82,7 +83,8 @@ await runCommand(COMMAND, async ({ values }) => {
     repetitions: 1,
   });
   const { config: resolved } = await resolveSuite(request);
-  if (resolved.variants.length * resolved.scenarios.length * resolved.connections.length !== 1)
+  const specs = expandSpecs(resolved);
+  if (specs.length !== 1)
     throw errors.badArgs(['measure one benchmark: one --variant, one --scenario and one --connections'], '');
   const outDir = values.out ?? defaultResultsDir('measure-trend');
   mkdirSync(outDir, { recursive: true });
@@ -98,7 +100,7 @@ await runCommand(COMMAND, async ({ values }) => {
     outDir,
     log: (line) => console.error(line),
   });
-  const id = `${resolved.variants[0]} ${resolved.scenarios[0]} c=${resolved.connections[0]}`;
+  const [{ id }] = specs;
   const rows = analyseHistory(measured.data, { id, steps: steps.map((step) => step.at), hogFrom });
   const machine = machineInfo();
   const load = loadavg()
