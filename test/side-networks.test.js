@@ -4,6 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { comparisonMarkdown } from '../bench/comparison/report.js';
+import { doubleEngine } from '../bench/measurement/engines/double.js';
+import { wrkArguments } from '../bench/measurement/engines/wrk.js';
+import { prepareLoad } from '../bench/measurement/load.js';
 import { SANDBOX_UID } from '../bench/measurement/sandbox/bubblewrap.js';
 import {
   fenceRules,
@@ -118,6 +121,22 @@ describe('the sides’ networks', () => {
       "on 127.0.2.1, but it could reach the other side's servers: not run as root, both sides run as one uid",
     );
     assert.deepEqual(fence.refusals('head'), []);
+  });
+
+  test('the load aims at the side’s address', async () => {
+    const launched = [];
+    const request = { method: 'GET', path: '/hello' };
+    const options = { port: 8, request, connections: 2, duration: 1, timeout: 5 };
+    for (const host of [SIDE_NETWORKS.head.address, undefined]) {
+      const load = await prepareLoad({ engine: doubleEngine({ launched }), host, ...options });
+      await load.stop();
+    }
+    // Outside a comparison, loopback's.
+    assert.deepEqual(
+      launched.map((each) => each.host),
+      ['127.0.2.1', '127.0.0.1'],
+    );
+    assert.equal(wrkArguments({ ...options, host: '127.0.2.1' }).at(-1), 'http://127.0.2.1:8/hello');
   });
 
   test('sides without a sandbox are left as they are', () => {
