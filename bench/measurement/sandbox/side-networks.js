@@ -2,10 +2,10 @@
 // (./private-network.js), where the harness is root when perfgate runs as root: a side's servers,
 // its mock backend and its database listen on the side's loopback address (the whole 127/8 is
 // local on lo), and its processes run as a uid of their own, which packet rules of that namespace
-// (nftables) let open connections only to the side's own addresses. So a side cannot reach the
-// other's servers, backend or database, even a listener on every address, nor share its port
-// (SO_REUSEPORT needs the same uid); the harness (root: the load engine, the checks) reaches both.
-// Without root both sides run as the user's uid and only the addresses differ: its record says so.
+// (nftables, fenceRules) keep to the side's own addresses. So a side cannot reach the other's
+// servers, backend or database, even a listener on every address, nor catch the harness's
+// requests for them; the harness (root: the load engine, the checks) reaches both. Without root
+// both sides run as the user's uid and only the addresses differ: their records say so.
 import { spawnSync } from 'node:child_process';
 import { asRoot, SANDBOX_UID } from './bubblewrap.js';
 import { onlyLoopback } from './private-network.js';
