@@ -7,7 +7,6 @@ import { LAG_TOLERANCE_MS, mergeSchedules, openSchedule } from '../bench/measure
 import { vegetaArguments, vegetaSample } from '../bench/measurement/engines/vegeta.js';
 import { latencySummary, mergeHistograms } from '../bench/measurement/latency-histogram.js';
 import { runRecord } from '../bench/results/record.js';
-import { measurementSettings } from '../bench/measurement/context.js';
 
 const MS = 1e6;
 // 100 requests at 100 req/s (one due every 10 ms from an arbitrary clock origin), each sent when
@@ -190,10 +189,4 @@ test("vegeta's arguments: the request's method, headers and body, the rate, the 
   );
   assert.ok(shared.includes('-rate=333333/1000s'), 'a share of a rate kept to the millisecond');
   assert.ok(!shared.some((arg) => arg.includes('connections')), 'no pool named: as many as the schedule needs');
-});
-
-test("an open load point's rate is the one its load gets; a closed one's, the suite's", () => {
-  const config = { rate: 50, duration: 1 };
-  assert.equal(measurementSettings(config, { rate: 2000 }).rate, 2000);
-  assert.equal(measurementSettings(config, { connections: 10 }).rate, 50);
 });

@@ -118,12 +118,13 @@ export async function findKnees({ config, variants, outDir, start, limits = {}, 
     }
     const measured = [];
     const probe = async (rate) => {
-      const settings = { ...measurementSettings(config, spec), rate };
+      // The benchmark at this rate: an open load point (bench/measurement/context.js reads it).
+      const atRate = { ...spec, rate };
       const run = await measureOnce({
-        spec: { ...spec, rate },
+        spec: atRate,
         variant,
         measurement,
-        settings,
+        settings: measurementSettings(config, atRate),
         repetition: `-knee${measured.length + 1}`,
       });
       const judged = benchmarkSlo(config, { ...spec, runs: [run], summary: summarizeRuns([run]) });
