@@ -108,5 +108,6 @@ test("a benchmark's measurement settings: its own tier and the suite's load sett
     timeout: 5,
     workers: 0,
     readyTimeout: 15,
+    runtimeAgent: false,
   });
 });
