@@ -60,7 +60,8 @@ function countParts(comparison, quote) {
   // A 🔴 row whose metric did not call its benchmark's verdict (p99 latency, which does not decide).
   const notCalling = judged.filter(
     (benchmark) =>
-      benchmark.verdict?.verdict !== VERDICTS.regression &&
+      benchmark.verdict &&
+      benchmark.verdict.verdict !== VERDICTS.regression &&
       Object.values(benchmark.verdicts ?? {}).some((each) => each.verdict === VERDICTS.regression),
   );
   const notCallingMetrics = [
