@@ -28,6 +28,7 @@ test('a sandboxed side reaches only its own side’s servers, and what it tried 
     'a listener on every address, at 127.0.0.1': 'ECONNREFUSED',
     'the harness on 127.0.0.1': 'ECONNREFUSED',
   });
+  assert.equal(result.everyAddress, true);
   // A server it put on the base's address never answers the harness.
   assert.equal(result.squatted, 'TimeoutError');
   assert.equal(result.host, SIDE_NETWORKS.head.address);
