@@ -38,6 +38,7 @@ function valueColumns() {
     const { title, format: formatName, after } = metric.table;
     const column = {
       title,
+      metric,
       cell: (summary) => {
         const value = summaryValue(metric, summary);
         // Absent (the summary's warnings say why), never a zero.
@@ -50,7 +51,15 @@ function valueColumns() {
 }
 
 const VALUE_COLUMNS = valueColumns();
-const COLUMNS = [...LEADING, ...VALUE_COLUMNS.map((column) => column.title)];
+
+// A summarised metric's column (one only some runs measure: the runtime agent's, opt-in) is shown
+// when a benchmark of the run has it; the others always are.
+const valueColumnsOf = (result) =>
+  VALUE_COLUMNS.filter(
+    ({ metric }) =>
+      !metric?.summarise ||
+      result.benchmarks.some((benchmark) => benchmark.summary && summaryValue(metric, benchmark.summary) !== null),
+  );
 
 // A table cell must not break the table, nor be read as markup.
 const cell = (text) =>
@@ -73,13 +82,13 @@ const onRuntimes = (result) => result.benchmarks.some((benchmark) => benchmark.r
 const hasRates = (result) => result.benchmarks.some((benchmark) => isOpen(loadPointOf(benchmark)));
 const RATED_TITLE = 'Load';
 
-function row(benchmark, rated) {
+function row(benchmark, rated, valueColumns) {
   const { summary } = benchmark;
   const load = rated ? loadTag(loadPointOf(benchmark)) : benchmark.connections;
   if (benchmark.status !== 'ok') {
-    return [label(benchmark), load, benchmark.status, ...COLUMNS.slice(3).map(() => '')];
+    return [label(benchmark), load, benchmark.status, ...valueColumns.slice(1).map(() => '')];
   }
-  return [label(benchmark), load, ...VALUE_COLUMNS.map((column) => column.cell(summary))];
+  return [label(benchmark), load, ...valueColumns.map((column) => column.cell(summary))];
 }
 
 export function markdownTable(result) {
@@ -88,17 +97,18 @@ export function markdownTable(result) {
   const withRuntime = onRuntimes(result);
   const rated = hasRates(result);
   const leading = rated ? [LEADING[0], RATED_TITLE] : LEADING;
-  const titles = [...leading, ...COLUMNS.slice(leading.length)];
+  const valueColumns = valueColumnsOf(result);
+  const titles = [...leading, ...valueColumns.map((column) => column.title)];
   const columns = withRuntime ? ['Server', 'Runtime', ...titles.slice(1)] : titles;
   const cells = (benchmark) => {
-    const [server, ...rest] = row(benchmark, rated);
+    const [server, ...rest] = row(benchmark, rated, valueColumns);
     return withRuntime ? [server, runtimeOf(benchmark, result), ...rest] : [server, ...rest];
   };
   const lines = [
     `### perfgate: ${cell(result.suite)}`,
     '',
     `| ${columns.join(' | ')} |`,
-    `|${columns.map((_, i) => (i < columns.length - COLUMNS.length + 2 ? ' --- ' : ' ---: ')).join('|')}|`,
+    `|${columns.map((_, i) => (i < columns.length - valueColumns.length ? ' --- ' : ' ---: ')).join('|')}|`,
     ...result.benchmarks.map((benchmark) => `| ${cells(benchmark).map(cell).join(' | ')} |`),
   ];
   const notes = result.benchmarks.flatMap((benchmark) => [
