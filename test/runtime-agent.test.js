@@ -13,6 +13,7 @@ import { sideCommand } from '../bench/measurement/process/server.js';
 import { expandSpecs } from '../bench/measurement/specs.js';
 import { readingProblem, runtimeFigures } from '../bench/measurement/runtime-agent/readings.js';
 import { closeWindow, runtimeAgentLaunch } from '../bench/measurement/runtime-agent/window.js';
+import { markdownTable } from '../bench/results/markdown.js';
 import { metricByName, summaryValue } from '../bench/results/metrics.js';
 import { runRecord, summarizeRuns } from '../bench/results/record.js';
 import { createHistogram, encodeHistogram } from '../bench/measurement/latency-histogram.js';
@@ -164,4 +165,30 @@ test('off unless asked for: --runtime-metrics or runtimeMetrics in a config turn
   assert.equal(measurementSettings({ ...DEFAULTS, runtimeMetrics: true }, spec).runtimeAgent, true);
   assert.equal(suiteRequest({ suite: 'smoke', 'runtime-metrics': true }).overrides.runtimeMetrics, true);
   assert.equal(suiteRequest({ suite: 'smoke' }).overrides.runtimeMetrics, undefined);
+});
+
+test('the run table has the heap column only when a benchmark measured it', () => {
+  const result = (runtime) => ({
+    suite: 's',
+    config: { engine: 'autocannon' },
+    machine: { cpuModel: 'cpu', cores: 2, node: 'v20' },
+    pinning: { method: 'none', reason: 'test' },
+    git: { commit: 'abc' },
+    benchmarks: [
+      {
+        id: 'api hello c=4',
+        variant: 'api',
+        scenario: 'hello',
+        connections: 4,
+        tags: [],
+        status: 'ok',
+        summary: summarizeRuns([runRecord(load(1000), sampled, { clientCores: 1, runtime })]),
+      },
+    ],
+  });
+  assert.doesNotMatch(markdownTable(result(undefined)), /Heap B\/request/);
+  assert.match(
+    markdownTable(result(runtimeFigures([reading()]))),
+    /\| CPU µs\/request \| Heap B\/request \|[^]*\| 4,000 \|/,
+  );
 });
