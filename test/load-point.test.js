@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  clientFellBehind,
   closedLoad,
   engineLoads,
   engineOptions,
@@ -69,4 +70,11 @@ test('a closed load splits its connections and its cap; an open one its rate', (
   );
   assert.deepEqual(engineOptions(closedLoad(10), 500), { connections: 10, rate: 500 }, "a closed point's cap");
   assert.deepEqual(engineOptions(openLoad(2000), 500), { rate: 2000 }, "an open point's schedule");
+});
+
+test('the client fell behind: its CPU saturated, or at a rate, the schedule not held', () => {
+  assert.equal(clientFellBehind({ cpuBound: true }), true);
+  assert.equal(clientFellBehind({ cpuBound: false }), false);
+  assert.equal(clientFellBehind({ cpuBound: false, schedule: { behind: true } }), true);
+  assert.equal(clientFellBehind({ cpuBound: false, schedule: { behind: false } }), false);
 });

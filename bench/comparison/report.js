@@ -57,7 +57,7 @@ function bandSentence(thresholds) {
   // judged on the rounds the deciding metrics took (issue 29: p99 latency).
   const listed = (metrics) => metrics.filter((metric) => thresholds[metric.name]).map((metric) => metric.name);
   const deciding = listed(DECIDING_METRICS);
-  const others = listed(JUDGED_METRICS.filter((metric) => !metric.decides));
+  const others = listed(JUDGED_METRICS.filter((metric) => !DECIDING_METRICS.includes(metric)));
   return (
     'Verdicts from that interval: regression or improvement when it lies wholly beyond the minimum effect; ' +
     `small regression or small improvement when it lies wholly on one side of zero, inside the band (${SMALL_CHANGE_NOTE}); ` +

@@ -4,7 +4,8 @@
 // in a duet: which starts first and gets the first engine instance), and are added until
 // every deciding metric is resolved or the time budget is spent (Node core's compare.js,
 // tachometer's automatic mode, duet benchmarking of Bulej et al.).
-import { DECIDING_METRICS, JUDGED_METRICS, sampleValue } from '../results/metrics.js';
+import { DECIDING_METRICS, decidingMetricsAt, JUDGED_METRICS, sampleValue } from '../results/metrics.js';
+import { MODELS } from '../../site/shared/load-point.js';
 import {
   COMPARE_DEFAULTS,
   compareSamples,
@@ -32,19 +33,24 @@ export const roundSample = (run) => ({
   ...(run.loadGenerator.schedule ? { clientBehind: run.loadGenerator.schedule.behind } : {}),
 });
 
+// A tier's metrics decide unless the comparison names its load point.
+const CLOSED = { model: MODELS.closed };
+
 // Which metrics may stop the sampling and call the verdict, in the order they call it (each
 // metric's `decides`, bench/results/metrics.js): a client-dependent one is left out when the client was
 // the bottleneck (it is only a lower bound then); the fallback decides when nothing else was
 // measured in every round.
-function decidingMetrics(samples) {
+function decidingMetrics(samples, load) {
   const all = [...samples.base, ...samples.head];
   const clientBound = all.some((sample) => sample.clientSaturated);
   const present = (metric) => all.every((sample) => typeof sampleValue(metric, sample) === 'number');
-  const names = DECIDING_METRICS.filter((metric) => !(clientBound && metric.decides.clientDependent))
+  const deciding = decidingMetricsAt(load);
+  const names = deciding
+    .filter((metric) => !(clientBound && metric.decides.clientDependent))
     .filter(present)
     .map((metric) => metric.name);
-  const fallback = DECIDING_METRICS.filter((metric) => metric.decides.fallback).map((metric) => metric.name);
-  return { names: names.length ? names : fallback, clientBound };
+  const fallback = deciding.filter((metric) => metric.decides.fallback).map((metric) => metric.name);
+  return { names: names.length ? names : fallback, clientBound, note: clientBoundNote(deciding) };
 }
 
 // How far from zero "no change" may reach (the equivalence margin of bench/stats/verdict.js), per metric band, by
@@ -95,11 +101,15 @@ function verdictsOf(
   );
 }
 
-// Why a client-bound benchmark's verdict rests on some deciding metrics only (bench/results/metrics.js).
+// Why a client-bound benchmark's verdict rests on some of its deciding metrics only (bench/results/metrics.js).
 const namesOf = (metrics) => metrics.map((metric) => metric.name).join(', ');
-const lowerBounds = namesOf(DECIDING_METRICS.filter((metric) => metric.decides.clientDependent));
-const restsOn = namesOf(DECIDING_METRICS.filter((metric) => !metric.decides.clientDependent));
-const CLIENT_BOUND_NOTE = `client-bound: ${lowerBounds} is a lower bound, the verdict rests on ${restsOn}`;
+// A client that fell behind holds throughput down and latency up: each is a bound, not the server's value.
+const bound = (metric) => `${metric.name} is ${metric.direction === 'bigger' ? 'a lower' : 'an upper'} bound`;
+function clientBoundNote(deciding) {
+  const shaped = deciding.filter((metric) => metric.decides.clientDependent).map(bound);
+  const restsOn = namesOf(deciding.filter((metric) => !metric.decides.clientDependent));
+  return `client-bound: ${shaped.join(', ')}, the verdict rests on ${restsOn}`;
+}
 
 // The benchmark's verdict from its deciding metrics, in their order (METHOD.md, section 1b):
 // - the first that found a change of at least the minimum effect calls it, and it is resolved;
@@ -108,7 +118,7 @@ const CLIENT_BOUND_NOTE = `client-bound: ${lowerBounds} is a lower bound, the ve
 //   a small change in another);
 // - else "no change" when all of them say so; else inconclusive.
 export function overallVerdict(verdicts, deciding) {
-  const notes = deciding.clientBound ? [CLIENT_BOUND_NOTE] : [];
+  const notes = deciding.clientBound ? [deciding.note ?? clientBoundNote(DECIDING_METRICS)] : [];
   const said = (name) => verdicts[name].verdict;
   const full = deciding.names.find((name) => isFullChange(said(name)));
   if (full) return { verdict: said(full), calledBy: full, resolved: true, notes };
@@ -156,9 +166,9 @@ function withNoiseNote(verdict, samples, deciding, { thresholds, noChangeWithin,
 /**
  * @param {{measureRound: (round: number, order: ['base'|'head', 'base'|'head']) => Promise<{base: object, head: object}>,
  *   budgetMs: number, minRounds: number, maxRounds: number, thresholds: object, interval?: string,
- *   equivalenceConfidence?: number, noChangeWithin?: 'band'|'minimumEffect', now?: () => number}} plan
+ *   equivalenceConfidence?: number, noChangeWithin?: 'band'|'minimumEffect', load?: object, now?: () => number}} plan
  *   noChangeWithin: "no change" as an equivalence within a share of the band (the default) or within the
- *   minimum effect (NO_CHANGE_MARGINS)
+ *   minimum effect (NO_CHANGE_MARGINS); load: the benchmark's load point, whose metrics decide (a tier's by default)
  * @returns {Promise<{samples: {base: object[], head: object[]}, verdicts: object, verdict: object, rounds: number, elapsedMs: number, stoppedBy: string}>}
  */
 export async function compareInterleaved({
@@ -170,6 +180,7 @@ export async function compareInterleaved({
   interval,
   equivalenceConfidence = COMPARE_DEFAULTS.equivalenceConfidence,
   noChangeWithin = 'band',
+  load = CLOSED,
   now = Date.now,
 }) {
   const samples = { base: [], head: [] };
@@ -188,7 +199,7 @@ export async function compareInterleaved({
       equivalenceConfidence,
       noChangeWithin,
     });
-    const deciding = decidingMetrics(samples);
+    const deciding = decidingMetrics(samples, load);
     const verdict = overallVerdict(verdicts, deciding);
     // Resolved when a deciding metric found a change of at least the minimum effect, or all of them are resolved.
     const stoppedBy = stopReason({

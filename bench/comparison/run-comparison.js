@@ -163,6 +163,7 @@ export async function compareSides(
           compareInterleaved({
             ...settingsOf(settings, spec),
             ...judging,
+            load: measuring.load,
             budgetMs: settings.budgetSeconds * 1000,
             // The confirming run's logs beside the first run's, not over them.
             measureRound: roundMeasurer({ mode, spec, variants, measurement, measuring, attempt }),

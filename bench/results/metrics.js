@@ -3,6 +3,7 @@
 // (its rounds, verdicts, flags, schema and report), perfgate.config's thresholds and the PR
 // comment all derive from these views, so adding a metric means adding one entry there.
 import { METRIC_REGISTRY } from '../../site/shared/metrics.js';
+import { decidesAt, MODELS } from '../../site/shared/load-point.js';
 import { percentNumber as pct } from '../core/format.js';
 import { mean } from '../stats/descriptive.js';
 
@@ -49,10 +50,13 @@ export const JUDGED_METRICS = METRIC_REGISTRY.filter((metric) => metric.band);
 // A judged metric's value in one of compare's per-round samples (bench/comparison/rounds.js).
 export const sampleValue = (metric, sample) => sample[metric.sampleKey];
 
-// The metrics that may call a benchmark's verdict, in the order they call it.
-export const DECIDING_METRICS = JUDGED_METRICS.filter((metric) => metric.decides).sort(
-  (a, b) => a.decides.rank - b.decides.rank,
-);
+// The metrics that may call a benchmark's verdict at a load point (site/shared/load-point.js), in the
+// order they call it.
+export const decidingMetricsAt = (point) =>
+  JUDGED_METRICS.filter((metric) => decidesAt(metric, point)).sort((a, b) => a.decides.rank - b.decides.rank);
+
+// At a connection tier: what calibration and the reports' defaults name.
+export const DECIDING_METRICS = decidingMetricsAt({ model: MODELS.closed });
 
 // compare's default bands, keyed by metric name (the settings' `thresholds`).
 export const defaultBands = () => Object.fromEntries(JUDGED_METRICS.map((metric) => [metric.name, { ...metric.band }]));

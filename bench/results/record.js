@@ -4,6 +4,7 @@
 import { latencySummary, mergeHistograms } from '../measurement/latency-histogram.js';
 import { mean, standardDeviation as stddev } from '../stats/descriptive.js';
 import { summarisedMetrics } from './metrics.js';
+import { clientFellBehind } from '../../site/shared/load-point.js';
 
 // Above this share of the cores it may use, the load generator, not the server, sets the pace.
 const CLIENT_SATURATION_PCT = 90;
@@ -39,7 +40,7 @@ export function runRecord(load, sampled, { clientCores, runtime }) {
   const cpuBound = clientCpuPct >= CLIENT_SATURATION_PCT * clientCores;
   // An open-model client behind its schedule is saturated too, whatever its CPU says.
   const behind = load.schedule?.behind === true;
-  const saturated = cpuBound || behind;
+  const saturated = clientFellBehind({ cpuBound, schedule: load.schedule });
   return {
     engine: load.engine,
     durationSeconds: seconds,

@@ -6,7 +6,8 @@
 //                                           connections: at most this many sockets (else the engine's)
 // It owns a benchmark's name tag ("c=100", "r=2000": trend identities, so an old name reads as it
 // always did), its parsing, its fields in the schemas, the engine options it sets and their split
-// over load-generator processes. Plain, browser-safe code.
+// over load-generator processes, what "the client could not keep up" means, and which metrics may
+// call a verdict at it (their `decides.models`, ./metrics.js). Plain, browser-safe code.
 
 export const MODELS = Object.freeze({ closed: 'closed', open: 'open' });
 
@@ -107,3 +108,16 @@ export function engineLoads(point, count, cap = 0) {
     };
   });
 }
+
+/**
+ * Whether the client, not the server, shaped a run: its CPU was saturated (closed: req/s is then a
+ * lower bound), or, at an open point, it did not hold the schedule (requests sent late or never: the
+ * latency is then the client's lag too).
+ * @param {{cpuBound: boolean, schedule?: {behind: boolean}}} client  schedule: an open-model engine's
+ */
+export const clientFellBehind = ({ cpuBound, schedule }) => cpuBound || schedule?.behind === true;
+
+// Whether a metric of the registry (./metrics.js) may call a verdict at this point: it `decides`, at
+// every model unless its `decides.models` names some (closed: throughput; open: the tail at a rate).
+export const decidesAt = (metric, point) =>
+  Boolean(metric.decides) && (metric.decides.models ?? Object.values(MODELS)).includes(point.model);

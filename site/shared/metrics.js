@@ -22,7 +22,8 @@
 //   bandConfig  the key of a perfgate.config `thresholds` entry that sets each part
 //   decides     may call the benchmark's verdict: rank (lower calls first), clientDependent (left
 //               out when the load generator was the bottleneck), fallback (decides when no other
-//               deciding metric was measured in every round)
+//               deciding metric was measured in every round), models (the load points it decides
+//               at, site/shared/load-point.js: 'closed', 'open'; every one when absent)
 //   inEveryComparison   every comparison.json has its verdict and samples (its schema requires them)
 // The order of the list is the order of the tables, the history files and the trend site.
 //
@@ -52,8 +53,8 @@ export const METRIC_REGISTRY = [
     band: { threshold: 0.05, minimumEffect: 0.02 },
     bandFlags: { threshold: 'threshold', minimumEffect: 'min-effect', noChangeMargin: 'no-change-margin' },
     bandConfig: { threshold: 'threshold', minimumEffect: 'minEffect', noChangeMargin: 'noChangeMargin' },
-    // A lower bound only when the client was the bottleneck.
-    decides: { rank: 2, clientDependent: true, fallback: true },
+    // A lower bound only when the client was the bottleneck; at an open point, the offered rate.
+    decides: { rank: 2, clientDependent: true, fallback: true, models: ['closed'] },
     inEveryComparison: true,
   },
   {
@@ -77,6 +78,8 @@ export const METRIC_REGISTRY = [
     band: { threshold: 0.1, minimumEffect: 0.1 },
     bandFlags: { threshold: 'p99-threshold', minimumEffect: 'p99-threshold' },
     bandConfig: { threshold: 'p99Threshold', minimumEffect: 'p99Threshold' },
+    // At a fixed arrival rate, the tail is what users wait for (and the client's lag when it fell behind).
+    decides: { rank: 2, clientDependent: true, fallback: true, models: ['open'] },
     inEveryComparison: true,
   },
   {
