@@ -190,17 +190,14 @@ test('the legend says what each verdict means, and what inconclusive means for p
     markdown,
     /no change when it contains zero, the estimate lies inside the minimum effect and the 90 % interval \(an equivalence test; shown instead when the rounds are too few for a 95 % one\) lies wholly inside the no-change margin \(below; unless set, 75 % of the band, at least the minimum effect\), or, in a run that confirms a change, the 80 % interval inside the minimum effect/,
   );
-  assert.match(
-    markdown,
-    /for CPU µs\/request, req\/s and heap bytes\/request, which decide, the time budget ran out first/,
-  );
+  assert.match(markdown, /for CPU µs\/request and req\/s, which decide, the time budget ran out first/);
   assert.match(
     markdown,
     /for p99 latency, which does not decide, its interval was still open when the deciding metrics stopped the sampling/,
   );
   assert.match(
     markdown,
-    /req\/s, CPU µs\/request and heap bytes\/request: band ±5 %, minimum effect ±2 %, no change within ±3.75 %; p99 latency: band and minimum effect ±10 %/,
+    /req\/s and CPU µs\/request: band ±5 %, minimum effect ±2 %, no change within ±3.75 %; p99 latency: band and minimum effect ±10 %/,
   );
   // A margin given with the band (--no-change-margin) is the one named.
   const set = Object.fromEntries(
@@ -211,7 +208,7 @@ test('the legend says what each verdict means, and what inconclusive means for p
   );
   assert.match(
     comparisonMarkdown({ ...comparison, settings: { ...comparison.settings, thresholds: set } }),
-    /req\/s, CPU µs\/request and heap bytes\/request: band ±5 %, minimum effect ±2 %, no change within ±4.5 %; p99 latency/,
+    /req\/s and CPU µs\/request: band ±5 %, minimum effect ±2 %, no change within ±4.5 %; p99 latency/,
   );
 });
 

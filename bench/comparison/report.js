@@ -72,6 +72,16 @@ function bandSentence(thresholds) {
   );
 }
 
+// The bands of the metrics some benchmark was judged on (heap bytes/request only where the runtime
+// agent ran: --runtime-metrics), or all of them when none was.
+function bandsJudged({ benchmarks, settings }) {
+  const judged = JUDGED_METRICS.filter((metric) => benchmarks.some((benchmark) => benchmark.verdicts?.[metric.name]));
+  if (!judged.length) return settings.thresholds;
+  return Object.fromEntries(
+    judged.filter((metric) => settings.thresholds[metric.name]).map(({ name }) => [name, settings.thresholds[name]]),
+  );
+}
+
 // A metric verdict's interval as shown (bench/stats/verdict.js's shownInterval), with its level when not the usual.
 // A "no change" rests on its equivalence interval, which is named beside the 95 % one when that one
 // reaches past the margin the verdict ran with (it contains zero, so it called no change; its width is not
@@ -292,7 +302,7 @@ export function comparisonMarkdown(comparison, { linkFrom } = {}) {
     ...measured.flatMap(verdictLine),
     '',
     ...aloneLines(comparison, { number, signedPercent, cell: escapeCell }),
-    `${CHANGE_METHODS[settings.interval ?? 'welch']}. ${bandSentence(settings.thresholds)}`,
+    `${CHANGE_METHODS[settings.interval ?? 'welch']}. ${bandSentence(bandsJudged(comparison))}`,
     ...(warnings.length ? ['', '**Warnings**', ...warnings] : []),
     '',
     '<details><summary>Per-round samples</summary>',
