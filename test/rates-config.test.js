@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { suiteRequest } from '../bench/cli/suite-options.js';
 import { resolveSuite } from '../bench/config/resolve.js';
-import { validateSuite } from '../bench/config/schema.js';
+import { validateSuite, validateWith } from '../bench/config/schema.js';
+import { projectSchema } from '../bench/project/schema.js';
 
 const names = { variantNames: ['express'], scenarioNames: ['json'] };
 
@@ -50,4 +51,18 @@ test('rates on a closed-loop engine are refused before any server starts, naming
       code: 'PG_ENGINE_NOT_OPEN',
       message: new RegExp(`"${engine}" is a closed loop .*add --engine vegeta`),
     });
+});
+
+test('perfgate.config takes rates, and a scenario its own (scenarioRates), with the same wording of a bad one', () => {
+  const schema = projectSchema({ builtInNames: ['node-http'], builtInScenarios: ['hello'] });
+  const project = {
+    servers: { api: { command: ['node', 'server.js'] } },
+    scenarios: { search: { method: 'GET', path: '/search', expect: { status: 200 } } },
+    rates: [500, 1000],
+    scenarioRates: { search: [2000] },
+  };
+  assert.deepEqual(validateWith(schema, project, 'servers'), []);
+  assert.deepEqual(validateWith(schema, { ...project, scenarioRates: { search: [0] } }, 'servers'), [
+    'scenarioRates.search.0: 0 is not a rate: give requests per second above 0 (e.g. "rates": [500, 1000], --rates 500,1000)',
+  ]);
 });

@@ -138,7 +138,7 @@ export function suiteSchema({
       commands: { type: 'object', additionalProperties: commandSchema },
       reference: referenceSchema({ builtInNames, builtInScenarios }),
       // The relative trend of main (bench/comparison/trend/): how its baseline is chosen, and which
-      // benchmarks get a line (ids "variant scenario c=N", "variant scenario" or scenarios; default all).
+      // benchmarks get a line (ids "variant scenario c=N" or "... r=N", "variant scenario" or scenarios; default all).
       trend: {
         type: 'object',
         additionalProperties: false,

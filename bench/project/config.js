@@ -100,7 +100,7 @@ function thresholdProblems(thresholds = {}, suite) {
     .filter((key) => !specs.some((spec) => keyMatches(key, spec)))
     .map(
       (key) =>
-        `thresholds.${key}: names no benchmark (use "<server> <scenario> c=<N>", "<server> <scenario>" or a scenario; benchmarks: ${specs.map((spec) => spec.id).join(', ')})`,
+        `thresholds.${key}: names no benchmark (use "<server> <scenario> c=<N>" or "... r=<rate>", "<server> <scenario>" or a scenario; benchmarks: ${specs.map((spec) => spec.id).join(', ')})`,
     );
   // Each entry's bands against the defaults it leaves in place.
   const unusable = Object.entries(thresholds).flatMap(([key, given]) =>

@@ -19,7 +19,7 @@ const OWN_FIELDS = ['name', 'variants', 'scenarios', 'commands', 'reference', 's
 
 const percent = { type: 'number', exclusiveMinimum: 0, maximum: 1000 };
 
-// Per benchmark (an id "server scenario c=N", "server scenario" or a scenario name): the
+// Per benchmark (an id "server scenario c=N" or "... r=N", "server scenario" or a scenario name): the
 // verdict bands of compare where the defaults do not fit, in percent, as its flags
 // (bench/results/metrics.js: each band setting's config name), and the fail threshold.
 const thresholdsSchema = {
