@@ -14,7 +14,7 @@ import { expandSpecs } from '../bench/measurement/specs.js';
 import { readingProblem, runtimeFigures } from '../bench/measurement/runtime-agent/readings.js';
 import { closeWindow, runtimeAgentLaunch } from '../bench/measurement/runtime-agent/window.js';
 import { markdownTable } from '../bench/results/markdown.js';
-import { metricByName, summaryValue } from '../bench/results/metrics.js';
+import { measuredIn, metricByName, summaryValue } from '../bench/results/metrics.js';
 import { runRecord, summarizeRuns } from '../bench/results/record.js';
 import { createHistogram, encodeHistogram } from '../bench/measurement/latency-histogram.js';
 
@@ -191,4 +191,11 @@ test('the run table has the heap column only when a benchmark measured it', () =
     markdownTable(result(runtimeFigures([reading()]))),
     /\| CPU µs\/request \| Heap B\/request \|[\s\S]*\| 4,000 \|/,
   );
+});
+
+test("the runtime agent's metrics are measured only in a run that asks for them", () => {
+  const heap = metricByName('heap bytes/request');
+  assert.equal(measuredIn(DEFAULTS)(heap), false);
+  assert.equal(measuredIn({ ...DEFAULTS, runtimeMetrics: true })(heap), true);
+  assert.equal(measuredIn(DEFAULTS)(metricByName('CPU µs/request')), true);
 });

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { validateSuite } from '../bench/config/schema.js';
 import { syntheticData, syntheticSeries } from '../bench/history/detect/synthetic.js';
 import { appendRun, emptyBenchmarkData, validateBenches } from '../bench/history/index.js';
-import { JUDGED_METRICS } from '../bench/results/metrics.js';
+import { JUDGED_METRICS, measuredIn } from '../bench/results/metrics.js';
 import {
   addAnchor,
   chainOf,
@@ -350,7 +350,8 @@ describe('runTrend: pin, measure, re-anchor, chain', () => {
     const benches = trendBenches(run.ratios, run.state);
     assert.deepEqual(
       [...benches.bigger, ...benches.smaller].map((bench) => [bench.value, bench.range]),
-      JUDGED_METRICS.map(() => [100, '95% CI 100.00 to 100.00']),
+      // The runtime agent's metrics only in a run with --runtime-metrics.
+      JUDGED_METRICS.filter(measuredIn(config)).map(() => [100, '95% CI 100.00 to 100.00']),
     );
   });
 

@@ -13,6 +13,9 @@ export const metricByName = (name) => METRIC_REGISTRY.find((metric) => metric.na
 
 const present = (value) => value !== undefined && value !== null;
 
+/** Whether a run of this suite config measures the metric (the runtime agent's only when asked for). */
+export const measuredIn = (config) => (metric) => !metric.agent || config.runtimeMetrics === true;
+
 // How a metric's runs make its summary (the entry's `summarise`): each gets the runs' values and
 // the runs, and is absent (null) unless every run has a value.
 export const SUMMARIES = {

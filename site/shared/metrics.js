@@ -7,6 +7,8 @@
 //               SUMMARIES: perRequest, weighted by each run's completed requests; max; mean), so that a
 //               new metric is its entry and the reader that puts it in the run record; an undefined or
 //               null value is absent (the run record says why), never zero
+//   agent       read by the runtime agent (bench/measurement/runtime-agent/): measured only in a run
+//               with --runtime-metrics (runtimeMetrics in a config)
 //   rangeFromSummary  the `range` text of its github-action-benchmark entry (the runs' spread)
 //   table       its column in a run's markdown table (bench/results/markdown.js): title, format
 //               (a formatter of bench/core/format.js) and the column it follows; none: not in the table
@@ -127,6 +129,7 @@ export const METRIC_REGISTRY = [
     unit: 'B',
     direction: 'smaller',
     fromRun: (run) => run.server.runtime?.heapBytesPerRequest,
+    agent: true,
     summarise: 'perRequest',
     table: { title: 'Heap B/request', format: 'integer', after: 'CPU µs/request' },
     sampleKey: 'heapBytesPerRequest',
@@ -141,6 +144,7 @@ export const METRIC_REGISTRY = [
     unit: 'µs',
     direction: 'smaller',
     fromRun: (run) => run.server.runtime?.gcPauseMicrosPerRequest,
+    agent: true,
     summarise: 'perRequest',
   },
   {
@@ -150,6 +154,7 @@ export const METRIC_REGISTRY = [
     unit: 'ms',
     direction: 'smaller',
     fromRun: (run) => run.server.runtime?.eventLoopDelayMs?.p99,
+    agent: true,
     summarise: 'max',
   },
   {
@@ -158,6 +163,7 @@ export const METRIC_REGISTRY = [
     unit: '%',
     direction: 'smaller',
     fromRun: (run) => run.server.runtime?.eventLoopUtilizationPct,
+    agent: true,
     summarise: 'mean',
   },
   {
@@ -167,6 +173,7 @@ export const METRIC_REGISTRY = [
     unit: 'MB',
     direction: 'smaller',
     fromRun: (run) => megabytes(run.server.runtime?.heapUsedAfterBytes),
+    agent: true,
     summarise: 'max',
   },
   {
@@ -176,6 +183,7 @@ export const METRIC_REGISTRY = [
     unit: 'MB',
     direction: 'smaller',
     fromRun: (run) => megabytes(run.server.runtime?.externalAfterBytes),
+    agent: true,
     summarise: 'max',
   },
 ];

@@ -7,7 +7,7 @@
 import { runComparison } from '../run-comparison.js';
 import { checkGitSides, createWorkRoot, prepareGitSide, resolveCommit } from '../sides.js';
 import { errors, PerfgateError } from '../../core/errors.js';
-import { JUDGED_METRICS, defaultBands } from '../../results/metrics.js';
+import { JUDGED_METRICS, defaultBands, measuredIn } from '../../results/metrics.js';
 import { keyMatches } from '../../project/config.js';
 import { expandSpecs } from '../../measurement/specs.js';
 import { COMPARE_DEFAULTS } from '../../stats/index.js';
@@ -88,7 +88,7 @@ async function measure({ repo, projectRoot, install, copy, config, settings, bas
 function identityRatios(config, select) {
   const ratios = {};
   for (const spec of expandSpecs(config).filter(select))
-    for (const metric of JUDGED_METRICS)
+    for (const metric of JUDGED_METRICS.filter(measuredIn(config)))
       ratios[relativeName(spec.id, metric.name)] = {
         id: spec.id,
         metric: metric.name,
