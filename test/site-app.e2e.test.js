@@ -14,13 +14,17 @@ const skip = chromiumMissing;
 let site;
 let browser;
 
-const extra = (variant) =>
-  `variant: ${variant}\nscenario: list\nconnections: 100\noptions: default\nsamples: 10\nruns: 1\nnode: v20.20.2`;
+const extra = (variant, scenario, reference = false) =>
+  `variant: ${variant}\nscenario: ${scenario}\nconnections: 100\noptions: default${reference ? '\nreference: yes' : ''}\nsamples: 10\nruns: 1\nnode: v20.20.2`;
 const entry = (id, date, value) => ({
   commit: { id, message: `commit ${id}`, timestamp: new Date(date).toISOString(), url: '' },
   date,
   tool: 'customBiggerIsBetter',
-  benches: [{ name: 'json-server list c=100 - req/s', unit: 'req/s', value, extra: extra('json-server') }],
+  benches: [
+    { name: 'json-server list c=100 - req/s', unit: 'req/s', value, extra: extra('json-server', 'list') },
+    // The built-in reference measured beside the app, in the app's suite.
+    { name: 'node-http hello c=100 - req/s', unit: 'req/s', value: 9000, extra: extra('node-http', 'hello', true) },
+  ],
 });
 
 before(async () => {
@@ -40,7 +44,7 @@ after(async () => {
   await site?.close();
 });
 
-test("an app's local history: the project's name, its server in each chart's title, the first screen marked drawn", {
+test("an app's local history: the project's name, its server in each chart's title, the reference marked, the first screen marked drawn", {
   skip,
 }, async (t) => {
   const page = await openPage(t, browser, site.url);
@@ -49,6 +53,7 @@ test("an app's local history: the project's name, its server in each chart's tit
   assert.match(await page.locator('#title').textContent(), /^json-server benchmarks/);
   assert.deepEqual(await page.locator('#trend-charts figcaption').allTextContents(), [
     'json-server · list c=100 · req/s',
+    'node-http (reference) · hello c=100 · req/s',
   ]);
   await page.screenshot({ path: `${outputDir}site-app.png` });
 });

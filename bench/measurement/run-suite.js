@@ -14,7 +14,7 @@ import { createProgress } from '../core/progress.js';
 import { summarizeRuns } from '../results/record.js';
 import { judgeSuiteSlo } from '../results/slo.js';
 import { runtimeRecord, SYSTEM, SYSTEM_RUNTIME } from './runtime/resolve.js';
-import { expandSpecs } from './specs.js';
+import { expandSpecs, isReference } from './specs.js';
 import { skipReason } from './variants.js';
 
 const RESULT_FORMAT = { format: 'perfgate-result', version: 1 };
@@ -38,7 +38,13 @@ function newResult({ config, variants, runtimes, measurement }) {
     // The servers' runtimes, each as asked for and as installed (the harness's own is machine.node).
     runtimes,
     config,
-    benchmarks: expandSpecs(config).map((spec) => ({ ...spec, status: 'pending', runs: [] })),
+    // A reference (a built-in beside a project's servers) is marked, so its lines are told apart.
+    benchmarks: expandSpecs(config).map((spec) => ({
+      ...spec,
+      ...(isReference(config, spec) ? { reference: true } : {}),
+      status: 'pending',
+      runs: [],
+    })),
   };
 }
 

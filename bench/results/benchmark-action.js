@@ -40,6 +40,7 @@ function extraText(benchmark, result) {
     `scenario: ${benchmark.scenario}`,
     ...loadFacts(loadPointOf(benchmark)),
     `options: ${benchmark.tags.join(',') || 'default'}`,
+    ...(benchmark.reference ? ['reference: yes'] : []),
     `samples: ${summary.requests.samples}`,
     `runs: ${summary.runs}`,
     `timeouts %: ${summary.timeoutPct}`,

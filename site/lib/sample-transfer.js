@@ -15,6 +15,7 @@ const BENCH_FIELDS = [
   'tier',
   'rate',
   'metric',
+  'reference',
 ];
 
 function indexer() {
@@ -51,7 +52,10 @@ export function packSamples(samples, size) {
       value: new Float64Array(part.length),
     };
     part.forEach((sample, index) => {
-      const bench = Object.fromEntries(BENCH_FIELDS.map((field) => [field, sample[field]]));
+      // A field a sample lacks (reference, on all but references) stays absent.
+      const bench = Object.fromEntries(
+        BENCH_FIELDS.filter((field) => sample[field] !== undefined).map((field) => [field, sample[field]]),
+      );
       columns.bench[index] = benches.of(BENCH_FIELDS.map((field) => sample[field]).join('\u0000'), bench);
       columns.facts[index] = facts.of(sample.facts);
       columns.range[index] = texts.of(sample.range);

@@ -28,6 +28,8 @@ const titleOf = (sample) =>
 function compareGroups(a, b) {
   if (a.perfgate !== b.perfgate) return a.perfgate ? -1 : 1;
   if (!a.perfgate) return a.first - b.first;
+  // A project's own servers first, the references measured beside them after.
+  if (a.reference !== b.reference) return a.reference ? 1 : -1;
   return byMetric(a.metric, b.metric) || a.scenario.localeCompare(b.scenario) || byLoad(a, b);
 }
 
@@ -74,6 +76,7 @@ export function trendSections(data, state, choices, series = seriesByKey(data.sa
         // A relative trend line ("... vs baseline"): head as a percentage of the pinned baseline.
         relative: baseMetricOf(first.metric) !== null,
         perfgate: isPerfgate(first),
+        reference: Boolean(first.reference),
         first: groups.size,
         series: [],
       });
@@ -92,7 +95,7 @@ export function trendSections(data, state, choices, series = seriesByKey(data.sa
       groups: [...groups.values()]
         .filter((group) => group.suite === suite.name)
         .sort(compareGroups)
-        .map(({ first, perfgate, scenario, tier, rate, ...group }) => ({
+        .map(({ first, perfgate, reference, scenario, tier, rate, ...group }) => ({
           ...group,
           // A chart of one server's line names the server (an app measures one).
           title: perfgate && group.series.length === 1 ? `${group.series[0].label} · ${group.title}` : group.title,

@@ -10,8 +10,9 @@ const NAME = /^(.+) - (.+)$/;
 const SYSTEM_RUNTIME = 'system';
 
 // A variant's line, row and colour: on a runtime other than the default, both are named.
+// A reference (a built-in beside a project's servers) says so, in the project's own suite.
 export const variantLabel = (sample) =>
-  sample.runtime && sample.runtime !== SYSTEM_RUNTIME ? `${sample.variant} on ${sample.runtime}` : sample.variant;
+  `${sample.runtime && sample.runtime !== SYSTEM_RUNTIME ? `${sample.variant} on ${sample.runtime}` : sample.variant}${sample.reference ? ' (reference)' : ''}`;
 const ID = new RegExp(`^(\\S+) ([^\\s[]+)(?:\\[([^\\]]*)\\])? (${LOAD_TAG_SOURCE})$`);
 
 // A perfgate sample's (or row's) load tag, "c=100" or "r=2000": its charts' and rows' case.
@@ -55,5 +56,6 @@ export function describeBench(name, unit, facts) {
     ),
     ...loadOf(loadPointFromFacts(facts, parsed?.[4])),
     metric: named ? named[2] : unit || 'value',
+    ...(facts.reference === 'yes' ? { reference: true } : {}),
   };
 }
