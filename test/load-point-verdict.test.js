@@ -2,7 +2,7 @@
 // before); at a rate, where req/s is the offered rate, CPU µs/request then p99 latency.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compareInterleaved } from '../bench/comparison/rounds.js';
+import { clientBoundNoteAt, compareInterleaved } from '../bench/comparison/rounds.js';
 import { DECIDING_METRICS, decidingMetricsAt, defaultBands } from '../bench/results/metrics.js';
 import { seededRandom } from '../bench/stats/index.js';
 import { closedLoad, openLoad } from '../site/shared/load-point.js';
@@ -54,5 +54,16 @@ test('at a rate the client fell behind: p99 is an upper bound, the verdict rests
       note.startsWith('client-bound: p99 latency is an upper bound, the verdict rests on CPU µs/request'),
     ),
     behind.verdict.notes.join('; '),
+  );
+});
+
+test("a comparison's client-bound note names what the client shaped at its load point", () => {
+  assert.match(
+    clientBoundNoteAt(closedLoad(100)),
+    /^client-bound: req\/s is a lower bound, the verdict rests on CPU µs\/request/,
+  );
+  assert.match(
+    clientBoundNoteAt(openLoad(2000)),
+    /^client-bound: p99 latency is an upper bound, the verdict rests on CPU µs\/request/,
   );
 });

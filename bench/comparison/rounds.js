@@ -110,6 +110,7 @@ function clientBoundNote(deciding) {
   const restsOn = namesOf(deciding.filter((metric) => !metric.decides.clientDependent));
   return `client-bound: ${shaped.join(', ')}, the verdict rests on ${restsOn}`;
 }
+export const clientBoundNoteAt = (load) => clientBoundNote(decidingMetricsAt(load));
 
 // The benchmark's verdict from its deciding metrics, in their order (METHOD.md, section 1b):
 // - the first that found a change of at least the minimum effect calls it, and it is resolved;

@@ -11,14 +11,14 @@ import { fileSafe, measureOnce, measureTogether } from '../measurement/measure.j
 import { JUDGED_METRICS } from '../results/metrics.js';
 import { isSlower, VERDICTS } from '../stats/index.js';
 import { expandSpecs, isReference } from '../measurement/specs.js';
-import { loadFields, loadPointOf } from '../../site/shared/load-point.js';
+import { isOpen, loadFields, loadPointOf } from '../../site/shared/load-point.js';
 import { skipReason } from '../measurement/variants.js';
 import { runtimeRecord } from '../measurement/runtime/resolve.js';
 import { profileBenchmark } from './profile/profile-benchmark.js';
 import { measureAlone, wantsAlone } from './alone.js';
 import { measureConfirmed } from './confirm.js';
 import { failedSides, judgeGate, referenceDifference } from './gate.js';
-import { compareInterleaved, roundSample, sequentialRound } from './rounds.js';
+import { clientBoundNoteAt, compareInterleaved, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariants, missingFileHint } from './sides.js';
 import { sloBreaks, withSloGate } from './slo-gate.js';
@@ -211,7 +211,9 @@ export async function compareSides(
           ...(fallback ? [fallback] : []),
           ...(saturated
             ? [
-                'client saturated in some rounds: req/s is a client-bound lower bound; the verdict rests on CPU µs/request',
+                isOpen(measuring.load)
+                  ? `client behind its schedule or saturated in some rounds (${clientBoundNoteAt(measuring.load)})`
+                  : 'client saturated in some rounds: req/s is a client-bound lower bound; the verdict rests on CPU µs/request',
               ]
             : []),
         ],
