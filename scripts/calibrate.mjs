@@ -15,6 +15,12 @@
 import { join } from 'node:path';
 import { neighbourUnavailable } from '../bench/comparison/calibration/neighbour.js';
 import { calibrateBenchmark } from '../bench/comparison/calibration/run-calibration.js';
+import {
+  calibrateStall,
+  stallBenchmarkProblem,
+  stallOption,
+  stallProblem,
+} from '../bench/comparison/calibration/stall.js';
 import { calibrateSuite } from '../bench/comparison/calibration/suite-runs.js';
 import { errors } from '../bench/core/errors.js';
 import { writeCalibration } from '../bench/comparison/calibration/write.js';
@@ -57,6 +63,11 @@ const CALIBRATE_COMMAND = {
       value: 'PCT',
       help: "a tenant-like neighbour during every comparison, as another virtual machine on a hosted runner's host: all cores busy together, on and off at random (cycles of 0.4–4 s), at this average load; with --neighbour or alone",
     },
+    stall: {
+      type: 'string',
+      value: 'MS/EVERY',
+      help: 'instead of slowdowns: a head that sleeps MS milliseconds on every EVERY-th request (e.g. 20ms/200), on r= benchmarks (variant:scenario:r=RATE, --engine vegeta): how often compare calls a stall that moves the tail at a fixed rate but barely the CPU',
+    },
     sizings: {
       type: 'count',
       value: 'N',
@@ -67,7 +78,7 @@ const CALIBRATE_COMMAND = {
     benchmark: {
       type: 'list',
       value: 'V:S:C',
-      help: 'benchmarks as variant:scenario:connections',
+      help: 'benchmarks as variant:scenario:connections, or variant:scenario:r=RATE with --stall',
       default: ['express:json:100', 'fastify:hello:100'],
     },
     modes: { type: 'list', value: 'A,B', help: `compare modes to calibrate (${MODES.join(', ')})`, default: MODES },
@@ -89,6 +100,8 @@ const CALIBRATE_COMMAND = {
     ...values.slowdown
       .filter((each) => !(Number(each) > 0 && Number(each) < 100))
       .map((each) => `--slowdown: "${each}" is not a percentage between 0 and 100`),
+    ...(values.stall === undefined ? [] : [stallProblem(values.stall)]).filter(Boolean),
+    ...(values.stall === undefined ? [] : values.benchmark.map(stallBenchmarkProblem).filter(Boolean)),
     ...(values.neighbour > 100 ? [`--neighbour: ${values.neighbour} is more than 100 %`] : []),
     ...(values.tenant > 100 ? [`--tenant: ${values.tenant} is more than 100 %`] : []),
     ...bandFlagProblems(values),
@@ -129,17 +142,33 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
   }
   const report = [];
   const sections = [];
+  const stall = values.stall === undefined ? null : stallOption(values.stall);
   for (const chosen of values.benchmark) {
     const [variantName, scenarioName, tier] = chosen.split(':');
     const request = comparisonRequest({
       ...values,
       variant: [variantName],
       scenario: [scenarioName],
-      connections: [tier],
+      ...(stall ? { rates: [tier.slice('r='.length)] } : { connections: [tier] }),
     });
     const { config } = await resolveSuite(request);
-    const benchOut = join(outDir, chosen.replace(/:/g, '-'));
+    const benchOut = join(outDir, chosen.replace(/[:=]/g, '-'));
     const settings = { ...request.settings, profile: 'never' };
+    if (stall) {
+      const calibrated = await calibrateStall({
+        config,
+        settings,
+        outDir: benchOut,
+        stall,
+        modes: values.modes,
+        runs: values.runs,
+        neighbour: values.neighbour,
+        tenant: values.tenant,
+      });
+      sections.push(...calibrated.sections);
+      report.push(...calibrated.report);
+      continue;
+    }
     console.error(`${chosen}: sizing the slowdown from the server's CPU µs/request`);
     const calibrated = await calibrateBenchmark({
       config,
@@ -159,7 +188,7 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
   writeCalibration(
     outDir,
     {
-      slowdowns,
+      ...(stall ? { stall } : { slowdowns }),
       neighbour: values.neighbour ?? null,
       tenant: values.tenant ?? null,
       settings: comparisonRequest(values).settings,

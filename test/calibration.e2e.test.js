@@ -16,6 +16,7 @@ import {
   summarizeTrials,
   trialOutcome,
 } from '../bench/comparison/calibration/trials.js';
+import { vegetaUnavailable } from '../bench/measurement/engines/vegeta.js';
 import { suiteRunOutcome, suiteRunsMarkdown, summarizeSuiteRuns } from '../bench/comparison/calibration/suite-runs.js';
 import { leftoverServers, PROJECT_ROOT, tempDir, writeConfig } from './helpers/harness.js';
 
@@ -389,4 +390,59 @@ test('npm run calibrate runs A/A and injected trials and writes the report and e
   assert.match(markdown, /\| 5 % slowdown called regression \|/);
   assert.match(markdown, /\| A\/A suite of 12 with no slower call/);
   assert.deepEqual(leftoverServers(), []);
+});
+
+// The stall calibration at its smallest: one A/A and one stalled duet trial of an r= benchmark.
+test('npm run calibrate --stall runs A/A and stalled trials at an offered rate and writes the report', {
+  skip: vegetaUnavailable() ?? false,
+}, () => {
+  const out = tempDir();
+  const run = runCalibrate(
+    [
+      '--stall',
+      '30ms/20',
+      '--benchmark',
+      'node-http:hello:r=200',
+      '--engine',
+      'vegeta',
+      '--runs',
+      '1',
+      '--modes',
+      'duet',
+      '--min-rounds',
+      '2',
+    ],
+    out,
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(
+    run.stderr,
+    /node-http hello r=200 duet \[1\/1\] A\/A: .*\n.*node-http hello r=200 duet \[1\/1\] stall: /,
+  );
+  const calibration = JSON.parse(readFileSync(join(out, 'calibration.json'), 'utf8'));
+  assert.deepEqual(calibration.stall, { ms: 30, every: 20, variable: '30/20' });
+  const [only] = calibration.calibrations;
+  assert.deepEqual(
+    only.trials.map((trial) => trial.kind),
+    ['A/A', 'stall'],
+  );
+  const stalled = JSON.parse(
+    readFileSync(join(out, 'node-http-hello-r-200', 'duet-stall-1', 'comparison.json'), 'utf8'),
+  );
+  assert.match(stalled.sides.head.description, /PERFGATE_INJECT_STALL=30\/20/);
+  assert.match(
+    readFileSync(join(out, 'calibration.md'), 'utf8'),
+    /\| a 30 ms stall every 20 requests called regression or small regression \|/,
+  );
+  assert.deepEqual(leftoverServers(), []);
+});
+
+test('npm run calibrate refuses a malformed stall and a stall on a connection tier, naming the fix', () => {
+  const out = tempDir();
+  const malformed = runCalibrate(['--stall', '20ms-200', '--benchmark', 'node-http:hello:r=200'], out);
+  assert.notEqual(malformed.status, 0);
+  assert.match(malformed.stderr, /--stall: stall "20ms-200" is not understood: use "<ms>\/<every>"/);
+  const tier = runCalibrate(['--stall', '20ms/200', '--benchmark', 'node-http:hello:10'], out);
+  assert.notEqual(tier.status, 0);
+  assert.match(tier.stderr, /"node-http:hello:10" is not at an offered rate.*r=RATE/);
 });

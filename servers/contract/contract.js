@@ -15,7 +15,7 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createForwarder } from './forward.js';
 import { readScenarioOptions } from './options.js';
-import { allocateGraph, divisionLoop, parseCpuWork } from './scenarios.js';
+import { allocateGraph, divisionLoop, parseCpuWork, parseStall, stallEvery } from './scenarios.js';
 
 export function readOptions(env = process.env) {
   return {
@@ -29,12 +29,15 @@ export function readOptions(env = process.env) {
     injectedLoops: Number(env.PERFGATE_INJECT_LOOPS ?? 0),
     // Likewise an allocation-only change: small objects built and dropped per request.
     injectedObjects: Number(env.PERFGATE_INJECT_OBJECTS ?? 0),
+    // And an occasional stall, "<ms>/<every>": it moves the tail, not the mean CPU.
+    injectedStall: env.PERFGATE_INJECT_STALL ? parseStall(env.PERFGATE_INJECT_STALL) : null,
   };
 }
 
 export function createContext(options) {
   const cpuWork = parseCpuWork(options.cpuWork);
   let forwarder; // created on the first proxied request: only the proxy scenario has a backend
+  const stall = options.injectedStall ? stallEvery(options.injectedStall) : null;
   return {
     options,
     // Called once per request by every variant: the logging switch and the injected changes.
@@ -42,6 +45,7 @@ export function createContext(options) {
       if (options.logging) console.log(`${new Date().toISOString()} ${method} ${url}`);
       if (options.injectedLoops > 0) divisionLoop(options.injectedLoops);
       if (options.injectedObjects > 0) allocateGraph(options.injectedObjects);
+      stall?.();
     },
     cpuWork,
     ioWait: () => sleep(options.ioDelayMs),

@@ -104,6 +104,28 @@ export function fibonacci(n) {
 }
 
 // "loop:180000" or "fib:30" -> a function doing that work once.
+// A calibration stall, "<ms>/<every>" ("20/200" or "20ms/200"): the process sleeps ms milliseconds,
+// synchronously, on every every-th request. It holds the event loop, so the requests queued behind
+// it wait too (the tail moves), while sleeping costs no CPU (the mean CPU per request barely moves).
+export function parseStall(spec) {
+  const match = /^(\d+(?:\.\d+)?)(?:ms)?\/(\d+)$/.exec(String(spec).trim());
+  if (!match || !(Number(match[1]) > 0) || !(Number(match[2]) >= 1))
+    throw new Error(
+      `stall "${spec}" is not understood: use "<ms>/<every>", a pause of more than 0 ms every 1 or more requests (e.g. 20ms/200)`,
+    );
+  return { ms: Number(match[1]), every: Number(match[2]) };
+}
+
+// Counts requests and stalls on every `every`-th one.
+export function stallEvery({ ms, every }) {
+  const sleeper = new Int32Array(new SharedArrayBuffer(4));
+  let count = 0;
+  return () => {
+    count += 1;
+    if (count % every === 0) Atomics.wait(sleeper, 0, 0, ms);
+  };
+}
+
 export function parseCpuWork(spec) {
   const match = /^(loop|fib):(\d+)$/.exec(spec);
   if (!match) throw new Error(`cpu work "${spec}" is not understood: use "loop:<iterations>" or "fib:<n>"`);

@@ -51,11 +51,9 @@ export const thisCheckout = (label, env) => ({
 const comparisonBoundSeconds = (settings, config) =>
   2 * Math.min(settings.budgetSeconds, settings.maxRounds * (config.duration + config.warmup + 30)) + 300;
 
-async function compareOnce({ config, settings, outDir, injectLoops, label, neighbour }) {
-  const sides = {
-    base: thisCheckout('base'),
-    head: thisCheckout('head', injectLoops ? { PERFGATE_INJECT_LOOPS: String(injectLoops) } : undefined),
-  };
+// inject: the head's calibration variables (servers/contract/contract.js), or none for A/A.
+export async function compareOnce({ config, settings, outDir, inject, label, neighbour }) {
+  const sides = { base: thisCheckout('base'), head: thisCheckout('head', inject) };
   const request = { config, sides, settings, outDir: join(outDir, label) };
   // The neighbour goes on the server cores of this comparison's pinning.
   const measurement = await openMeasurement(request);
@@ -70,6 +68,8 @@ async function compareOnce({ config, settings, outDir, injectLoops, label, neigh
   if (benchmark.status !== 'ok') throw errors.calibrationFailed(benchmark.id, benchmark.status, benchmark.reason);
   return { comparison, benchmark };
 }
+
+const injectedLoops = (loops) => (loops ? { PERFGATE_INJECT_LOOPS: String(loops) } : undefined);
 
 // A sizing run: a fixed number of rounds, never confirmed (its change is what is wanted, not a verdict).
 export const fixedRounds = (settings, rounds) => ({
@@ -116,7 +116,7 @@ async function sizeInjection({ config, settings, outDir, server, slowdown, modes
       settings: fixedRounds({ ...settings, mode }, CHECK_ROUNDS),
       outDir,
       label: `${label}-${sizeLabel(slowdown)}`,
-      injectLoops: loops,
+      inject: injectedLoops(loops),
       neighbour,
     });
     const [cpu, requests] = [benchmark.verdicts['CPU µs/request'], benchmark.verdicts['req/s']];
@@ -211,7 +211,7 @@ export async function calibrateBenchmark({
           settings: { ...settings, mode: each },
           outDir,
           label,
-          injectLoops: loops,
+          inject: injectedLoops(loops),
           neighbour,
         });
         const trial = trialOutcome(kind, benchmark, comparison.pinning, each, slowdown);
