@@ -64,3 +64,39 @@ test('heap bytes/request, event-loop delay and their absence for Go, in the resu
   }
   assert.deepEqual(leftoverServers(), []);
 });
+
+test('a soak finds a leak of 1 KB per request and none where nothing is kept, and stops by itself', async () => {
+  const dir = tempDir();
+  const out = join(dir, 'out');
+  const config = writeConfig(dir, {
+    name: 'soak',
+    variants: ['plain', 'leaking'],
+    scenarios: ['hello'],
+    connections: [4],
+    duration: 3,
+    warmup: 0.3,
+    commands: { plain: allocator({}), leaking: allocator({ LEAK_KB: '1' }) },
+  });
+  const run = await runBench(['--config', config, '--soak-every', '0.25', '--out', out, '--no-history']);
+  assert.equal(run.code, 0, run.stderr);
+  const result = readResult(out);
+  const soak = (variant) => result.benchmarks.find((each) => each.variant === variant).runs[0].server.runtime.soak;
+  const [plain, leaking] = [soak('plain'), soak('leaking')];
+  // 1 KB kept per request: about 10 MB per 10,000 requests.
+  const leak = leaking.growthBytesPer10kRequests;
+  assert.ok(leak > 5e6 && leak < 2e7, `1 KB kept per request read as ${leak} B per 10,000 requests`);
+  assert.ok(leaking.interval[0] > 0, 'the leak is certain');
+  // Without a leak the heap wanders by tens of KB, which a short soak's few thousand requests magnify.
+  const still = plain.growthBytesPer10kRequests;
+  assert.ok(Math.abs(still) < leak / 3, `${still} B per 10,000 requests without a leak, ${leak} B with`);
+  assert.ok(plain.samples >= 6 && plain.warmupSamples >= 2);
+  const smaller = JSON.parse(readFileSync(join(out, 'benchmark-action-smaller.json'), 'utf8'));
+  assert.ok(smaller.some((entry) => entry.name === 'leaking hello c=4 - heap growth/10k requests'));
+  assert.deepEqual(leftoverServers(), []);
+});
+
+test('a soak of no interval is refused, naming the field', async () => {
+  const run = await runBench(['--suite', 'smoke', '--soak-every', '0', '--out', join(tempDir(), 'out')]);
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /soakEvery: must be > 0/);
+});

@@ -11,7 +11,7 @@ import { DEFAULTS } from '../bench/config/suites.js';
 import { measurementSettings } from '../bench/measurement/context.js';
 import { sideCommand } from '../bench/measurement/process/server.js';
 import { expandSpecs } from '../bench/measurement/specs.js';
-import { readingProblem, runtimeFigures } from '../bench/measurement/runtime-agent/readings.js';
+import { heapGrowth, readingProblem, runtimeFigures } from '../bench/measurement/runtime-agent/readings.js';
 import { closeWindow, runtimeAgentLaunch } from '../bench/measurement/runtime-agent/window.js';
 import { markdownTable } from '../bench/results/markdown.js';
 import { measuredIn, metricByName, summaryValue } from '../bench/results/metrics.js';
@@ -162,8 +162,10 @@ test("the window's readings are read as plain files only, and checked", async ()
 test('off unless asked for: --runtime-metrics or runtimeMetrics in a config turns the agent on', () => {
   const [spec] = expandSpecs({ variants: ['node-http'], scenarios: ['hello'], connections: [10], options: {} });
   assert.equal(measurementSettings(DEFAULTS, spec).runtimeAgent, false);
-  assert.equal(measurementSettings({ ...DEFAULTS, runtimeMetrics: true }, spec).runtimeAgent, true);
+  assert.deepEqual(measurementSettings({ ...DEFAULTS, runtimeMetrics: true }, spec).runtimeAgent, { heapEveryMs: 0 });
+  assert.deepEqual(measurementSettings({ ...DEFAULTS, soakEvery: 0.5 }, spec).runtimeAgent, { heapEveryMs: 500 });
   assert.equal(suiteRequest({ suite: 'smoke', 'runtime-metrics': true }).overrides.runtimeMetrics, true);
+  assert.equal(suiteRequest({ suite: 'smoke', 'soak-every': '0.5' }).overrides.soakEvery, 0.5);
   assert.equal(suiteRequest({ suite: 'smoke' }).overrides.runtimeMetrics, undefined);
 });
 
@@ -198,4 +200,32 @@ test("the runtime agent's metrics are measured only in a run that asks for them"
   assert.equal(measuredIn(DEFAULTS)(heap), false);
   assert.equal(measuredIn({ ...DEFAULTS, runtimeMetrics: true })(heap), true);
   assert.equal(measuredIn(DEFAULTS)(metricByName('CPU µs/request')), true);
+});
+
+test('a soak: warm-up growth apart, then the growth per 10,000 requests with its interval', () => {
+  // 2 MB of warm-up in the first third, then 100 bytes per request (1 MB per 10,000), a little noise.
+  const samples = Array.from({ length: 12 }, (_, index) => [
+    index * 1000,
+    10e6 + (index >= 4 ? 2e6 + 100 * index * 1000 + (index % 2) * 1000 : index * 5e5),
+  ]);
+  const growth = heapGrowth(samples);
+  assert.equal(growth.warmupSamples, 4);
+  assert.equal(growth.warmupGrowthBytes, 2e6 + 4e5);
+  assert.ok(Math.abs(growth.growthBytesPer10kRequests - 1e6) < 2e4, `${growth.growthBytesPer10kRequests}`);
+  assert.ok(growth.interval[0] < 1e6 && growth.interval[1] > 1e6);
+  const flat = heapGrowth(samples.map(([requests], index) => [requests, 10e6 + (index % 2) * 1000]));
+  assert.ok(flat.interval[0] < 0 && flat.interval[1] > 0, 'no leak: the interval holds zero');
+  assert.match(
+    heapGrowth(samples.slice(0, 3)).absent,
+    /3 heap samples, too few .*lengthen --duration or shorten --soak-every/,
+  );
+});
+
+test('a soak reads one serving process; a forged sample list is refused', () => {
+  const samples = [0, 1, 2, 3, 4, 5].map((index) => [index * 100, 1e6]);
+  assert.equal(runtimeFigures([reading({ heapAfterGc: samples })]).soak.growthBytesPer10kRequests, 0);
+  assert.equal(runtimeFigures([reading()]).soak, undefined, 'no soak asked for');
+  const cluster = runtimeFigures([reading({ heapAfterGc: samples }), reading({ heapAfterGc: samples })]);
+  assert.match(cluster.soak.absent, /one serving process, and 2 served requests/);
+  assert.match(readingProblem(reading({ heapAfterGc: [[1, 'x']] })), /malformed heap samples/);
 });

@@ -42,6 +42,11 @@ export const SUITE_OPTIONS = {
     defaultText: '0',
   },
   timeout: { type: 'number', value: 'S', help: 'request timeout in seconds' },
+  'soak-every': {
+    type: 'number',
+    value: 'S',
+    help: "a leak check: every S seconds of the measured window, each Node.js server process's heap after a forced full GC; the run reports the heap's growth per 10,000 requests with its 95 % interval, the window's first third apart as warm-up (--duration bounds it; implies --runtime-metrics; the forced GCs are in that run's CPU µs/request)",
+  },
   'runtime-metrics': {
     type: 'boolean',
     negatable: true,
@@ -52,6 +57,7 @@ export const SUITE_OPTIONS = {
 const LISTS = { variant: 'variants', scenario: 'scenarios', connections: 'connections', rates: 'rates' };
 const NUMBER_LISTS = ['connections', 'rates'];
 const NUMBERS = ['duration', 'warmup', 'repetitions', 'workers', 'pipelining', 'rate', 'timeout'];
+const NAMED_NUMBERS = { 'soak-every': 'soakEvery' };
 
 // Keeps non-numbers as they are, so the schema reports them with the field's name.
 const toNumber = (text) => (String(text).trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text);
@@ -74,6 +80,8 @@ function suiteOverrides(values) {
   if (overrides.rates && !overrides.connections)
     Object.assign(overrides, { connections: undefined, scenarioConnections: {} });
   for (const flag of NUMBERS) if (values[flag] !== undefined) overrides[flag] = toNumber(values[flag]);
+  for (const [flag, field] of Object.entries(NAMED_NUMBERS))
+    if (values[flag] !== undefined) overrides[field] = toNumber(values[flag]);
   if (values.engine !== undefined) overrides.engine = values.engine;
   if (values['runtime-metrics'] !== undefined) overrides.runtimeMetrics = values['runtime-metrics'];
   return overrides;

@@ -130,6 +130,9 @@ export function suiteSchema({
       // The runtime agent in every Node.js server process (bench/measurement/runtime-agent/): memory
       // and the event loop per request; off unless asked for, because it costs CPU (METHOD.md §8).
       runtimeMetrics: { type: 'boolean' },
+      // A soak: the runtime agent also reads the heap after a forced full GC every soakEvery
+      // seconds of the measured window, and the run reports its growth per 10,000 requests.
+      soakEvery: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
       server: serverSettingsSchema,
       // Service-level objectives (bench/results/slo.js checks the metrics and bounds): for every
       // benchmark, and per benchmark key as perfgate.config's thresholds.

@@ -46,8 +46,8 @@ export async function openMeasurement({ config, outDir }) {
  * What one benchmark's measurement reads of the suite config: how hard (its load point, and a closed
  * load's rate cap), how long and how patiently.
  * @returns {{load: object, duration: number, warmup: number, pipelining: number, rate: number,
- *   timeout: number, workers: number, readyTimeout: number, runtimeAgent: boolean}}  runtimeAgent: the runtime
- *   agent in its Node.js server processes (bench/measurement/runtime-agent/)
+ *   timeout: number, workers: number, readyTimeout: number, runtimeAgent: false|{heapEveryMs: number}}}
+ *   runtimeAgent: the runtime agent in its Node.js server processes (bench/measurement/runtime-agent/)
  */
 export const measurementSettings = (config, spec) => ({
   load: loadPointOf(spec),
@@ -58,5 +58,7 @@ export const measurementSettings = (config, spec) => ({
   timeout: config.timeout,
   workers: config.workers,
   readyTimeout: config.readyTimeout,
-  runtimeAgent: config.runtimeMetrics === true,
+  // A soak (heap readings every soakEvery seconds) needs the agent too.
+  runtimeAgent:
+    config.runtimeMetrics === true || config.soakEvery > 0 ? { heapEveryMs: (config.soakEvery ?? 0) * 1000 } : false,
 });

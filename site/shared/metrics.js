@@ -177,6 +177,16 @@ export const METRIC_REGISTRY = [
     summarise: 'max',
   },
   {
+    // A soak's (--soak-every): the heap after forced full GCs, fitted after the window's warm-up.
+    name: 'heap growth/10k requests',
+    label: 'Heap growth per 10,000 requests',
+    unit: 'B',
+    direction: 'smaller',
+    fromRun: (run) => run.server.runtime?.soak?.growthBytesPer10kRequests,
+    agent: true,
+    summarise: 'mean',
+  },
+  {
     // Buffers and ArrayBuffers live outside the V8 heap, so outside heap bytes/request.
     name: 'external memory after',
     label: 'External memory after the load',

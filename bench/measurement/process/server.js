@@ -126,7 +126,8 @@ export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view, 
 /**
  * @param {object} variant  from bench/measurement/variants.js
  * @param {{env?: object, plan: object, cpus?: number[], logFile: string, readyTimeout: number, host?: string, port?: number,
- *   runtimeAgent?: boolean}} how  runtimeAgent: preload the runtime agent into its Node processes
+ *   runtimeAgent?: false|{heapEveryMs?: number}}} how  runtimeAgent: preload the runtime agent into its Node
+ *   processes (heapEveryMs: a soak's, bench/measurement/runtime-agent/window.js)
  * @returns {Promise<{host: string, port: number, pid: number, pidNamespace?: string, logFile: string, exited: Promise, stop: () => Promise,
  *   agent?: {dir: string, absent?: string}}>}
  *   pid: the leader of the server's process group; pidNamespace: a sandboxed server's (bench/measurement/sandbox/processes.js);
@@ -156,7 +157,7 @@ export async function startServer(
   const listenPort = port ?? (launch.readiness === 'http' ? await freePort(host) : 0);
   const log = openSync(logFile, 'a');
   const command = withListenAddress(launch.command, { PORT: String(listenPort), HOST: host });
-  const agentLaunch = runtimeAgent ? runtimeAgentLaunch(workDir, launch.runtime) : undefined;
+  const agentLaunch = runtimeAgent ? runtimeAgentLaunch(workDir, launch.runtime, runtimeAgent) : undefined;
   const composed = sideCommand(command, launch, {
     plan,
     cpus,

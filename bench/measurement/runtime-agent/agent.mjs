@@ -18,6 +18,8 @@ import vm from 'node:vm';
 import { isMainThread } from 'node:worker_threads';
 
 const dir = process.env.PERFGATE_AGENT_DIR;
+// A soak (a leak check): the heap used after a forced full GC, every this many ms of the window.
+const HEAP_EVERY_MS = Number(process.env.PERFGATE_AGENT_HEAP_EVERY_MS ?? 0);
 // The event-loop delay timer's period (Node's default): each firing wakes an idle server, which
 // at 1 ms cost a few % of CPU µs/request (bench/stats/METHOD.md). A sample is its timer's
 // lateness plus this period, which the harness subtracts.
@@ -34,13 +36,21 @@ function fullGc() {
   return vm.runInNewContext('gc');
 }
 
-function startWindow(requests) {
+// [requests served in the window so far, heap used after a full GC].
+function heapSample(window, requests, gc) {
+  gc();
+  window.heapAfterGc.push([requests.count - window.requests, v8.getHeapStatistics().used_heap_size]);
+}
+
+function startWindow(requests, gc) {
+  // A soak's first sample: collected before the window, so that its garbage is not counted in it.
+  if (HEAP_EVERY_MS > 0) gc();
   const profiler = new v8.GCProfiler();
   profiler.start();
   const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   delay.enable();
   const heap = v8.getHeapStatistics();
-  return {
+  const window = {
     profiler,
     delay,
     requests: requests.count,
@@ -48,11 +58,15 @@ function startWindow(requests) {
     totalAllocated: heap.total_allocated_bytes,
     utilization: performance.eventLoopUtilization(),
     startedAt: performance.now(),
+    heapAfterGc: [[0, heap.used_heap_size]],
   };
+  if (HEAP_EVERY_MS > 0) window.soak = setInterval(() => heapSample(window, requests, gc), HEAP_EVERY_MS);
+  return window;
 }
 
 // What the window read, as raw sums: the harness turns them into figures per request.
 function endWindow(window, requests, gc) {
+  clearInterval(window.soak);
   const heap = v8.getHeapStatistics();
   const { statistics } = window.profiler.stop();
   window.delay.disable();
@@ -85,6 +99,7 @@ function endWindow(window, requests, gc) {
       maxNs: window.delay.max,
       utilization: performance.eventLoopUtilization(window.utilization).utilization,
     },
+    ...(window.soak ? { heapAfterGc: window.heapAfterGc } : {}),
   };
   gc();
   const after = v8.getHeapStatistics();
@@ -103,7 +118,7 @@ if (dir && isMainThread && !process.versions.bun) {
   let window;
   process.on('SIGUSR2', () => {
     if (!window) {
-      window = startWindow(requests);
+      window = startWindow(requests, gc);
       writeAtomic(join(dir, `${process.pid}.runtime-started`), '');
       return;
     }

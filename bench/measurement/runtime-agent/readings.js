@@ -5,8 +5,45 @@
 // used heap's growth plus what the window's GCs freed (v8.GCProfiler); both, when both exist, so
 // the second is checked against the first. A server of several processes (node-cluster) sums
 // its requests, bytes, GC pauses and heaps; its event loop's figures are the worst process's.
+import { linearTrend } from '../../stats/linear-trend.js';
 
 const round = (value, digits) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+// A soak's growth is fitted after the window's first third (JIT code, feedback vectors and the
+// string table grow there, then stop), on at least this many heap samples.
+const WARMUP_SHARE = 1 / 3;
+const TREND_SAMPLES = 3;
+const PER_REQUESTS = 10_000;
+
+/**
+ * A soak's heap samples ([requests so far, heap used after a full GC], in order) as the heap's
+ * warm-up growth and its growth per 10,000 requests after it, with a 95 % interval; or { absent }.
+ */
+export function heapGrowth(samples) {
+  const warmup = Math.max(1, Math.floor(samples.length * WARMUP_SHARE));
+  const trend = samples.slice(warmup);
+  if (trend.length < TREND_SAMPLES || trend.at(-1)[0] === trend[0][0])
+    return {
+      absent: `${samples.length} heap samples, too few for a trend after the warm-up's ${warmup} (it needs ${warmup + TREND_SAMPLES}): lengthen --duration or shorten --soak-every`,
+    };
+  const { slope, interval } = linearTrend(trend);
+  return {
+    samples: samples.length,
+    warmupSamples: warmup,
+    warmupGrowthBytes: trend[0][1] - samples[0][1],
+    growthBytesPer10kRequests: Math.round(slope * PER_REQUESTS),
+    interval: interval.map((bound) => Math.round(bound * PER_REQUESTS)),
+  };
+}
+
+// A soak reads one serving process: a cluster's workers are not aligned in time to be summed.
+function soakOf(readings) {
+  if (!readings.some((reading) => reading.heapAfterGc)) return {};
+  const serving = readings.filter((reading) => reading.requests > 0);
+  if (serving.length !== 1)
+    return { soak: { absent: `a soak reads one serving process, and ${serving.length} served requests` } };
+  return { soak: heapGrowth(serving[0].heapAfterGc) };
+}
 
 // Agent files are written by the side's process: anything but finite non-negative numbers in
 // the expected places is not a reading.
@@ -33,6 +70,15 @@ export function readingProblem(reading) {
   if (heap.totalAllocated !== undefined && !isCount(heap.totalAllocated)) return 'a reading without its numbers';
   if (typeof gc.counts !== 'object' || gc.counts === null || !Object.values(gc.counts).every(isCount))
     return 'a reading without its GC counts';
+  const { heapAfterGc } = reading;
+  if (
+    heapAfterGc !== undefined &&
+    !(
+      Array.isArray(heapAfterGc) &&
+      heapAfterGc.every((pair) => Array.isArray(pair) && pair.length === 2 && pair.every(isCount))
+    )
+  )
+    return 'a reading with malformed heap samples';
   return null;
 }
 
@@ -85,5 +131,6 @@ export function runtimeFigures(readings) {
     eventLoopUtilizationPct: round(100 * worst(serving, (reading) => reading.loop.utilization), 2),
     heapUsedAfterBytes: sum(readings, (reading) => reading.after.usedHeap),
     externalAfterBytes: sum(readings, (reading) => reading.after.external),
+    ...soakOf(readings),
   };
 }

@@ -24,14 +24,23 @@ const MAX_READING_BYTES = 64 * 1024;
  * environment, and the folder a sandbox must let it read), or { absent } with the reason.
  * @param {string} dir  a directory the server may write (its scratch directory in a sandbox)
  * @param {{name: string, version: string}} [runtime]  the side's (absent: the harness's Node)
+ * @param {{heapEveryMs?: number}} [how]  heapEveryMs: a soak's interval between heap readings
  */
-export function runtimeAgentLaunch(dir, runtime = { name: 'node', version: process.versions.node }) {
+export function runtimeAgentLaunch(
+  dir,
+  runtime = { name: 'node', version: process.versions.node },
+  { heapEveryMs } = {},
+) {
   if (runtime.name !== 'node') return { absent: `the server runs on ${runtime.name}, not Node.js` };
   if (!semver.satisfies(runtime.version, NODE_RANGE))
     return { absent: `Node.js ${runtime.version} cannot preload the agent (it needs ${NODE_RANGE})` };
   return {
     preload: {
-      env: { NODE_OPTIONS: `--import="${AGENT.href}"`, PERFGATE_AGENT_DIR: dir },
+      env: {
+        NODE_OPTIONS: `--import="${AGENT.href}"`,
+        PERFGATE_AGENT_DIR: dir,
+        ...(heapEveryMs > 0 ? { PERFGATE_AGENT_HEAP_EVERY_MS: String(heapEveryMs) } : {}),
+      },
       readOnly: [fileURLToPath(new URL('.', AGENT))],
     },
   };
