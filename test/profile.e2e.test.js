@@ -280,7 +280,7 @@ describe('profiling two versions of a server', () => {
       settings,
       outDir: tempDir(),
     });
-    assert.match(profile.skipped, /variant "go-nethttp" cannot be CPU-profiled: it runs no Node\.js process/);
+    assert.match(profile.skipped, /variant "go-nethttp" cannot be profiled: it runs no Node\.js process/);
     assert.deepEqual(leftoverServers(), []);
   });
 });

@@ -86,7 +86,7 @@ describe("a sandboxed side under profiling reaches none of the runner's files", 
       headEnv: { HOSTILE_SECRET: secret, HOSTILE_MODE: 'swap' },
       outDir,
     });
-    assert.match(result.skipped ?? '', /CPU profiling failed: .*\/head\/\d+\.cpuprofile is not a plain file/);
+    assert.match(result.skipped ?? '', /profiling failed: .*\/head\/\d+\.cpuprofile is not a plain file/);
     assert.deepEqual(
       results(outDir).filter((file) => !file.plain || file.secret),
       [],

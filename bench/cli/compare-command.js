@@ -114,6 +114,12 @@ export const COMPARISON_OPTIONS = {
     help: 'a differential CPU profile for every benchmark (--no-profile: for none), from one more run of both sides after the rounds',
     defaultText: 'for each benchmark with a regression',
   },
+  'alloc-profile': {
+    type: 'boolean',
+    negatable: true,
+    help: "a differential allocation profile (V8's sampling heap profiler: bytes allocated per request by function and package) for every benchmark (--no-alloc-profile: for none), in the same run as --profile's",
+    defaultText: 'for each benchmark whose heap bytes/request regressed, unless --no-profile',
+  },
   alone: {
     type: 'boolean',
     negatable: true,
@@ -123,7 +129,7 @@ export const COMPARISON_OPTIONS = {
   out: { type: 'string', value: 'DIR', help: 'results directory', defaultText: 'results/<time>-compare' },
 };
 
-// --profile / --alone: always; --no-…: never; neither: only where compare finds a change.
+// --profile / --alloc-profile / --alone: always; --no-…: never; neither: only where compare finds a change.
 const switchMode = (flag) => ({ true: 'always', false: 'never' })[flag] ?? 'auto';
 
 export const COMPARE_COMMAND = {
@@ -221,6 +227,7 @@ export function comparisonRequest(values) {
       minRounds: values['min-rounds'],
       maxRounds: values['max-rounds'],
       profile: switchMode(values.profile),
+      allocProfile: switchMode(values['alloc-profile']),
       alone: switchMode(values.alone),
     },
   };

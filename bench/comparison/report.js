@@ -222,17 +222,21 @@ export function confirmationLine(comparison) {
   ];
 }
 
-// The differential profiles, one collapsed section per profiled benchmark.
+// The differential profiles, one collapsed section per profile of a benchmark.
+export const PROFILE_SECTIONS = [
+  { field: 'profile', kind: 'cpu', title: 'Where the CPU time went' },
+  { field: 'allocationProfile', kind: 'allocation', title: 'Which functions allocate' },
+];
 function profileSections(comparison, linkFrom) {
-  return comparison.benchmarks
-    .filter((benchmark) => benchmark.profile)
-    .flatMap((benchmark) => [
-      `<details><summary>Where the CPU time went: ${escapeCell(benchmark.id)}</summary>`,
+  return comparison.benchmarks.flatMap((benchmark) =>
+    PROFILE_SECTIONS.filter(({ field }) => benchmark[field]).flatMap(({ field, kind, title }) => [
+      `<details><summary>${title}: ${escapeCell(benchmark.id)}</summary>`,
       '',
-      ...profileMarkdown(benchmark.profile, { linkFrom }),
+      ...profileMarkdown(benchmark[field], { linkFrom, kind }),
       '</details>',
       '',
-    ]);
+    ]),
+  );
 }
 
 // What a sandboxed side did that it should not have: the verdicts stand (the harness measured

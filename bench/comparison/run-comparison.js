@@ -14,7 +14,7 @@ import { expandSpecs, isReference } from '../measurement/specs.js';
 import { isOpen, loadFields, loadPointOf } from '../../site/shared/load-point.js';
 import { skipReason } from '../measurement/variants.js';
 import { runtimeRecord } from '../measurement/runtime/resolve.js';
-import { profileBenchmark } from './profile/profile-benchmark.js';
+import { profileRun } from './profile/profile-benchmark.js';
 import { measureAlone, wantsAlone } from './alone.js';
 import { measureConfirmed } from './confirm.js';
 import { failedSides, judgeGate, referenceDifference } from './gate.js';
@@ -112,6 +112,22 @@ const wantsProfile = (mode = 'auto', { verdict, verdicts }) =>
   (mode === 'auto' &&
     (isSlower(verdict.verdict) || Object.values(verdicts).some((each) => each.verdict === VERDICTS.regression)));
 
+// 'auto' takes the allocation profile only where allocation per request regressed or called the benchmark
+// slower, and not where profiles are off (--no-profile, and the comparisons calibrate, bisect and trend run).
+const ALLOCATION = 'heap bytes/request';
+const wantsAllocationProfile = ({ allocProfile = 'auto', profile }, { verdict, verdicts }) =>
+  allocProfile === 'always' ||
+  (allocProfile === 'auto' &&
+    profile !== 'never' &&
+    (verdicts[ALLOCATION]?.verdict === VERDICTS.regression ||
+      (verdict.calledBy === ALLOCATION && isSlower(verdict.verdict))));
+
+// The profiles one more run of both sides takes (both at once when both are wanted).
+const profileKinds = (settings, measured) => [
+  ...(wantsProfile(settings.profile, measured) ? ['cpu'] : []),
+  ...(wantsAllocationProfile(settings, measured) ? ['allocation'] : []),
+];
+
 /**
  * The comparison, in a measurement context opened for it (bench/measurement/context.js): plain data in and out,
  * so that it can run in a private network namespace (measureComparison).
@@ -174,16 +190,20 @@ export async function compareSides(
         },
       );
       const saturated = [...measured.samples.base, ...measured.samples.head].some((sample) => sample.clientSaturated);
-      const profile = wantsProfile(settings.profile, measured)
-        ? await profileBenchmark({
-            spec,
-            variants: { base: variants.base[spec.variant], head: variants.head[spec.variant] },
-            roots: { base: sides.base.root, head: sides.head.root },
-            measurement,
-            settings: measuring,
-            outDir: join(outDir, fileSafe(spec.id)),
-          })
-        : undefined;
+      const kinds = profileKinds(settings, measured);
+      const profiles = kinds.length
+        ? await profileRun(
+            {
+              spec,
+              variants: { base: variants.base[spec.variant], head: variants.head[spec.variant] },
+              roots: { base: sides.base.root, head: sides.head.root },
+              measurement,
+              settings: measuring,
+              outDir: join(outDir, fileSafe(spec.id)),
+            },
+            kinds,
+          )
+        : {};
       const alone = wantsAlone(settings.alone, mode, measured)
         ? await measureAlone(
             {
@@ -217,7 +237,7 @@ export async function compareSides(
               ]
             : []),
         ],
-        ...(profile ? { profile } : {}),
+        ...profiles,
         ...(alone ? { alone } : {}),
       });
     } catch (error) {

@@ -66,7 +66,8 @@ const benchmarkVerdict = {
     notes: { type: 'array', maxItems: 20, items: text(500) },
   },
 };
-// A differential profile (bench/comparison/profile): at most ten rows each way, or why none was taken.
+// A differential profile (bench/comparison/profile): at most ten rows each way, or why none was taken;
+// its amounts per request are µs (the CPU profile) or bytes (the allocation profile).
 const micros = { type: 'number', minimum: -1e9, maximum: 1e9 };
 const profileRow = {
   type: 'object',
@@ -148,6 +149,7 @@ const benchmark = {
       },
     },
     profile,
+    allocationProfile: profile,
   },
   if: { properties: { status: { const: 'ok' } } },
   then: { required: ['verdicts', 'samples', 'rounds'] },

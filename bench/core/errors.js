@@ -224,12 +224,11 @@ export const errors = {
   ),
   notProfilable: define(
     'PG_NOT_PROFILABLE',
-    (variant, reason) =>
-      `variant "${variant}" cannot be CPU-profiled: ${reason}; its comparison stands without a profile`,
+    (variant, reason) => `variant "${variant}" cannot be profiled: ${reason}; its comparison stands without a profile`,
   ),
   profileFailed: define(
     'PG_PROFILE_FAILED',
-    (detail) => `CPU profiling failed: ${detail}; the comparison's verdicts stand without a profile`,
+    (detail) => `profiling failed: ${detail}; the comparison's verdicts stand without a profile`,
   ),
   notAncestor: define(
     'PG_NOT_ANCESTOR',

@@ -5,6 +5,7 @@ import {
   confirmationLine,
   dependencyChangeLines,
   misbehaviourLines,
+  PROFILE_SECTIONS,
   smallRegressionLine,
   verdictCells,
 } from '../comparison/report.js';
@@ -24,17 +25,18 @@ function rows(benchmark) {
   return verdictCells(benchmark).map((cells) => `| ${code(benchmark.id)} | ${cells} |`);
 }
 
-// Where the CPU time went, collapsed: the profile files themselves are in the run's artifacts.
+// Where the CPU time went and which functions allocate, collapsed: the profile files themselves are
+// in the run's artifacts.
 function profiles(comparison) {
-  return comparison.benchmarks
-    .filter((benchmark) => benchmark.profile)
-    .flatMap((benchmark) => [
-      `<details><summary>Where the CPU time went: ${code(benchmark.id)}</summary>`,
+  return comparison.benchmarks.flatMap((benchmark) =>
+    PROFILE_SECTIONS.filter(({ field }) => benchmark[field]).flatMap(({ field, kind, title }) => [
+      `<details><summary>${title}: ${code(benchmark.id)}</summary>`,
       '',
-      ...profileTables(benchmark.profile, (value) => code(value)),
+      ...profileTables(benchmark[field], (value) => code(value), kind),
       '</details>',
       '',
-    ]);
+    ]),
+  );
 }
 
 // How the rounds ran, per comparison.json's mode (a benchmark falls back to sequential where

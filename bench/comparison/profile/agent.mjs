@@ -2,8 +2,10 @@
 // file>), so that built-in variants, a user's own Node server and its cluster workers are all
 // profiled the same way, with no change to their code. It profiles only between two signals
 // from the harness, so start-up and warm-up stay out of the profile:
-//   SIGUSR2 (1st): start the V8 CPU profiler, then write <dir>/<pid>.started
-//   SIGUSR2 (2nd): stop it and write <dir>/<pid>.cpuprofile (atomically)
+//   SIGUSR2 (1st): start the profilers PERFGATE_PROFILE_KINDS names (cpu, allocation; cpu when
+//                  unset), then write <dir>/<pid>.started
+//   SIGUSR2 (2nd): stop them and write <dir>/<pid>.heapprofile, then <dir>/<pid>.cpuprofile
+//                  (each atomically)
 // On load it writes <dir>/<pid>.agent, so the harness signals only processes that run it
 // (never nginx or another program in the same process group, for which SIGUSR2 means
 // something else).
@@ -12,12 +14,43 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.env.PERFGATE_PROFILE_DIR;
+const kinds = new Set((process.env.PERFGATE_PROFILE_KINDS ?? 'cpu').split(','));
 // Sampling every 100 µs: requests cost tens of µs, so the default 1 ms would see few of them.
 const SAMPLING_INTERVAL_US = Number(process.env.PERFGATE_PROFILE_INTERVAL_US ?? 100);
+// V8's default mean bytes between allocation samples: a sample walks the stack, so a shorter
+// one costs the CPU profile taken in the same run.
+const HEAP_SAMPLING_BYTES = 32 * 1024;
 
 function writeAtomic(file, text) {
   writeFileSync(`${file}.tmp`, text);
   renameSync(`${file}.tmp`, file);
+}
+
+async function start(session) {
+  if (kinds.has('allocation')) {
+    await session.post('HeapProfiler.enable');
+    // Every sampled allocation, not only what is still alive when sampling stops: without these
+    // two, objects a request drops (collected by a scavenge or a full GC) are not in the profile.
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: HEAP_SAMPLING_BYTES,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
+  if (kinds.has('cpu')) {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
+    await session.post('Profiler.start');
+  }
+}
+
+async function stop(session) {
+  // Both stopped before either is written, so writing one is not in the other.
+  const cpu = kinds.has('cpu') ? (await session.post('Profiler.stop')).profile : null;
+  const heap = kinds.has('allocation') ? (await session.post('HeapProfiler.stopSampling')).profile : null;
+  session.disconnect();
+  if (heap) writeAtomic(join(dir, `${process.pid}.heapprofile`), JSON.stringify(heap));
+  if (cpu) writeAtomic(join(dir, `${process.pid}.cpuprofile`), JSON.stringify(cpu));
 }
 
 if (dir && !process.versions.bun) {
@@ -26,15 +59,11 @@ if (dir && !process.versions.bun) {
     if (!session) {
       session = new Session();
       session.connect();
-      await session.post('Profiler.enable');
-      await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_US });
-      await session.post('Profiler.start');
+      await start(session);
       writeAtomic(join(dir, `${process.pid}.started`), '');
       return;
     }
-    const { profile } = await session.post('Profiler.stop');
-    session.disconnect();
-    writeAtomic(join(dir, `${process.pid}.cpuprofile`), JSON.stringify(profile));
+    await stop(session);
   });
   writeAtomic(join(dir, `${process.pid}.agent`), '');
 }

@@ -1,6 +1,7 @@
 // Pure: a V8 .cpuprofile (what --cpu-prof and the inspector's Profiler.stop produce) turned
 // into self time per function. A sample's duration is the gap to the next sample, as Chrome
-// DevTools counts it; the last sample runs to the profile's end.
+// DevTools counts it; the last sample runs to the profile's end. How a call tree's frames are
+// keyed and charged to packages is shared with the allocation profile (heapprofile.js).
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,30 +48,31 @@ function sampledNodes(profile) {
   profile.samples.forEach((nodeId, index) => {
     const duration = (times[index + 1] ?? profile.endTime) - times[index];
     if (!(duration > 0)) return;
-    const known = sampled.get(nodeId) ?? { micros: 0, samples: 0 };
-    known.micros += duration;
+    const known = sampled.get(nodeId) ?? { amount: 0, samples: 0 };
+    known.amount += duration;
     known.samples += 1;
     sampled.set(nodeId, known);
   });
   return sampled;
 }
 
-const addTo = (map, key, fresh, { micros, samples }) => {
-  const known = map.get(key) ?? { ...fresh, selfMicros: 0, samples: 0 };
-  known.selfMicros += micros;
+const addTo = (map, key, fresh, field, { amount, samples }) => {
+  const known = map.get(key) ?? { ...fresh, [field]: 0, samples: 0 };
+  known[field] += amount;
   known.samples += samples;
   map.set(key, known);
 };
 
 /**
- * @param {object} profile  a parsed .cpuprofile
+ * A call tree's sampled amounts per function, keyed alike on both sides.
+ * @param {{nodes: {id: number, callFrame: object, children?: number[]}[], sampled: Map<number, {amount: number, samples: number}>}} tree
  * @param {{root?: string}} where  the side's checkout, stripped from its own files' paths
- * @returns {Map<string, {functionName: string, path: string, line: number, column: number, package: string, selfMicros: number, samples: number}>}
+ * @param {string} field  the entries' name for the amount (selfMicros, selfBytes)
  */
-export function selfTimes(profile, { root } = {}) {
-  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+export function functionTotals({ nodes, sampled }, { root } = {}, field = 'selfMicros') {
+  const frames = new Map(nodes.map((node) => [node.id, node.callFrame]));
   const functions = new Map();
-  for (const [nodeId, sampled] of sampledNodes(profile)) {
+  for (const [nodeId, amounts] of sampled) {
     const frame = frames.get(nodeId);
     if (NOT_WORK.has(frame.functionName)) continue;
     const entry = {
@@ -80,10 +82,24 @@ export function selfTimes(profile, { root } = {}) {
       column: frame.columnNumber + 1,
       package: packageOf(frame.url && filePath(frame.url)),
     };
-    addTo(functions, functionKey(entry), { ...entry, functionName: entry.functionName || '(anonymous)' }, sampled);
+    addTo(
+      functions,
+      functionKey(entry),
+      { ...entry, functionName: entry.functionName || '(anonymous)' },
+      field,
+      amounts,
+    );
   }
   return functions;
 }
+
+/**
+ * @param {object} profile  a parsed .cpuprofile
+ * @param {{root?: string}} where  the side's checkout, stripped from its own files' paths
+ * @returns {Map<string, {functionName: string, path: string, line: number, column: number, package: string, selfMicros: number, samples: number}>}
+ */
+export const selfTimes = (profile, where) =>
+  functionTotals({ nodes: profile.nodes, sampled: sampledNodes(profile) }, where);
 
 // Code that runs for its caller: Node's own modules and native code (a header set, a stat).
 const RUNS_FOR_CALLER = new Set(['node', '(native)']);
@@ -103,31 +119,34 @@ function ownerOf(nodeId, frames, parents) {
   return packageOf(own.url && filePath(own.url));
 }
 
+/** A call tree's sampled amounts per package, as functionTotals' per function. */
+export function packageTotals({ nodes, sampled }, field = 'selfMicros') {
+  const frames = new Map(nodes.map((node) => [node.id, node.callFrame]));
+  const parents = new Map(nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node.id])));
+  const packages = new Map();
+  for (const [nodeId, amounts] of sampled) {
+    if (NOT_WORK.has(frames.get(nodeId).functionName)) continue;
+    const owner = ownerOf(nodeId, frames, parents);
+    addTo(packages, owner, { package: owner }, field, amounts);
+  }
+  return packages;
+}
+
 /**
  * Time per package, each sample charged to the package whose code is nearest on its stack.
  * @param {object} profile  a parsed .cpuprofile
  * @returns {Map<string, {package: string, selfMicros: number, samples: number}>}
  */
-export function packageTimes(profile) {
-  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
-  const parents = new Map(profile.nodes.flatMap((node) => (node.children ?? []).map((child) => [child, node.id])));
-  const packages = new Map();
-  for (const [nodeId, sampled] of sampledNodes(profile)) {
-    if (NOT_WORK.has(frames.get(nodeId).functionName)) continue;
-    const owner = ownerOf(nodeId, frames, parents);
-    addTo(packages, owner, { package: owner }, sampled);
-  }
-  return packages;
-}
+export const packageTimes = (profile) => packageTotals({ nodes: profile.nodes, sampled: sampledNodes(profile) });
 
 // Several processes of one side (cluster workers, upstreams) add up; so do their packages.
-export function mergeSelfTimes(maps) {
+export function mergeSelfTimes(maps, field = 'selfMicros') {
   const merged = new Map();
   for (const map of maps) {
     for (const [key, entry] of map) {
       const known = merged.get(key);
       if (known) {
-        known.selfMicros += entry.selfMicros;
+        known[field] += entry[field];
         known.samples += entry.samples ?? 0;
       } else merged.set(key, { ...entry });
     }

@@ -1,6 +1,6 @@
-// Pure: the differential profile of two sides measured under the same load, as CPU cost per
-// request of every function, ranked by how much it grew (CodSpeed's differential flame graphs,
-// reduced to the table a reviewer reads first).
+// Pure: the differential profile of two sides measured under the same load, as CPU cost (or
+// bytes allocated) per request of every function, ranked by how much it grew (CodSpeed's
+// differential flame graphs, reduced to the table a reviewer reads first).
 
 const ANONYMOUS = '(anonymous)';
 
@@ -31,21 +31,21 @@ function pairMovedAnonymous(rows) {
   return rows.filter((row) => !merged.has(row));
 }
 
-// A sampled time's uncertainty: a function seen in n samples has a self time known to about
-// one sample's share of √n (sampling is a count), per request.
-const variance = (entry, requests) => (entry?.samples > 0 ? (entry.selfMicros / requests) ** 2 / entry.samples : 0);
+// A sampled amount's uncertainty: a function seen in n samples has a self time (or allocation)
+// known to about one sample's share of √n (sampling is a count), per request.
+const variance = (amount, samples, requests) => (samples > 0 ? (amount / requests) ** 2 / samples : 0);
 
 // About a 95 % bound on a change between two sides' sampled times.
 const uncertaintyOf = (row) => 2 * Math.sqrt(row.varianceBase + row.varianceHead);
 
-// The rows of both sides keyed alike, as µs per request with their change and its uncertainty.
-function joinSides(sides, fresh) {
+// The rows of both sides keyed alike, per request, with their change and its uncertainty.
+function joinSides(sides, fresh, field) {
   const rows = new Map();
   for (const [side, { entries, requests }] of Object.entries(sides)) {
     for (const [key, entry] of entries) {
       const row = rows.get(key) ?? { ...fresh(entry), base: 0, head: 0, varianceBase: 0, varianceHead: 0 };
-      row[side] = entry.selfMicros / requests;
-      row[side === 'base' ? 'varianceBase' : 'varianceHead'] = variance(entry, requests);
+      row[side] = entry[field] / requests;
+      row[side === 'base' ? 'varianceBase' : 'varianceHead'] = variance(entry[field], entry.samples, requests);
       if (side === 'head' && 'line' in row) row.line = entry.line; // where it is now
       rows.set(key, row);
     }
@@ -66,12 +66,13 @@ const byCertainShrink = (a, b) => a.change + a.uncertainty - (b.change + b.uncer
 
 /**
  * @param {{base: {functions: Map, packages?: Map, requests: number}, head: object}} sides
- *   functions: from selfTimes/mergeSelfTimes; packages: from packageTimes; requests: completed
- *   during the profiled window
+ *   functions: from selfTimes/mergeSelfTimes (or selfBytes); packages: from packageTimes (or
+ *   packageBytes); requests: completed during the profiled window
+ * @param {{top?: number, field?: string}} options  field: the entries' amount (selfMicros, selfBytes)
  * @returns {{packages: object[], grew: object[], shrank: object[], totals: {base: number, head: number}}}
- *   µs per request; each row's `uncertainty` bounds its change (about 95 %)
+ *   the amount per request; each row's `uncertainty` bounds its change (about 95 %)
  */
-export function differentialProfile({ base, head }, { top = 10 } = {}) {
+export function differentialProfile({ base, head }, { top = 10, field = 'selfMicros' } = {}) {
   if (!(base.requests > 0) || !(head.requests > 0))
     throw new Error('a profiled side completed no requests: nothing to divide by');
   const functionRows = joinSides(
@@ -86,6 +87,7 @@ export function differentialProfile({ base, head }, { top = 10 } = {}) {
       column: entry.column,
       package: entry.package,
     }),
+    field,
   );
   const all = pairMovedAnonymous(functionRows).map(finish);
   const packages = joinSides(
@@ -94,6 +96,7 @@ export function differentialProfile({ base, head }, { top = 10 } = {}) {
       head: { entries: head.packages ?? new Map(), requests: head.requests },
     },
     (entry) => ({ package: entry.package }),
+    field,
   )
     .map(finish)
     .sort((a, b) => Math.abs(b.change) - Math.abs(a.change))

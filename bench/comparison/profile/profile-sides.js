@@ -1,8 +1,9 @@
 // Runs both sides of a comparison once more, after the measured rounds (profiling changes
 // timings), under the same load, at the same time and on the same cores, with the V8 CPU
-// profiler on in every Node process of each server (bench/comparison/profile/agent.mjs), and only for
-// the loaded window. Keeps the .cpuprofile files and returns each side's self time per
-// function and the requests it completed, for bench/comparison/profile/differential.js.
+// profiler, the sampling heap profiler or both on in every Node process of each server
+// (bench/comparison/profile/agent.mjs), and only for the loaded window. Keeps the .cpuprofile and
+// .heapprofile files and returns each side's self time and bytes allocated per function and the
+// requests it completed, for bench/comparison/profile/differential.js.
 // The agents write outside the results, into a folder per side that the harness owns; once every
 // process of both sides is gone, only the profiles it asked for are copied into the results, as
 // plain files within a size (a link a side planted, or swapped in, is never followed).
@@ -23,17 +24,23 @@ import { giveScratch } from '../../measurement/sandbox/bubblewrap.js';
 import { filesAppear, pidsWith, signalAgents } from '../../measurement/process/agent-files.js';
 import { removeWritten } from '../../measurement/sandbox/view.js';
 import { mergeSelfTimes, packageTimes, selfTimes } from './cpuprofile.js';
+import { packageBytes, selfBytes } from './heapprofile.js';
 
 const AGENT = new URL('./agent.mjs', import.meta.url).href;
 const SIDES = ['base', 'head'];
 const WAIT_MS = 15_000; // for the profiler to start, or to write its profile
-// The most of one .cpuprofile that is copied out (a few seconds of a busy server: a few MB).
+// The most of one profile that is copied out (a few seconds of a busy server: a few MB).
 const PROFILE_BYTES = 256 * 1024 ** 2;
+// What each kind of profile is read as: its file's suffix, the amount's field, its readers.
+export const PROFILE_KINDS = {
+  cpu: { suffix: '.cpuprofile', field: 'selfMicros', functions: selfTimes, packages: packageTimes },
+  allocation: { suffix: '.heapprofile', field: 'selfBytes', functions: selfBytes, packages: packageBytes },
+};
 
 // The variant, with the agent preloaded into every Node process it starts (the harness's
 // own NODE_OPTIONS are added by bench/measurement/process/server.js). A sandboxed one may read the agent
 // and write into its profile folder, nothing more.
-function profiledVariant(variant, dir) {
+function profiledVariant(variant, dir, kinds) {
   const nodeOptions = [variant.launch.env?.NODE_OPTIONS, `--import="${AGENT}"`].filter(Boolean).join(' ');
   const { sandbox } = variant.launch;
   if (sandbox) giveScratch(dir, sandbox.uid);
@@ -41,7 +48,12 @@ function profiledVariant(variant, dir) {
     ...variant,
     launch: {
       ...variant.launch,
-      env: { ...variant.launch.env, NODE_OPTIONS: nodeOptions, PERFGATE_PROFILE_DIR: dir },
+      env: {
+        ...variant.launch.env,
+        NODE_OPTIONS: nodeOptions,
+        PERFGATE_PROFILE_DIR: dir,
+        PERFGATE_PROFILE_KINDS: kinds.join(','),
+      },
       ...(sandbox
         ? {
             sandbox: {
@@ -56,12 +68,13 @@ function profiledVariant(variant, dir) {
 }
 
 // Signals every agent of a server (bench/measurement/process/agent-files.js: in a sandbox, only
-// processes of its PID namespace) and waits for each one's answer.
-async function signalAll(dir, pids, suffix, what, server) {
+// processes of its PID namespace) and waits for each one's answers.
+async function signalAll(dir, pids, suffixes, what, server) {
   const stray = signalAgents(pids, server);
   if (stray) throw errors.profileFailed(`no process ${stray} in the sandbox of ${dir}`);
-  if (!(await filesAppear(dir, pids, suffix, WAIT_MS)))
-    throw errors.profileFailed(`the profiler did not ${what} within ${WAIT_MS / 1000} s in ${dir}`);
+  for (const suffix of suffixes)
+    if (!(await filesAppear(dir, pids, suffix, WAIT_MS)))
+      throw errors.profileFailed(`the profiler did not ${what} within ${WAIT_MS / 1000} s in ${dir}`);
 }
 
 // A folder per side for its agents to write, in a parent the harness owns: outside the results
@@ -101,9 +114,11 @@ function copyProfile(from, to) {
  * @param {{spec: object, variants: {base: object, head: object}, roots: {base: string, head: string},
  *   measurement: object, settings: object, outDir: string}} run  measurement: the run's context, settings:
  *   the benchmark's (bench/measurement/context.js)
- * @returns {Promise<{base: {functions: Map, requests: number, profiles: string[]}, head: object}>}
+ * @param {string[]} kinds  the profiles the run takes, keys of PROFILE_KINDS
+ * @returns {Promise<{base: {requests: number, cpu?: {functions: Map, packages: Map, profiles: string[]},
+ *   allocation?: object}, head: object}>}
  */
-export async function profileSides({ spec, variants, roots, measurement, settings, outDir }) {
+export async function profileSides({ spec, variants, roots, measurement, settings, outDir }, kinds = ['cpu']) {
   // What is kept: each side's profiles and its server's log (written from the harness's descriptor).
   const kept = Object.fromEntries(SIDES.map((side) => [side, join(resolve(outDir), side)]));
   for (const dir of Object.values(kept)) mkdirSync(dir, { recursive: true });
@@ -117,7 +132,7 @@ export async function profileSides({ spec, variants, roots, measurement, setting
   };
   try {
     for (const side of SIDES) {
-      const variant = profiledVariant(variants[side], dirs[side]);
+      const variant = profiledVariant(variants[side], dirs[side], kinds);
       started[side] = await startBenchmarkServer({
         spec,
         variant,
@@ -158,27 +173,44 @@ export async function profileSides({ spec, variants, roots, measurement, setting
     if (settings.warmup > 0) await Promise.all(SIDES.map((side) => load(side, settings.warmup)));
     const agents = Object.fromEntries(SIDES.map((side) => [side, pidsWith(dirs[side], '.agent')]));
     await Promise.all(
-      SIDES.map((side) => signalAll(dirs[side], agents[side], '.started', 'start', started[side].server)),
+      SIDES.map((side) => signalAll(dirs[side], agents[side], ['.started'], 'start', started[side].server)),
     );
     const loads = await Promise.all(SIDES.map((side) => load(side, settings.duration)));
     await Promise.all(
       SIDES.map((side) =>
-        signalAll(dirs[side], agents[side], '.cpuprofile', 'write its profile', started[side].server),
+        signalAll(
+          dirs[side],
+          agents[side],
+          kinds.map((kind) => PROFILE_KINDS[kind].suffix),
+          'write its profile',
+          started[side].server,
+        ),
       ),
     );
     // Nothing of a side may change its folder while it is read.
     await stopAll();
-    return Object.fromEntries(
-      SIDES.map((side, index) => {
-        const profiles = agents[side].map((pid) => join(kept[side], `${side}-${pid}.cpuprofile`));
-        const parsed = agents[side].map((pid, at) => copyProfile(join(dirs[side], `${pid}.cpuprofile`), profiles[at]));
+    const read = (side, kind) => {
+      const { suffix, field, functions, packages } = PROFILE_KINDS[kind];
+      const profiles = agents[side].map((pid) => join(kept[side], `${side}-${pid}${suffix}`));
+      const parsed = agents[side].map((pid, at) => copyProfile(join(dirs[side], `${pid}${suffix}`), profiles[at]));
+      return {
         // V8 names scripts by their real path.
-        const functions = mergeSelfTimes(
-          parsed.map((profile) => selfTimes(profile, { root: realpathSync(roots[side]) })),
-        );
-        const packages = mergeSelfTimes(parsed.map(packageTimes));
-        return [side, { functions, packages, requests: loads[index].requests.total, profiles }];
-      }),
+        functions: mergeSelfTimes(
+          parsed.map((profile) => functions(profile, { root: realpathSync(roots[side]) })),
+          field,
+        ),
+        packages: mergeSelfTimes(parsed.map(packages), field),
+        profiles,
+      };
+    };
+    return Object.fromEntries(
+      SIDES.map((side, index) => [
+        side,
+        {
+          requests: loads[index].requests.total,
+          ...Object.fromEntries(kinds.map((kind) => [kind, read(side, kind)])),
+        },
+      ]),
     );
   } finally {
     await stopAll();
