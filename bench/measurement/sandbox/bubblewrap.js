@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { onlyLoopback } from './private-network.js';
+import { SIDE_LIMITS } from './limits.js';
 import { seccompFilter } from './seccomp.js';
 import { openView, viewRoot, viewTree } from './view.js';
 
@@ -142,9 +143,14 @@ export function wrap(command, sandbox, { view, cwd, detached }) {
   return filter.file ? ['/bin/sh', '-c', 'exec "$@" 3< "$0"', filter.file, ...dropped] : dropped;
 }
 
-/** The file system of one process of `sandbox` (./view.js), owned by the uid the sandbox runs as. */
+/**
+ * The file system of one process of `sandbox` (./view.js), owned by the uid the sandbox runs as;
+ * as root, a tmpfs of the side's size limit (./limits.js).
+ */
 export const sandboxView = (sandbox) =>
-  openView(sandbox, { owner: asRoot() ? (sandbox.uid ?? SANDBOX_UID) : undefined });
+  asRoot()
+    ? openView(sandbox, { owner: sandbox.uid ?? SANDBOX_UID, sizeBytes: SIDE_LIMITS.viewBytes })
+    : openView(sandbox);
 
 /** What a sandboxed process keeps of the harness's environment `env`. */
 export function sandboxEnv(env) {

@@ -14,8 +14,8 @@
 // A copy, not an overlay: bubblewrap mounts overlays from 0.10 on (--overlay-src), and Debian 12
 // and Ubuntu 24.04 ship 0.8 and 0.9. Without node_modules a tree is small (perfgate's: 3 MB in
 // 376 files, against 400 MB in 6,853 files for its node_modules, and 78 MB in 1,697 files for
-// its .perfgate), so those stay shared. Run as root, a view is a tmpfs of its own, of the side's
-// size limit (./limits.js): a side that fills it fills only its own.
+// its .perfgate), so those stay shared. Given a size (as root: the side's limit, ./limits.js), a
+// view is a tmpfs of its own of that size: a side that fills it fills only its own.
 import { spawnSync } from 'node:child_process';
 import {
   accessSync,
@@ -36,7 +36,6 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { registerCleanup } from '../process/children.js';
-import { SIDE_LIMITS } from './limits.js';
 
 // Directories of a tree that are shared read-only instead of copied: installed packages (large,
 // and a server has no business changing them) and git's own data, anywhere; perfgate's own
@@ -123,13 +122,15 @@ export function chownTree(dir, uid) {
  * directory. owner: the uid the sandbox runs as when it is not the harness's.
  * @param {{tree?: string, watched?: {path: string, what: string}[]}} sandbox
  *   watched: more of the harness's places (the results directory)
+ * @param {{owner?: number, env?: object, sizeBytes?: number}} [how]  sizeBytes: mount a tmpfs of
+ *   that size for it (needs the right to mount; without it, the view is not limited)
  */
-export function openView(sandbox, { owner, env = process.env } = {}) {
+export function openView(sandbox, { owner, env = process.env, sizeBytes } = {}) {
   const dir = mkdtempSync(join(viewParent(), 'perfgate-sandbox-'));
   const view = { dir, root: join(dir, 'root'), scratch: join(dir, 'scratch'), mountPoints: [] };
   view.unregister = registerCleanup(() => removeView(view));
   try {
-    view.sizeLimited = process.getuid?.() === 0 && mountSized(dir);
+    view.sizeLimited = sizeBytes !== undefined && mountSized(dir, sizeBytes);
     mkdirSync(view.root);
     mkdirSync(view.scratch);
     const tree = sandbox.tree ? realpathSync(sandbox.tree) : null;
@@ -152,8 +153,8 @@ export function openView(sandbox, { owner, env = process.env } = {}) {
 }
 
 // A tmpfs of the side's size at `dir` (the mount fails without the right to mount: no limit then).
-function mountSized(dir) {
-  const options = `size=${SIDE_LIMITS.viewBytes},mode=0700`;
+function mountSized(dir, sizeBytes) {
+  const options = `size=${sizeBytes},mode=0700`;
   return spawnSync('mount', ['-t', 'tmpfs', '-o', options, 'perfgate-view', dir], { stdio: 'ignore' }).status === 0;
 }
 
