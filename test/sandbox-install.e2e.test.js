@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, request } from 'node:http';
@@ -267,6 +267,25 @@ const tunnel = (to) => new Promise((done) => {
       route.close();
       upstream.kill();
     }
+  });
+
+  test("a commit's package-lock.json that links to a file of the runner is refused, and that file is neither read nor written", () => {
+    const runnerFile = join(tempDir('perfgate-runner-file-'), 'credentials.json');
+    writeFileSync(runnerFile, '{"token": "secret"}');
+    const project = shop();
+    git(project.repo, 'rm', '-q', 'package-lock.json');
+    symlinkSync(runnerFile, join(project.repo, 'package-lock.json'));
+    git(project.repo, 'add', 'package-lock.json');
+    git(project.repo, 'commit', '-qm', 'a linked lockfile');
+    const linked = { repo: project.repo, sha: git(project.repo, 'rev-parse', 'HEAD') };
+    assert.throws(
+      () => commitSide(linked, 'linked-lock', ['inner@1.0.0'], ['true']),
+      (error) =>
+        error.code === 'PG_INSTALL_FAILED' &&
+        /package-lock\.json/.test(error.message) &&
+        !error.message.includes('secret'),
+    );
+    assert.equal(readFileSync(runnerFile, 'utf8'), '{"token": "secret"}');
   });
 
   test('an install that needs a host other than the registry fails, naming the address it was refused', async () => {
