@@ -10,15 +10,18 @@ import { withProject } from '../bench/project/config.js';
 import { runSuite } from '../bench/measurement/run-suite.js';
 import { isReference } from '../bench/measurement/specs.js';
 import { appendSummary } from '../bench/github/context.js';
-import { appendToHistory, defaultHistoryPath } from '../bench/history/index.js';
-import { defaultResultsDir, writeOutputs } from '../bench/results/write.js';
+import { appendKneesToHistory, appendToHistory, defaultHistoryPath } from '../bench/history/index.js';
+import { machineInfo } from '../bench/measurement/machine.js';
+import { kneeEntries } from '../bench/results/benchmark-action.js';
+import { defaultResultsDir, OUTPUT_FILES, writeKneeEntries, writeOutputs } from '../bench/results/write.js';
 import { sloReport } from '../bench/results/slo.js';
 import { findKnees, kneeLines, writeKnees } from '../bench/measurement/knee.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-// --find-knee: each benchmark's knee from the suite's rate (else its first rate tier), printed and written to <out>/knee.json.
-async function kneeSearch({ config, variants, outDir, limits }) {
+// --find-knee: each benchmark's knee from the suite's rate (else its first rate tier), printed and written to
+// <out>/knee.json, and as a "<benchmark> - knee rate" line to the history's knee group (the site's trend).
+async function kneeSearch({ config, variants, outDir, limits, historyFile, historyRoot, project }) {
   const knees = await findKnees({
     config,
     variants,
@@ -31,8 +34,15 @@ async function kneeSearch({ config, variants, outDir, limits }) {
     .map((line) => `- ${line}`)
     .join('\n')}`;
   writeKnees(outDir, config, knees);
+  const entries = kneeEntries(knees, { engine: config.engine, machine: machineInfo() });
+  writeKneeEntries(entries, outDir);
   appendSummary(block);
-  console.log(`\n${block}\nresults: ${outDir}`);
+  console.log(`\n${block}\nresults: ${outDir} (knee.json, ${OUTPUT_FILES.knee})`);
+  if (historyFile !== null && entries.length) {
+    const file = historyFile ?? defaultHistoryPath(historyRoot);
+    appendKneesToHistory(entries, file, { commitDir: historyRoot, project });
+    console.log(`history: ${file} (${commandLine('site')} shows the knee over time)`);
+  }
   return knees.some((knee) => knee.failed) ? EXIT.failed : EXIT.ok;
 }
 
@@ -43,7 +53,16 @@ await runCommand(BENCH_COMMAND, async ({ values }) => {
   // In a user's repository, the history and its commits are that repository's.
   const historyRoot = project?.root ?? projectRoot;
   const outDir = request.outDir ?? defaultResultsDir(config.name);
-  if (request.knee) return kneeSearch({ config, variants, outDir, limits: request.knee });
+  if (request.knee)
+    return kneeSearch({
+      config,
+      variants,
+      outDir,
+      limits: request.knee,
+      historyFile: request.historyFile,
+      historyRoot,
+      project: project?.suite.name,
+    });
   const result = await runSuite({ config, variants, runtimes, outDir });
   const slo = sloReport(result.benchmarks);
   const outputs = writeOutputs(result, outDir);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { engineFor } from '../bench/measurement/engines/seam.js';
 import { vegetaUnavailable } from '../bench/measurement/engines/vegeta.js';
+import { readHistoryFile } from '../bench/history/index.js';
 import { mergeHistograms } from '../bench/measurement/latency-histogram.js';
 import { runLoad } from '../bench/measurement/load.js';
 import { spawnGroup, stopGroup } from '../bench/measurement/process/children.js';
@@ -132,6 +133,8 @@ describe('vegeta, the open model', { skip: vegetaUnavailable() ?? false }, () =>
         '2',
         '--out',
         out,
+        '--history',
+        join(dir, 'data.js'),
       ]);
       assert.equal(run.code, 0, run.stderr);
       assert.match(
@@ -146,6 +149,22 @@ describe('vegeta, the open model', { skip: vegetaUnavailable() ?? false }, () =>
           [40, true],
         ],
       );
+      // The knee over time: a line of the history's knee group, as the results' action file has it.
+      const entry = {
+        name: 'node-http hello - knee rate',
+        value: 40,
+        range: '≥ 40 req/s',
+        unit: 'req/s',
+      };
+      const [written] = JSON.parse(readFileSync(join(out, 'benchmark-action-knee.json'), 'utf8'));
+      assert.deepEqual({ ...written, extra: undefined }, { ...entry, extra: undefined });
+      const history = readHistoryFile(join(dir, 'data.js'));
+      const [kneeRun] = history.entries['perfgate knee'];
+      assert.deepEqual(Object.keys(history.entries), ['perfgate knee'], 'not a second point of the throughput group');
+      assert.equal(kneeRun.tool, 'customBiggerIsBetter');
+      assert.deepEqual(kneeRun.benches, [written]);
+      assert.match(written.extra, /variant: node-http\nscenario: hello\noptions: default\n/);
+      assert.match(written.extra, /upper end: no rate tried broke an SLO\nslo: error % < 50 %\nsearch: 20 met, 40 met/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

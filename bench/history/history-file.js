@@ -6,7 +6,7 @@ import { appendRun } from './append.js';
 import { writeFileAtomicSync } from '../core/atomic-file.js';
 import { emptyBenchmarkData, parseBenchmarkData, serializeBenchmarkData } from './format.js';
 import { commitFromGit } from './git-commit.js';
-import { suiteNames, TOOLS } from '../results/benchmark-action.js';
+import { kneeSuiteName, suiteNames, TOOLS } from '../results/benchmark-action.js';
 
 export const DEFAULT_HISTORY_FILE = '.perfgate/history/data.js';
 
@@ -44,5 +44,11 @@ export function appendToHistory({ bigger, smaller }, historyFile, { commitDir, p
     { suite: names.bigger, tool: TOOLS.bigger, benches: bigger },
     { suite: names.smaller, tool: TOOLS.smaller, benches: smaller },
   ];
+  return appendRunToFile(historyFile, { commit: commitFromGit(commitDir, { date }), date, suites });
+}
+
+// Appends bench --find-knee's knee lines (kneeEntries) as a run of the project's knee group.
+export function appendKneesToHistory(knees, historyFile, { commitDir, project, date = Date.now() }) {
+  const suites = [{ suite: kneeSuiteName(project), tool: TOOLS.bigger, benches: knees }];
   return appendRunToFile(historyFile, { commit: commitFromGit(commitDir, { date }), date, suites });
 }

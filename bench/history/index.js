@@ -5,6 +5,7 @@ export { writeFileAtomicSync } from '../core/atomic-file.js';
 export { emptyBenchmarkData, parseBenchmarkData, serializeBenchmarkData, SCRIPT_PREFIX } from './format.js';
 export { commitFromGit, originWebUrl, placeholderCommit, webUrlOfRemote } from './git-commit.js';
 export {
+  appendKneesToHistory,
   appendRunToFile,
   appendToHistory,
   defaultHistoryPath,

@@ -116,6 +116,8 @@ export async function findKnees({ config, variants, outDir, start, limits = {}, 
       knees.push({ benchmark, skipped, measured: [] });
       continue;
     }
+    // What the history's knee line says of its benchmark (bench/results/benchmark-action.js).
+    const about = { variant: spec.variant, scenario: spec.scenario, tags: spec.tags, runtime: spec.runtime ?? null };
     const measured = [];
     const probe = async (rate) => {
       // The benchmark at this rate: an open load point (bench/measurement/context.js reads it).
@@ -134,10 +136,10 @@ export async function findKnees({ config, variants, outDir, start, limits = {}, 
       return outcome;
     };
     try {
-      knees.push({ benchmark, ...(await searchKnee({ probe, start: startOf(spec), ...limits })), measured });
+      knees.push({ benchmark, about, ...(await searchKnee({ probe, start: startOf(spec), ...limits })), measured });
     } catch (error) {
       if (!(error instanceof PerfgateError)) throw error;
-      knees.push({ benchmark, failed: error.message, measured });
+      knees.push({ benchmark, about, failed: error.message, measured });
     }
   }
   return knees;

@@ -3,7 +3,7 @@
 // customSmallerIsBetter file (the metrics and their directions: bench/results/metrics.js).
 // Names "<id> - <metric>" are the identity of a trend line: never change them lightly.
 import { describeServerSettings } from '../config/server-settings.js';
-import { METRIC_REGISTRY, summaryValue } from './metrics.js';
+import { METRIC_REGISTRY, metricByName, summaryValue } from './metrics.js';
 import { describePinning } from '../measurement/pinning.js';
 import { SYSTEM } from '../measurement/runtime/spec.js';
 import { loadFacts, loadPointOf } from '../../site/shared/load-point.js';
@@ -23,6 +23,9 @@ export const trendSuiteNames = (project = 'perfgate') => {
 };
 export const TREND_SUITES = trendSuiteNames();
 export const TOOLS = { bigger: 'customBiggerIsBetter', smaller: 'customSmallerIsBetter' };
+// bench --find-knee's chart group: its runs are not bench's, so the throughput and latency groups
+// keep one point per commit.
+export const kneeSuiteName = (project = 'perfgate') => `${project} knee`;
 
 // The server's runtime as asked for (the site's runtime filter) and as installed; none in a
 // result made before runtimes existed.
@@ -78,4 +81,44 @@ export function toBenchmarkAction(result) {
     }
   }
   return files;
+}
+
+const rateText = (rate) => `${rate} req/s`;
+// The knee's interval: the highest rate that held to the lowest that did not.
+const kneeRange = ([held, broke]) => (broke === null ? `≥ ${rateText(held)}` : `${held}–${rateText(broke)}`);
+
+// The facts of a knee line (site/shared/bench-name.js reads variant, scenario, options, runtime).
+function kneeExtra({ about, interval, clientBound, steps, stoppedBy, measured }, { engine, machine }) {
+  const broke = interval[1];
+  return [
+    `variant: ${about.variant}`,
+    `scenario: ${about.scenario}`,
+    `options: ${about.tags.join(',') || 'default'}`,
+    ...(about.runtime ? [`runtime: ${about.runtime}`] : []),
+    `knee interval: ${kneeRange(interval)}`,
+    `upper end: ${broke === null ? 'no rate tried broke an SLO' : clientBound ? `the client could not hold ${rateText(broke)}` : `an SLO broke at ${rateText(broke)}`}`,
+    `slo: ${(measured[0]?.judged ?? []).map((each) => `${each.metric} ${each.bound}`).join(', ')}`,
+    `search: ${steps.map((step) => `${step.rate} ${step.outcome}`).join(', ')} (stopped by ${stoppedBy})`,
+    `engine: ${engine}`,
+    `cpu: ${machine.cpuModel} x${machine.cores}`,
+    `node: ${machine.node}`,
+  ].join('\n');
+}
+
+/**
+ * bench --find-knee's knees (bench/measurement/knee.js findKnees) as customBiggerIsBetter entries,
+ * "<benchmark without its load tag> - knee rate", its interval in `range`: one per knee found.
+ * @param {{engine: string, machine: object}} run  the search's engine and machineInfo()
+ */
+export function kneeEntries(knees, run) {
+  const metric = metricByName('knee rate');
+  return knees
+    .filter((each) => each.about && typeof each.knee === 'number')
+    .map((each) => ({
+      name: `${each.benchmark} - ${metric.name}`,
+      unit: metric.unit,
+      value: each.knee,
+      range: kneeRange(each.interval),
+      extra: kneeExtra(each, run),
+    }));
 }

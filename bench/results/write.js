@@ -17,6 +17,8 @@ export const OUTPUT_FILES = {
   bigger: 'benchmark-action-bigger.json',
   smaller: 'benchmark-action-smaller.json',
   table: 'table.md',
+  // bench --find-knee's knee lines, in github-action-benchmark's customBiggerIsBetter form.
+  knee: 'benchmark-action-knee.json',
 };
 
 export function writeOutputs(result, outDir) {
@@ -26,4 +28,9 @@ export function writeOutputs(result, outDir) {
   writeFileAtomicSync(join(outDir, OUTPUT_FILES.smaller), asJson(smaller));
   writeFileAtomicSync(join(outDir, OUTPUT_FILES.table), table);
   return { bigger, smaller, table };
+}
+
+// bench --find-knee's knee lines (kneeEntries), beside its knee.json.
+export function writeKneeEntries(entries, outDir) {
+  writeFileAtomicSync(join(outDir, OUTPUT_FILES.knee), asJson(entries));
 }

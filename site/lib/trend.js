@@ -22,7 +22,9 @@ const groupKeyOf = (sample) =>
     ? `${sample.suite}\u0000${sample.metric}\u0000${sample.scenario}\u0000${loadKeyOf(sample)}`
     : sample.key;
 const titleOf = (sample) =>
-  isPerfgate(sample) ? `${sample.scenario} ${sampleLoadTag(sample)} · ${sample.metric}` : sample.name;
+  isPerfgate(sample)
+    ? `${[sample.scenario, sampleLoadTag(sample)].filter(Boolean).join(' ')} · ${sample.metric}`
+    : sample.name;
 
 // perfgate groups by metric, scenario and load point; other benches keep the order of the file.
 function compareGroups(a, b) {

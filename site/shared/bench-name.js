@@ -15,9 +15,11 @@ export const variantLabel = (sample) =>
   `${sample.runtime && sample.runtime !== SYSTEM_RUNTIME ? `${sample.variant} on ${sample.runtime}` : sample.variant}${sample.reference ? ' (reference)' : ''}`;
 const ID = new RegExp(`^(\\S+) ([^\\s[]+)(?:\\[([^\\]]*)\\])? (${LOAD_TAG_SOURCE})$`);
 
-// A perfgate sample's (or row's) load tag, "c=100" or "r=2000": its charts' and rows' case.
+// A perfgate sample's (or row's) load tag, "c=100" or "r=2000": its charts' and rows' case; none for a
+// line over every load (the knee rate, found by a search of rates).
+const given = (value) => value !== null && value !== undefined;
 export const sampleLoadTag = (sample) =>
-  loadTag(sample.rate === null || sample.rate === undefined ? closedLoad(sample.tier) : openLoad(sample.rate));
+  given(sample.rate) ? loadTag(openLoad(sample.rate)) : given(sample.tier) ? loadTag(closedLoad(sample.tier)) : '';
 
 // Samples' (or rows') order by load: the connection tiers, then the rates, each ascending.
 export const byLoad = (a, b) => {

@@ -196,4 +196,15 @@ export const METRIC_REGISTRY = [
     agent: true,
     summarise: 'max',
   },
+  {
+    // bench --find-knee's, over a search of loads, not one run's: the highest offered rate at which
+    // every SLO held (its interval in the entry's range; bench/results/benchmark-action.js kneeEntries).
+    name: 'knee rate',
+    label: 'Knee: highest rate under the SLOs',
+    unit: 'req/s',
+    direction: 'bigger',
+    fromRun: () => undefined,
+    fromSummary: () => undefined,
+    siteDefault: true,
+  },
 ];
