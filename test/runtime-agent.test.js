@@ -41,7 +41,6 @@ test('one process: bytes per request from the GC profiler, pauses, GCs by kind, 
     processes: 1,
     requests: 1000,
     heapBytesPerRequest: 4000,
-    heapBytesCountedBy: 'gc-profiler',
     gcPauseMicrosPerRequest: 5,
     gcCounts: { Scavenge: 3, MarkSweepCompact: 1 },
     eventLoopDelayMs: { p50: 0.1, p99: 2, max: 19, resolutionMs: 1 },
@@ -51,11 +50,11 @@ test('one process: bytes per request from the GC profiler, pauses, GCs by kind, 
   });
 });
 
-test("V8's own count is taken where the runtime has it, the GC profiler's kept beside it as a check", () => {
+test("the GC profiler's count on every runtime, V8's own beside it where the runtime has it", () => {
   const figures = runtimeFigures([reading({ totalAllocated: 4.2e6 })]);
-  assert.equal(figures.heapBytesPerRequest, 4200);
-  assert.equal(figures.heapBytesCountedBy, 'total_allocated_bytes');
-  assert.equal(figures.gcProfilerHeapBytesPerRequest, 4000);
+  assert.equal(figures.heapBytesPerRequest, 4000);
+  assert.equal(figures.v8AllocatedBytesPerRequest, 4200);
+  assert.equal(runtimeFigures([reading()]).v8AllocatedBytesPerRequest, undefined);
 });
 
 test('a cluster: requests, bytes, pauses and heaps summed, the event loop of its worst serving process', () => {

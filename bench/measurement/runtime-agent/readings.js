@@ -1,9 +1,9 @@
 // What the runtime agents of one server read over the measured window (./agent.mjs, one reading
 // per Node process), checked and turned into the run record's figures per request. Pure.
 //
-// Bytes allocated: V8's own count (total_allocated_bytes) where the runtime has it, else the
-// used heap's growth plus what the window's GCs freed (v8.GCProfiler); both, when both exist, so
-// the second is checked against the first. A server of several processes (node-cluster) sums
+// Bytes allocated: the used heap's growth plus what the window's GCs freed (v8.GCProfiler), on
+// every Node, so that runtimes compare; beside it V8's own count (total_allocated_bytes) where the
+// runtime has it, as a check (bench/stats/METHOD.md §8: they differ by a near-constant). A server of several processes (node-cluster) sums
 // its requests, bytes, GC pauses and heaps; its event loop's figures are the worst process's.
 import { linearTrend } from '../../stats/linear-trend.js';
 
@@ -101,7 +101,7 @@ export function runtimeFigures(readings) {
   if (requests === 0) return { absent: 'no request reached a Node.js process that ran the runtime agent' };
   const perRequest = (total, digits) => round(total / requests, digits);
   const profiled = perRequest(sum(readings, profiledBytes), 1);
-  const counted = readings.every((reading) => reading.heap.totalAllocated !== undefined)
+  const v8Counted = readings.every((reading) => reading.heap.totalAllocated !== undefined)
     ? perRequest(
         sum(readings, (reading) => reading.heap.totalAllocated),
         1,
@@ -114,9 +114,8 @@ export function runtimeFigures(readings) {
   return {
     processes: readings.length,
     requests,
-    heapBytesPerRequest: counted ?? profiled,
-    heapBytesCountedBy: counted === null ? 'gc-profiler' : 'total_allocated_bytes',
-    ...(counted === null ? {} : { gcProfilerHeapBytesPerRequest: profiled }),
+    heapBytesPerRequest: profiled,
+    ...(v8Counted === null ? {} : { v8AllocatedBytesPerRequest: v8Counted }),
     gcPauseMicrosPerRequest: perRequest(
       sum(readings, (reading) => reading.gc.pauseMicros),
       3,
