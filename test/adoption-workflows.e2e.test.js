@@ -44,8 +44,10 @@ const steps = () => [
 const selfHosted = (job) => [job['runs-on']].flat().includes('self-hosted');
 
 describe('templates and actions', () => {
-  test('there are the PR check, the main-branch trend and the upgrade gate', () => {
+  test('there are the PR check, the hosted mode, the main-branch trend and the upgrade gate', () => {
     assert.deepEqual(templates.sort(), [
+      'perfgate-hosted-report.yml',
+      'perfgate-hosted.yml',
       'perfgate-main.yml',
       'perfgate-pr.yml',
       'perfgate-request.yml',
@@ -100,10 +102,20 @@ describe('templates and actions', () => {
     assert.deepEqual(
       writers.map(([where, job]) => [where, job.permissions, selfHosted(job)]),
       [
+        [
+          'perfgate-hosted-report.yml:report',
+          { actions: 'read', contents: 'read', 'pull-requests': 'write', statuses: 'write' },
+          false,
+        ],
         ['perfgate-main.yml:publish', { contents: 'write' }, false],
         ['perfgate-request.yml:request', { actions: 'write', contents: 'read', 'pull-requests': 'write' }, false],
       ],
     );
+    // The hosted mode's pull_request job runs with a read-only token; its trusted half follows it by name.
+    assert.deepEqual(workflows['perfgate-hosted.yml'].jobs.compare.permissions, { contents: 'read' });
+    assert.deepEqual(workflows['perfgate-hosted-report.yml'].on.workflow_run.workflows, [
+      workflows['perfgate-hosted.yml'].name,
+    ]);
   });
 
   test('the trusted trigger dispatches exactly the workflows that take a pull request and its approved commit', () => {
@@ -131,6 +143,8 @@ const MIRRORS = [
   ['perfgate-upgrade.yml', 'gate', 'upgrade-gate.yml', 'compare'],
   ['perfgate-main.yml', 'bench', 'bench-main.yml', 'bench'],
   ['perfgate-main.yml', 'publish', 'bench-main.yml', 'publish'],
+  ['perfgate-hosted.yml', 'compare', 'bench-hosted.yml', 'compare'],
+  ['perfgate-hosted-report.yml', 'report', 'bench-hosted-report.yml', 'report'],
 ];
 const own = (name) => YAML.parse(read(`.github/workflows/${name}`));
 // A job's guards, with its workflow's name taken out of its concurrency group.

@@ -37,9 +37,11 @@ const allSteps = () => allJobs().flatMap(([where, job]) => job.steps.map((step) 
 const usesOf = (prefix) => allSteps().filter(([, step]) => step.uses?.startsWith(prefix));
 
 describe('hardening', () => {
-  test('the seven workflows are there', () => {
+  test('the nine workflows are there', () => {
     assert.deepEqual(files.sort(), [
       'bench-comment.yml',
+      'bench-hosted-report.yml',
+      'bench-hosted.yml',
       'bench-main.yml',
       'bench-pr.yml',
       'bench-request.yml',
@@ -177,6 +179,10 @@ describe('hardening', () => {
       writers.map(([where, , permissions]) => [where, permissions]),
       [
         ['bench-comment.yml:comment', { actions: 'read', contents: 'read', 'pull-requests': 'write' }],
+        [
+          'bench-hosted-report.yml:report',
+          { actions: 'read', contents: 'read', 'pull-requests': 'write', statuses: 'write' },
+        ],
         ['bench-main.yml:publish', { contents: 'write' }],
         ['bench-request.yml:request', { actions: 'write', contents: 'read', 'pull-requests': 'write' }],
         ['upgrade-request.yml:decide', { actions: 'write', contents: 'read' }],
@@ -234,7 +240,20 @@ describe('names shared with the code', () => {
         ([where, step]) => where.startsWith(`${name}:`) && step.with.name === ARTIFACT_NAME,
       ),
     );
-    assert.deepEqual(uploaders.sort(), ['bench-pr.yml', 'upgrade-gate.yml']);
+    assert.deepEqual(uploaders.sort(), ['bench-hosted.yml', 'bench-pr.yml', 'upgrade-gate.yml']);
+    // The hosted mode's pull_request runs go to bench-hosted-report, the dispatched ones to bench-comment.
+    assert.deepEqual(workflows['bench-hosted-report.yml'].on.workflow_run.workflows, [
+      workflows['bench-hosted.yml'].name,
+    ]);
+    assert.equal(
+      workflows['bench-hosted-report.yml'].jobs.report.if,
+      "github.event.workflow_run.event == 'pull_request'",
+    );
+    assert.equal(
+      workflows['bench-comment.yml'].jobs.comment.if,
+      "github.event.workflow_run.event == 'workflow_dispatch'",
+    );
+    uploaders.splice(uploaders.indexOf('bench-hosted.yml'), 1);
     const comment = workflows['bench-comment.yml'];
     assert.deepEqual(
       comment.on.workflow_run.workflows,
