@@ -11,9 +11,12 @@
 // the suite's derived rate, time to a verdict) and the pooled A/A change; writes calibration.md
 // and calibration.json, and keeps every trial's comparison.json. With --suite-runs N, instead: N A/A
 // comparisons of the whole suite (--suite, the default one by default), the suite-level rate measured.
+// With --objects N,M and --leak BYTES instead: allocation-only changes and a leak, judged with the
+// runtime agent on (bench/comparison/calibration/injections.js).
 // A benchmark script: it asserts nothing.
 import { join } from 'node:path';
 import { neighbourUnavailable } from '../bench/comparison/calibration/neighbour.js';
+import { calibrateInjections, memoryInjections } from '../bench/comparison/calibration/injections.js';
 import { calibrateBenchmark } from '../bench/comparison/calibration/run-calibration.js';
 import {
   calibrateStall,
@@ -68,6 +71,16 @@ const CALIBRATE_COMMAND = {
       value: 'MS/EVERY',
       help: 'instead of slowdowns: a head that sleeps MS milliseconds on every EVERY-th request (e.g. 20ms/200), on r= benchmarks (variant:scenario:r=RATE, --engine vegeta): how often compare calls a stall that moves the tail at a fixed rate but barely the CPU',
     },
+    objects: {
+      type: 'list',
+      value: 'N,M',
+      help: 'instead of slowdowns: heads that build and drop N (then M) small objects per request, an allocation-only change of a few KB (e.g. 50,200), judged with the runtime agent on: how often compare calls each, by which metric',
+    },
+    leak: {
+      type: 'count',
+      value: 'BYTES',
+      help: 'instead of slowdowns (with --objects or alone): a head that keeps BYTES per request for good (e.g. 1024), judged with the runtime agent on',
+    },
     sizings: {
       type: 'count',
       value: 'N',
@@ -102,6 +115,12 @@ const CALIBRATE_COMMAND = {
       .map((each) => `--slowdown: "${each}" is not a percentage between 0 and 100`),
     ...(values.stall === undefined ? [] : [stallProblem(values.stall)]).filter(Boolean),
     ...(values.stall === undefined ? [] : values.benchmark.map(stallBenchmarkProblem).filter(Boolean)),
+    ...(values.objects ?? [])
+      .filter((each) => !(/^\d+$/.test(each) && Number(each) > 0))
+      .map((each) => `--objects: "${each}" is not a positive integer: give the small objects per request, e.g. 50,200`),
+    ...(values.stall !== undefined && (values.objects || values.leak)
+      ? ['--stall calibrates r= benchmarks, --objects and --leak connection tiers: give one of them per calibrate']
+      : []),
     ...(values.neighbour > 100 ? [`--neighbour: ${values.neighbour} is more than 100 %`] : []),
     ...(values.tenant > 100 ? [`--tenant: ${values.tenant} is more than 100 %`] : []),
     ...bandFlagProblems(values),
@@ -143,6 +162,7 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
   const report = [];
   const sections = [];
   const stall = values.stall === undefined ? null : stallOption(values.stall);
+  const injections = memoryInjections({ objects: (values.objects ?? []).map(Number), leak: values.leak });
   for (const chosen of values.benchmark) {
     const [variantName, scenarioName, tier] = chosen.split(':');
     const request = comparisonRequest({
@@ -160,6 +180,21 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
         settings,
         outDir: benchOut,
         stall,
+        modes: values.modes,
+        runs: values.runs,
+        neighbour: values.neighbour,
+        tenant: values.tenant,
+      });
+      sections.push(...calibrated.sections);
+      report.push(...calibrated.report);
+      continue;
+    }
+    if (injections.length) {
+      const calibrated = await calibrateInjections({
+        config,
+        settings,
+        outDir: benchOut,
+        injections,
         modes: values.modes,
         runs: values.runs,
         neighbour: values.neighbour,
@@ -188,7 +223,7 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
   writeCalibration(
     outDir,
     {
-      ...(stall ? { stall } : { slowdowns }),
+      ...(stall ? { stall } : injections.length ? { injections } : { slowdowns }),
       neighbour: values.neighbour ?? null,
       tenant: values.tenant ?? null,
       settings: comparisonRequest(values).settings,

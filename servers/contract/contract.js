@@ -15,7 +15,15 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createForwarder } from './forward.js';
 import { readScenarioOptions } from './options.js';
-import { allocateGraph, divisionLoop, parseCpuWork, parseStall, stallEvery } from './scenarios.js';
+import {
+  allocateGraph,
+  divisionLoop,
+  injectedAmount,
+  keepBytes,
+  parseCpuWork,
+  parseStall,
+  stallEvery,
+} from './scenarios.js';
 
 export function readOptions(env = process.env) {
   return {
@@ -28,7 +36,9 @@ export function readOptions(env = process.env) {
     // to inject a known slowdown; absent means none.
     injectedLoops: Number(env.PERFGATE_INJECT_LOOPS ?? 0),
     // Likewise an allocation-only change: small objects built and dropped per request.
-    injectedObjects: Number(env.PERFGATE_INJECT_OBJECTS ?? 0),
+    injectedObjects: injectedAmount(env, 'PERFGATE_INJECT_OBJECTS', 'the small objects built and dropped'),
+    // And a leak: bytes kept for good per request.
+    injectedLeak: injectedAmount(env, 'PERFGATE_INJECT_LEAK', 'the bytes kept'),
     // And an occasional stall, "<ms>/<every>": it moves the tail, not the mean CPU.
     injectedStall: env.PERFGATE_INJECT_STALL ? parseStall(env.PERFGATE_INJECT_STALL) : null,
   };
@@ -45,6 +55,7 @@ export function createContext(options) {
       if (options.logging) console.log(`${new Date().toISOString()} ${method} ${url}`);
       if (options.injectedLoops > 0) divisionLoop(options.injectedLoops);
       if (options.injectedObjects > 0) allocateGraph(options.injectedObjects);
+      if (options.injectedLeak > 0) keepBytes(options.injectedLeak);
       stall?.();
     },
     cpuWork,

@@ -98,6 +98,23 @@ export function allocateGraph(count) {
   return lastGraph;
 }
 
+// A calibration leak: about `bytes` kept for good per request, as an array of small integers
+// (a slot of 8 bytes each on a 64-bit heap), on the V8 heap where the soak reads it.
+const kept = [];
+export function keepBytes(bytes) {
+  kept.push(new Array(Math.ceil(bytes / 8)).fill(0));
+}
+
+// A calibration amount from the environment: absent means none; anything but a positive integer
+// stops the server with the variable, what it holds and the fix.
+export function injectedAmount(env, name, unit) {
+  const value = env[name];
+  if (value === undefined || value === '') return 0;
+  if (!/^\d+$/.test(value) || !(Number(value) > 0))
+    throw new Error(`${name}="${value}" is not a positive integer: give ${unit} per request, or leave it unset`);
+  return Number(value);
+}
+
 // The concurrency-models study's CPU-bound task.
 export function fibonacci(n) {
   return n < 2 ? n : fibonacci(n - 1) + fibonacci(n - 2);

@@ -25,6 +25,7 @@ export const INJECTIONS = {
     variable: 'PERFGATE_INJECT_OBJECTS',
     what: 'allocation-only: small objects built and dropped per request',
   },
+  leak: { variable: 'PERFGATE_INJECT_LEAK', what: 'a leak: bytes kept for good per request' },
 };
 
 async function compareFixed({ config, settings, rounds, outDir, label, env }) {
