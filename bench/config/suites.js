@@ -42,6 +42,18 @@ export const SUITES = {
     timeout: 5,
     options: { backendDelayMs: [0, 500], logging: [false, true] },
   },
+  // Study 1 in the open model: its tiers as offered rates (req/s) on a fixed schedule, so that where
+  // timeouts begin reads beside the closed loop's (the run's table says where, per model).
+  'proxy-baseline-open': {
+    variants: ['mock-backend', 'express'],
+    scenarios: ['proxy'],
+    rates: PROXY_BASELINE_TIERS,
+    engine: 'vegeta',
+    duration: 10,
+    warmup: 2,
+    timeout: 5,
+    options: { backendDelayMs: [0, 500], logging: [false, true] },
+  },
   // Study 1's question for Node users, "is fetch slow for a proxy?": the same proxies with each
   // outgoing client of the proxyClient option (servers/contract/forward.js), at one connection (the
   // per-request floor) and at the study's first tier. proxy-baseline runs the default, http.

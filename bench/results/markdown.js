@@ -5,6 +5,7 @@ import { describePinning } from '../measurement/pinning.js';
 import { SYSTEM } from '../measurement/runtime/spec.js';
 import { oneLine } from '../core/text.js';
 import { isOpen, loadPointOf, loadTag } from '../../site/shared/load-point.js';
+import { timeoutOnsetLines } from './timeout-onset.js';
 
 // The run's table with the proxy-baseline study's columns, plus the failures and warnings
 // that a reader must see next to the numbers. A metric with a `table` entry in the registry
@@ -110,6 +111,9 @@ export function markdownTable(result) {
     `| ${columns.join(' | ')} |`,
     `|${columns.map((_, i) => (i < columns.length - valueColumns.length ? ' --- ' : ' ---: ')).join('|')}|`,
     ...result.benchmarks.map((benchmark) => `| ${cells(benchmark).map(cell).join(' | ')} |`),
+    ...timeoutOnsetLines(result.benchmarks, (benchmark) =>
+      cell(`${label(benchmark)}${benchmark.runtime ? ` on ${benchmark.runtime}` : ''}`),
+    ),
   ];
   const notes = result.benchmarks.flatMap((benchmark) => [
     ...(benchmark.reason ? [`**${cell(benchmark.id)}** ${benchmark.status}: ${cell(oneLine(benchmark.reason))}`] : []),
