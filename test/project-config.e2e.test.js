@@ -197,3 +197,16 @@ test("a per-benchmark threshold sets every judged metric's band as compare's fla
   const own = benchmarkSettings({ user: { threshold: 8, minEffect: 4 } }, specs, settings)['api user c=10'];
   assert.deepEqual(own.thresholds['CPU µs/request'], { threshold: 0.08, minimumEffect: 0.04 });
 });
+
+test('the github settings (read by the request job from the default branch) are part of the config, and only what that job reads', async () => {
+  const project = await loadProject(
+    repository({ 'perfgate.config.json': { ...CONFIG, github: { automatic: 'approved-only', drafts: true } } }),
+  );
+  assert.deepEqual(project.suite.variants, ['api'], 'they do not reach the suite');
+  assert.equal(project.suite.github, undefined);
+  await rejects(
+    { 'perfgate.config.json': { ...CONFIG, github: { automatic: 'always' } } },
+    /github\.automatic: "always" is not allowed \(allowed: insiders, approved-only\)/,
+  );
+  await rejects({ 'perfgate.config.json': { ...CONFIG, github: { label: 'x' } } }, /github: unknown field "label"/);
+});
