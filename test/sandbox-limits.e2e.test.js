@@ -3,12 +3,17 @@
 // system or its memory limit stops it, its failure naming the limit, with nothing of it left.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { cpSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { describeVariants } from '../bench/measurement/describe/describe-variants.js';
+import { installSandboxed } from '../bench/measurement/sandbox/install.js';
 import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
 import { cgroupsUnavailable } from '../bench/measurement/sandbox/cgroup.js';
 import { allowedCpus } from '../bench/measurement/pinning.js';
+import { SIDE_LIMITS } from '../bench/measurement/sandbox/limits.js';
 import { runInPrivateNetwork } from '../bench/measurement/sandbox/private-network.js';
-import { tempDir } from './helpers/harness.js';
+import { sideSandbox } from '../bench/measurement/sandbox/bubblewrap.js';
+import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
 const STEP = new URL('./fixtures/sandbox/limits-step.js', import.meta.url);
 const cpus = allowedCpus();
@@ -38,6 +43,39 @@ describe("a sandboxed side's limits", { skip }, () => {
     const { failed, cgroupsLeft } = await run('fork-bomb', { processes: 64 });
     assert.match(failed, /exited .* while starting: process limit reached \(64 processes and threads\)/);
     assert.deepEqual(cgroupsLeft, []);
+  });
+
+  test('a variant module that forks without end as the describe step imports it fails that step, the limit named', async () => {
+    const tree = tempDir();
+    cpSync(join(PROJECT_ROOT, 'test/fixtures/sandbox/bomb-servers'), join(tree, 'servers'), { recursive: true });
+    const sandbox = sideSandbox({ label: 'head', root: tree });
+    const usual = SIDE_LIMITS.processes;
+    SIDE_LIMITS.processes = 64;
+    try {
+      await assert.rejects(
+        describeVariants(['bomb'], {
+          serversDir: join(tree, 'servers'),
+          // The harness's servers/describe.js, readable as a comparison makes it (bench/comparison/sides.js).
+          launch: { sandbox: { ...sandbox, readOnly: [...sandbox.readOnly, join(PROJECT_ROOT, 'servers')] } },
+        }),
+        /the describe step of .* failed: exited with signal SIGKILL: process limit reached \(64 processes and threads\)/,
+      );
+    } finally {
+      SIDE_LIMITS.processes = usual;
+    }
+  });
+
+  test('an install that reaches its memory limit fails, the limit named', () => {
+    const usual = SIDE_LIMITS.memoryBytes;
+    SIDE_LIMITS.memoryBytes = 256 * 1024 ** 2;
+    try {
+      const hog = 'const held = []; for (;;) held.push(Buffer.alloc(16 * 1024 * 1024, 1));';
+      const installed = installSandboxed([process.execPath, '-e', hog], tempDir());
+      assert.notEqual(installed.status, 0);
+      assert.equal(installed.error?.message, 'the install stopped: memory limit 256 MiB reached');
+    } finally {
+      SIDE_LIMITS.memoryBytes = usual;
+    }
   });
 
   test('a server that fills its file system is stopped, the limit named', async () => {

@@ -8,6 +8,7 @@ import { errors } from '../../core/errors.js';
 import { sideCommand } from '../process/server.js';
 import { recordMisbehaviour } from '../sandbox/conduct.js';
 import { sandboxView } from '../sandbox/bubblewrap.js';
+import { limitServer } from '../sandbox/server-limits.js';
 import { closeView } from '../sandbox/view.js';
 import { validateDescription } from './schema.js';
 
@@ -15,9 +16,10 @@ const DESCRIBE_SCRIPT = fileURLToPath(new URL('../../../servers/describe.js', im
 const TIMEOUT_MS = 60_000; // importing every framework and probing java, bun, uWebSockets.js
 const SHOWN = 2000; // characters of a failed step's output in the error
 
-function runChild(argv, { cwd, env }) {
+function runChild(argv, { cwd, env, limits }) {
   return new Promise((resolve) => {
     const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    limits?.watch(() => child.kill('SIGKILL'));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -49,14 +51,21 @@ export async function describeVariants(names, { serversDir, launch = {} }) {
   const own = launch.sandbox ? { ...launch, sandbox: { ...launch.sandbox, network: 'own' } } : launch;
   // Its own file system too: what it writes outside its tree's copy is reported like a server's.
   const view = launch.sandbox ? sandboxView(launch.sandbox) : undefined;
-  const { argv, env } = sideCommand([process.execPath, DESCRIBE_SCRIPT, serversDir, ...names], own, { view });
-  const result = await runChild(argv, { cwd: serversDir, env });
+  // And its side's limits: a variant module that forks or allocates without end as it is imported.
+  const limits = launch.sandbox ? limitServer(launch.sandbox, view) : null;
+  const { argv, env } = sideCommand([process.execPath, DESCRIBE_SCRIPT, serversDir, ...names], own, { view, limits });
+  const result = await runChild(argv, { cwd: serversDir, env, limits });
+  const limit = limits?.reached();
+  limits?.close();
   const wrote = view && closeView(view);
   if (wrote) recordMisbehaviour(launch.sandbox.side, wrote);
   const where = `${serversDir} (${names.join(', ')})`;
   if (result.code !== 0) {
     const how = result.signal ? `signal ${result.signal}` : `code ${result.code}`;
-    throw errors.describeFailed(where, `exited with ${how}: ${result.stderr.trim().slice(-SHOWN) || 'no output'}`);
+    throw errors.describeFailed(
+      where,
+      `exited with ${how}: ${limit ?? (result.stderr.trim().slice(-SHOWN) || 'no output')}`,
+    );
   }
   let answer;
   try {

@@ -29,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { errors } from '../../core/errors.js';
 import { registerCleanup } from '../process/children.js';
-import { withinInstallTime } from './limits.js';
+import { runLimitedInstall } from './server-limits.js';
 import { asRoot, checkPassable, giveScratch, SANDBOX_UID, sandboxEnv, wrap } from './bubblewrap.js';
 import { openRegistryRoute } from './registry-route.js';
 import { chownTree } from './view.js';
@@ -218,8 +218,8 @@ export function installSandboxed(install, dir, { env = process.env, visible = []
     if (gitLink) renameSync(dotGit, gitLink);
     let installed;
     try {
-      installed = withinInstallTime((limit) =>
-        spawnSync(argv[0], argv.slice(1), { cwd: dir, env: installEnv, encoding: 'utf8', ...limit }),
+      installed = runLimitedInstall(argv, (command, limits) =>
+        spawnSync(command[0], command.slice(1), { cwd: dir, env: installEnv, encoding: 'utf8', ...limits }),
       );
     } finally {
       if (gitLink) {
