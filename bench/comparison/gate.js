@@ -25,9 +25,11 @@ export function notComparedBecause(benchmark) {
 // (then, and only then, its move says the machine was not steady).
 const runtimeName = (spec = SYSTEM) => (spec === SYSTEM ? "the system's Node.js" : spec);
 
+/** Whether two sides' variants run on different runtimes (a runtime comparison). */
+export const runtimesDiffer = (base, head) => runtimeName(base.runtime) !== runtimeName(head.runtime);
+
 export function referenceDifference(base, head) {
-  if (runtimeName(base.runtime) !== runtimeName(head.runtime))
-    return `it runs on ${runtimeName(base.runtime)} vs ${runtimeName(head.runtime)}`;
+  if (runtimesDiffer(base, head)) return `it runs on ${runtimeName(base.runtime)} vs ${runtimeName(head.runtime)}`;
   if (JSON.stringify(base.launch.command) !== JSON.stringify(head.launch.command))
     return 'each side runs it from its own tree, whose code or packages differ';
   if (JSON.stringify(base.launch.env ?? {}) !== JSON.stringify(head.launch.env ?? {}))

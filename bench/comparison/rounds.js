@@ -40,18 +40,29 @@ const CLOSED = { model: MODELS.closed };
 // metric's `decides`, bench/results/metrics.js): a client-dependent one is left out when the client was
 // the bottleneck (it is only a lower bound then); the fallback decides when nothing else was
 // measured in every round.
-function decidingMetrics(samples, load) {
+function decidingMetrics(samples, load, runtimesDiffer) {
   const all = [...samples.base, ...samples.head];
   const clientBound = all.some((sample) => sample.clientSaturated);
   const present = (metric) => all.every((sample) => typeof sampleValue(metric, sample) === 'number');
   const deciding = decidingMetricsAt(load);
   const names = deciding
     .filter((metric) => !(clientBound && metric.decides.clientDependent))
+    .filter((metric) => !(runtimesDiffer && metric.decides.sameRuntime))
     .filter(present)
     .map((metric) => metric.name);
   const fallback = deciding.filter((metric) => metric.decides.fallback).map((metric) => metric.name);
-  return { names: names.length ? names : fallback, clientBound, note: clientBoundNote(deciding) };
+  const apart = runtimesDiffer ? deciding.filter((metric) => metric.decides.sameRuntime).filter(present) : [];
+  return {
+    names: names.length ? names : fallback,
+    clientBound,
+    note: clientBoundNote(deciding),
+    ...(apart.length ? { runtimeNote: runtimeNote(apart) } : {}),
+  };
 }
+
+// Why a metric measured on both sides did not decide: the sides ran on different runtimes.
+const runtimeNote = (metrics) =>
+  `${namesOf(metrics)} not comparable: the sides run on different runtimes, whose JIT and built-ins allocate differently, so ${metrics.length > 1 ? 'they do' : 'it does'} not decide`;
 
 // How far from zero "no change" may reach (the equivalence margin of bench/stats/verdict.js), per metric band, by
 // the name compareInterleaved's noChangeWithin takes: a first run's is the band's noChangeMargin when set
@@ -119,7 +130,10 @@ export const clientBoundNoteAt = (load) => clientBoundNote(decidingMetricsAt(loa
 //   a small change in another);
 // - else "no change" when all of them say so; else inconclusive.
 export function overallVerdict(verdicts, deciding) {
-  const notes = deciding.clientBound ? [deciding.note ?? clientBoundNote(DECIDING_METRICS)] : [];
+  const notes = [
+    ...(deciding.clientBound ? [deciding.note ?? clientBoundNote(DECIDING_METRICS)] : []),
+    ...(deciding.runtimeNote ? [deciding.runtimeNote] : []),
+  ];
   const said = (name) => verdicts[name].verdict;
   const full = deciding.names.find((name) => isFullChange(said(name)));
   if (full) return { verdict: said(full), calledBy: full, resolved: true, notes };
@@ -167,9 +181,11 @@ function withNoiseNote(verdict, samples, deciding, { thresholds, noChangeWithin,
 /**
  * @param {{measureRound: (round: number, order: ['base'|'head', 'base'|'head']) => Promise<{base: object, head: object}>,
  *   budgetMs: number, minRounds: number, maxRounds: number, thresholds: object, interval?: string,
- *   equivalenceConfidence?: number, noChangeWithin?: 'band'|'minimumEffect', load?: object, now?: () => number}} plan
+ *   equivalenceConfidence?: number, noChangeWithin?: 'band'|'minimumEffect', load?: object, runtimesDiffer?: boolean,
+ *   now?: () => number}} plan
  *   noChangeWithin: "no change" as an equivalence within a share of the band (the default) or within the
- *   minimum effect (NO_CHANGE_MARGINS); load: the benchmark's load point, whose metrics decide (a tier's by default)
+ *   minimum effect (NO_CHANGE_MARGINS); load: the benchmark's load point, whose metrics decide (a tier's by default);
+ *   runtimesDiffer: the sides run on different runtimes, so a metric that decides on one runtime only does not
  * @returns {Promise<{samples: {base: object[], head: object[]}, verdicts: object, verdict: object, rounds: number, elapsedMs: number, stoppedBy: string}>}
  */
 export async function compareInterleaved({
@@ -182,6 +198,7 @@ export async function compareInterleaved({
   equivalenceConfidence = COMPARE_DEFAULTS.equivalenceConfidence,
   noChangeWithin = 'band',
   load = CLOSED,
+  runtimesDiffer = false,
   now = Date.now,
 }) {
   const samples = { base: [], head: [] };
@@ -200,7 +217,7 @@ export async function compareInterleaved({
       equivalenceConfidence,
       noChangeWithin,
     });
-    const deciding = decidingMetrics(samples, load);
+    const deciding = decidingMetrics(samples, load, runtimesDiffer);
     const verdict = overallVerdict(verdicts, deciding);
     // Resolved when a deciding metric found a change of at least the minimum effect, or all of them are resolved.
     const stoppedBy = stopReason({

@@ -17,7 +17,7 @@ import { runtimeRecord } from '../measurement/runtime/resolve.js';
 import { profileRun } from './profile/profile-benchmark.js';
 import { measureAlone, wantsAlone } from './alone.js';
 import { measureConfirmed } from './confirm.js';
-import { failedSides, judgeGate, referenceDifference } from './gate.js';
+import { failedSides, judgeGate, referenceDifference, runtimesDiffer } from './gate.js';
 import { clientBoundNoteAt, compareInterleaved, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariants, missingFileHint } from './sides.js';
@@ -180,6 +180,7 @@ export async function compareSides(
             ...settingsOf(settings, spec),
             ...judging,
             load: measuring.load,
+            runtimesDiffer: runtimesDiffer(variants.base[spec.variant], variants.head[spec.variant]),
             budgetMs: settings.budgetSeconds * 1000,
             // The confirming run's logs beside the first run's, not over them.
             measureRound: roundMeasurer({ mode, spec, variants, measurement, measuring, attempt }),

@@ -25,7 +25,8 @@
 //   decides     may call the benchmark's verdict: rank (lower calls first), clientDependent (left
 //               out when the load generator was the bottleneck), fallback (decides when no other
 //               deciding metric was measured in every round), models (the load points it decides
-//               at, site/shared/load-point.js: 'closed', 'open'; every one when absent)
+//               at, site/shared/load-point.js: 'closed', 'open'; every one when absent), sameRuntime
+//               (left out, with a note, when the two sides run on different runtimes)
 //   inEveryComparison   every comparison.json has its verdict and samples (its schema requires them)
 // The order of the list is the order of the tables, the history files and the trend site.
 //
@@ -136,7 +137,8 @@ export const METRIC_REGISTRY = [
     band: { threshold: 0.05, minimumEffect: 0.02 },
     bandFlags: { threshold: 'alloc-threshold', minimumEffect: 'alloc-min-effect' },
     bandConfig: { threshold: 'allocThreshold', minimumEffect: 'allocMinEffect' },
-    decides: { rank: 3 },
+    // Another runtime's JIT and built-ins allocate differently: only one runtime's figures compare.
+    decides: { rank: 3, sameRuntime: true },
   },
   {
     name: 'GC pause/request',
