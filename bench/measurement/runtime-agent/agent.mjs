@@ -7,6 +7,8 @@
 //   on load:        writes <dir>/<pid>.runtime-agent
 //   SIGUSR2 (1st):  starts the window, then writes <dir>/<pid>.runtime-started
 //   SIGUSR2 (2nd):  ends it, forces a full GC (outside the window) and writes <dir>/<pid>.runtime.json
+// In a soak (PERFGATE_AGENT_HEAP_EVERY_MS) it also forces a full GC at that interval inside the
+// window and records the heap used after each.
 // The profiler's agent (bench/comparison/profile/agent.mjs) answers the same signal; the two are
 // never loaded together.
 import diagnosticsChannel from 'node:diagnostics_channel';
@@ -30,7 +32,7 @@ function writeAtomic(file, text) {
   renameSync(`${file}.tmp`, file);
 }
 
-// A full, synchronous GC on demand: only after the window, so its pause is not measured.
+// A full, synchronous GC on demand: after the window, so its pause is not measured (a soak's too).
 function fullGc() {
   v8.setFlagsFromString('--expose-gc');
   return vm.runInNewContext('gc');

@@ -16,8 +16,9 @@ const NODE_RANGE = '>=20.6.0 || ^18.19.0';
 // For the window to open (a signal's answer), and for the readings (a full GC of a large heap).
 const START_MS = 5000;
 const READ_MS = 15_000;
-// A reading is a few hundred bytes; a side's process may have written anything.
-const MAX_READING_BYTES = 64 * 1024;
+// A reading is a few hundred bytes, and a soak's adds about 20 a heap sample (an hour at one a
+// second: 72 KB); a side's process may have written anything.
+const MAX_READING_BYTES = 8 * 1024 ** 2;
 
 /**
  * How a process of a side loads the agent, writing into dir: { preload } for sideCommand (the
