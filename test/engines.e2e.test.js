@@ -124,6 +124,15 @@ describe('the seam, with the test double', () => {
       false,
       'two cores: 95 % of one is not saturated',
     );
+    // The machine during the run: the CPU model it reported and its cores' mean steal %.
+    const cores = [
+      { core: 0, busyPct: 90, stealPct: 12 },
+      { core: 1, busyPct: 80, stealPct: 3 },
+    ];
+    assert.deepEqual(runRecord(load, { ...sampled, cores, cpuModel: 'EPYC 7763' }, { clientCores: 1 }).host, {
+      cpuModel: 'EPYC 7763',
+      stealPct: 7.5,
+    });
   });
 });
 

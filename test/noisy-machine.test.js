@@ -3,7 +3,7 @@
 // anything; a close call on a quiet machine stays a plain inconclusive, and a resolved verdict has no such note.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { compareInterleaved } from '../bench/comparison/rounds.js';
+import { compareInterleaved, roundSample } from '../bench/comparison/rounds.js';
 import { defaultBands } from '../bench/results/metrics.js';
 import { roundSpread, tooNoisy } from '../bench/stats/index.js';
 
@@ -64,4 +64,22 @@ test('a close call on a quiet machine stays a plain inconclusive; a resolved ver
   );
   assert.deepEqual([clear.stoppedBy, clear.verdict.verdict], ['resolved', 'regression']);
   assert.equal(noteOf(clear), undefined);
+});
+
+test("each round's sample keeps the machine it ran on (CPU model, steal %), recorded beside the judged metrics", () => {
+  const run = (host) => ({
+    requests: { perSecond: [1000] },
+    latencyMs: { p50: 1, p99: 2 },
+    server: { cpuMicrosPerRequest: 100 },
+    errors: 0,
+    timeouts: 0,
+    errorPct: 0,
+    loadGenerator: { saturated: false },
+    ...(host ? { host } : {}),
+  });
+  assert.deepEqual(roundSample(run({ cpuModel: 'EPYC 7763', stealPct: 7.5 })).host, {
+    cpuModel: 'EPYC 7763',
+    stealPct: 7.5,
+  });
+  assert.equal('host' in roundSample(run()), false);
 });

@@ -9,8 +9,18 @@ test('/proc/stat per-core busy % as mpstat computes it', () => {
   const before = parseProcStat('cpu  1 1 1 1\ncpu0 100 0 50 800 50 0 0 0 0 0\ncpu1 10 0 10 980 0 0 0 0 0 0\n');
   const after = parseProcStat('cpu  1 1 1 1\ncpu0 160 0 80 810 50 0 0 0 0 0\ncpu1 15 0 15 1070 0 0 0 0 0 0\n');
   assert.deepEqual(coreUsage(before, after), [
-    { core: 0, busyPct: 90 },
-    { core: 1, busyPct: 10 },
+    { core: 0, busyPct: 90, stealPct: 0 },
+    { core: 1, busyPct: 10, stealPct: 0 },
+  ]);
+});
+
+test("/proc/stat's steal column (time another guest had the core) is busy time, and its own share too", () => {
+  // user nice system idle iowait irq softirq steal: cpu0 had 20 of its 100 ticks stolen.
+  const before = parseProcStat('cpu0 100 0 0 900 0 0 0 10\ncpu1 100 0 0 900 0 0 0 0\n');
+  const after = parseProcStat('cpu0 130 0 0 950 0 0 0 30\ncpu1 150 0 0 950 0 0 0 0\n');
+  assert.deepEqual(coreUsage(before, after), [
+    { core: 0, busyPct: 50, stealPct: 20 },
+    { core: 1, busyPct: 50, stealPct: 0 },
   ]);
 });
 

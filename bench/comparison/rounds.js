@@ -30,6 +30,8 @@ export const roundSample = (run) => ({
   // Kept for the SLO gate (bench/comparison/slo-gate.js), not judged.
   errorPct: run.errorPct,
   clientSaturated: run.loadGenerator.saturated,
+  // The machine during the round (CPU model, steal %): a hosted runner's noise, recorded, not judged.
+  ...(run.host ? { host: run.host } : {}),
   ...(run.loadGenerator.schedule ? { clientBehind: run.loadGenerator.schedule.behind } : {}),
 });
 

@@ -25,6 +25,10 @@ const extreme = (pick, values) =>
 export const cpuMicrosPerRequest = (cpuSeconds, requests) =>
   requests > 0 ? round((cpuSeconds * 1e6) / requests, 3) : null;
 
+// The machine's steal %: the mean over its cores (each core's share of time given to other guests).
+const meanStealPct = (cores) =>
+  cores.length ? round(cores.reduce((sum, core) => sum + (core.stealPct ?? 0), 0) / cores.length, 1) : 0;
+
 /**
  * @param {object} load      the load sample (bench/measurement/load.js)
  * @param {object} sampled   the sampler's readings (bench/measurement/sampling/sampler.js)
@@ -69,6 +73,9 @@ export function runRecord(load, sampled, { clientCores, runtime }) {
       ...(runtime ? { runtime } : {}),
     },
     cores: sampled.cores,
+    // What the machine was while this run measured: the CPU model it reported and the share of
+    // its CPU time the hypervisor gave other guests (steal, a shared or hosted runner's noise).
+    ...(sampled.cpuModel ? { host: { cpuModel: sampled.cpuModel, stealPct: meanStealPct(sampled.cores) } } : {}),
     loadGenerator: {
       engine: load.engine,
       processes: load.processes,

@@ -14,7 +14,8 @@ const getconf = (name, fallback) => {
 export const CLOCK_TICKS = getconf('CLK_TCK', 100);
 const PAGE_SIZE = getconf('PAGESIZE', 4096);
 
-// Pure: /proc/stat text -> per-core { core, busy, total } in ticks.
+// Pure: /proc/stat text -> per-core { core, busy, total, steal } in ticks. Steal (time the
+// hypervisor gave another guest while this one wanted the core) counts as busy, and is kept apart too.
 export function parseProcStat(text) {
   return text
     .split('\n')
@@ -23,18 +24,19 @@ export function parseProcStat(text) {
       const [name, ...fields] = line.trim().split(/\s+/);
       const [user, nice, system, idle, iowait = 0, irq = 0, softirq = 0, steal = 0] = fields.map(Number);
       const busy = user + nice + system + irq + softirq + steal;
-      return { core: Number(name.slice(3)), busy, total: busy + idle + iowait };
+      return { core: Number(name.slice(3)), busy, total: busy + idle + iowait, steal };
     });
 }
 
 export const readCoreTicks = () => parseProcStat(readFileSync('/proc/stat', 'utf8'));
 
-// Pure: busy % of each core between two readings.
+// Pure: busy % and steal % of each core between two readings.
 export function coreUsage(before, after) {
-  return after.map(({ core, busy, total }) => {
-    const start = before.find((reading) => reading.core === core) ?? { busy: 0, total: 0 };
+  return after.map(({ core, busy, total, steal = 0 }) => {
+    const start = before.find((reading) => reading.core === core) ?? { busy: 0, total: 0, steal: 0 };
     const elapsed = total - start.total;
-    return { core, busyPct: elapsed > 0 ? round1((100 * (busy - start.busy)) / elapsed) : 0 };
+    const share = (ticks) => (elapsed > 0 ? round1((100 * ticks) / elapsed) : 0);
+    return { core, busyPct: share(busy - start.busy), stealPct: share(steal - (start.steal ?? 0)) };
   });
 }
 
