@@ -51,7 +51,9 @@ test('at a rate the client fell behind: p99 is an upper bound, the verdict rests
   assert.notEqual(behind.verdict.calledBy, 'p99 latency');
   assert.ok(
     behind.verdict.notes.some((note) =>
-      note.startsWith('client-bound: p99 latency is an upper bound, the verdict rests on CPU µs/request'),
+      note.startsWith(
+        'client-bound: p99 latency is an upper bound, p99.9 latency is an upper bound, the verdict rests on CPU µs/request',
+      ),
     ),
     behind.verdict.notes.join('; '),
   );
@@ -64,6 +66,6 @@ test("a comparison's client-bound note names what the client shaped at its load 
   );
   assert.match(
     clientBoundNoteAt(openLoad(2000)),
-    /^client-bound: p99 latency is an upper bound, the verdict rests on CPU µs\/request/,
+    /^client-bound: p99 latency is an upper bound, p99.9 latency is an upper bound, the verdict rests on CPU µs\/request/,
   );
 });

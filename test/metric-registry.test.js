@@ -153,7 +153,7 @@ test('the report, its band sentence and the PR comment show it, in the registry 
   const cells = verdictCells(comparison().benchmarks[0]);
   assert.deepEqual(
     cells.map((cell) => cell.split(' | ')[0]),
-    ['req/s', FAKE.name, 'p99 latency', 'CPU µs/request', 'heap bytes/request'],
+    ['req/s', FAKE.name, 'p99 latency', 'p99.9 latency', 'CPU µs/request', 'heap bytes/request'],
   );
   const report = comparisonMarkdown(comparison());
   assert.match(report, /\| api user c=10 \| fake widgets \| 4\.00 w \| 4\.00 w \|/);

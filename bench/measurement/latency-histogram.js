@@ -25,7 +25,12 @@ export function mergeHistograms(encoded) {
 
 const ms = (micros) => Math.round(micros) / 1000;
 
-// The latency fields of a run or summary, in ms with µs precision (0.42 ms, not 0).
+// The fewest requests whose p99.9 is given: ten of them lie beyond it, so one slow request moves
+// it by a tenth of the tail, not the whole of it (bench/stats/METHOD.md §7).
+export const P999_MIN_SAMPLES = 10_000;
+
+// The latency fields of a run or summary, in ms with µs precision (0.42 ms, not 0); p999 only from
+// enough requests.
 export function latencySummary(histogram) {
   if (histogram.totalCount === 0) return { avg: 0, p50: 0, p90: 0, p99: 0, max: 0 };
   return {
@@ -33,6 +38,7 @@ export function latencySummary(histogram) {
     p50: ms(histogram.getValueAtPercentile(50)),
     p90: ms(histogram.getValueAtPercentile(90)),
     p99: ms(histogram.getValueAtPercentile(99)),
+    ...(histogram.totalCount >= P999_MIN_SAMPLES ? { p999: ms(histogram.getValueAtPercentile(99.9)) } : {}),
     max: ms(histogram.maxValue),
   };
 }

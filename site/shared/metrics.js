@@ -86,6 +86,22 @@ export const METRIC_REGISTRY = [
     inEveryComparison: true,
   },
   {
+    // The 1-in-1,000 tail, where an occasional stall shows first: only from a run or round of enough
+    // requests (bench/measurement/latency-histogram.js), so it decides only where every round had them.
+    name: 'p99.9 latency',
+    label: 'p99.9 latency',
+    unit: 'ms',
+    direction: 'smaller',
+    fromRun: (run) => run.latencyMs.p999,
+    fromSummary: (summary) => summary.latencyMs.p999,
+    sampleKey: 'p999LatencyMs',
+    // The tail's band, set with p99's.
+    band: { threshold: 0.1, minimumEffect: 0.1 },
+    bandFlags: { threshold: 'p99-threshold', minimumEffect: 'p99-threshold' },
+    bandConfig: { threshold: 'p99Threshold', minimumEffect: 'p99Threshold' },
+    decides: { rank: 4, clientDependent: true, models: ['open'] },
+  },
+  {
     // The server process group's CPU time (user + system, children included) over the
     // measured window, per completed request: independent of how fast the client is, and
     // the least noisy per-round ratio (bench/stats/METHOD.md), so it calls verdicts first.
