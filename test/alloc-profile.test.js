@@ -3,6 +3,12 @@
 // by growth per request with its sampling uncertainty, and written in bytes, not µs.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import Ajv from 'ajv';
+import { comparisonMarkdown } from '../bench/comparison/report.js';
+import { COMPARISON_FORMAT, comparisonSchema } from '../bench/comparison/schema.js';
+import { profileKinds } from '../bench/comparison/run-comparison.js';
+import { renderComment } from '../bench/github/comment.js';
+import { comparisonFixture } from './helpers/comparison-fixture.js';
 import { mergeSelfTimes } from '../bench/comparison/profile/cpuprofile.js';
 import { differentialProfile } from '../bench/comparison/profile/differential.js';
 import { packageBytes, selfBytes } from '../bench/comparison/profile/heapprofile.js';
@@ -105,4 +111,79 @@ describe('differential allocation profile', () => {
     assert.match(cpu, /Self time per request, base 10\.0 µs → head 12\.0 µs/);
     assert.match(cpu, /base µs\/req/);
   });
+});
+
+describe('the allocation profile in comparison.json, the report and the PR comment', () => {
+  const row = { functionName: 'buildGraph', path: 'lib/graph.js', line: 42, package: '(app)', base: 300, head: 900 };
+  const allocationProfile = {
+    packages: [{ package: '(app)', base: 310, head: 910, change: 600, uncertainty: 119 }],
+    grew: [{ ...row, change: 600, uncertainty: 120 }],
+    shrank: [],
+    totals: { base: 370, head: 970 },
+    requests: { base: 100, head: 100 },
+    files: ['/results/x/profile/head/head-7.heapprofile'],
+  };
+  const sample = { requestsPerSecond: 1000, p99LatencyMs: 2, cpuMicrosPerRequest: 100 };
+  const comparison = {
+    ...comparisonFixture(),
+    sides: { base: { description: 'main' }, head: { description: 'branch' } },
+    benchmarks: [
+      {
+        id: 'express json c=100',
+        status: 'ok',
+        rounds: 6,
+        verdict: { verdict: 'no change', calledBy: 'CPU µs/request', resolved: true, notes: [] },
+        verdicts: {
+          'req/s': { verdict: 'no change', change: 0, ci: [-0.01, 0.01] },
+          'p99 latency': { verdict: 'no change', change: 0, ci: [-0.01, 0.01] },
+          'CPU µs/request': { verdict: 'no change', change: 0, ci: [-0.01, 0.01] },
+        },
+        samples: { base: [sample], head: [sample] },
+        allocationProfile,
+      },
+    ],
+    gate: { failed: false, failThreshold: 0.1, regressions: [], smallRegressions: [] },
+  };
+
+  test('its schema bounds it as the CPU profile', () => {
+    const validate = new Ajv({ allErrors: true }).compile(comparisonSchema);
+    const benchmark = comparison.benchmarks[0];
+    const rows = (count) => Array(count).fill(allocationProfile.grew[0]);
+    const valid = (profile) =>
+      validate({ ...COMPARISON_FORMAT, ...comparison, benchmarks: [{ ...benchmark, allocationProfile: profile }] });
+    assert.equal(valid(allocationProfile), true, JSON.stringify(validate.errors));
+    assert.equal(valid({ ...allocationProfile, grew: rows(11) }), false, 'at most ten rows');
+    assert.equal(valid({ skipped: 'variant "go-nethttp" cannot be profiled' }), true);
+  });
+
+  test('the report and the comment show it collapsed, in bytes, beside the CPU profile', () => {
+    const markdown = comparisonMarkdown(comparison, { linkFrom: '/results/x' });
+    assert.match(markdown, /<details><summary>Which functions allocate: express json c=100<\/summary>/);
+    assert.match(markdown, /\| buildGraph \| lib\/graph\.js:42 \| \(app\) \| 300 \| 900 \| \+600 ± 120 \|/);
+    assert.match(markdown, /Chrome DevTools' Memory panel[^\n]*\n- \[profile\/head\/head-7\.heapprofile\]/);
+    assert.doesNotMatch(markdown, /Where the CPU time went/, 'no CPU profile was taken');
+    const body = renderComment(
+      { pr: { headSha: 'a'.repeat(40) }, comparisons: [{ comparison }] },
+      { runUrl: 'https://github.example/run', workflow: 'bench-pr' },
+    );
+    assert.match(body, /<details><summary>Which functions allocate: `express json c=100`<\/summary>/);
+    assert.match(body, /\| `buildGraph` \| `lib\/graph\.js:42` \| `\(app\)` \| 300 \| 900 \| \+600 ± 120 \|/);
+  });
+});
+
+test('which profiles the run after the rounds takes: allocation where heap bytes/request regressed, unless profiles are off', () => {
+  const judged = (heap, verdict = 'no change', calledBy = 'CPU µs/request') => ({
+    verdict: { verdict, calledBy },
+    verdicts: { 'CPU µs/request': { verdict: 'no change' }, 'heap bytes/request': { verdict: heap } },
+  });
+  const regressed = judged('regression', 'regression', 'heap bytes/request');
+  assert.deepEqual(profileKinds({}, regressed), ['cpu', 'allocation'], 'one run takes both');
+  assert.deepEqual(profileKinds({}, judged('small regression', 'small regression', 'heap bytes/request')), [
+    'cpu',
+    'allocation',
+  ]);
+  assert.deepEqual(profileKinds({}, judged('no change')), []);
+  assert.deepEqual(profileKinds({ profile: 'never' }, regressed), [], '--no-profile turns both off');
+  assert.deepEqual(profileKinds({ profile: 'never', allocProfile: 'always' }, judged('no change')), ['allocation']);
+  assert.deepEqual(profileKinds({ allocProfile: 'never' }, regressed), ['cpu']);
 });

@@ -57,3 +57,18 @@ test('npm run calibrate --objects --leak runs A/A and each injection and reports
   assert.match(markdown, /\| A\/A called slower/);
   assert.deepEqual(leftoverServers(), []);
 });
+
+test('calibrate refuses an injection amount that is not a positive integer, naming the fix, before any server starts', () => {
+  const run = spawnSync(
+    process.execPath,
+    [join(PROJECT_ROOT, 'scripts/calibrate.mjs'), '--objects', '50,0,many', '--leak', '-1'],
+    { cwd: PROJECT_ROOT, encoding: 'utf8' },
+  );
+  assert.equal(run.status, 2, run.stderr);
+  assert.match(
+    run.stderr,
+    /--objects: "0" is not a positive integer: give the small objects per request, e\.g\. 50,200/,
+  );
+  assert.match(run.stderr, /--objects: "many" is not a positive integer/);
+  assert.match(run.stderr, /--leak must be a whole number of at least 1, not "-1"/);
+});

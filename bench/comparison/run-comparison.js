@@ -123,7 +123,7 @@ const wantsAllocationProfile = ({ allocProfile = 'auto', profile }, { verdict, v
       (verdict.calledBy === ALLOCATION && isSlower(verdict.verdict))));
 
 // The profiles one more run of both sides takes (both at once when both are wanted).
-const profileKinds = (settings, measured) => [
+export const profileKinds = (settings, measured) => [
   ...(wantsProfile(settings.profile, measured) ? ['cpu'] : []),
   ...(wantsAllocationProfile(settings, measured) ? ['allocation'] : []),
 ];
