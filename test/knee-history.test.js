@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { appendKneesToHistory, readHistoryFile } from '../bench/history/index.js';
 import { kneeEntries, kneeSuiteName, TOOLS } from '../bench/results/benchmark-action.js';
 import { metricByName } from '../bench/results/metrics.js';
+import { sloProblems } from '../bench/results/slo.js';
 import { describeBench, sampleLoadTag } from '../site/shared/bench-name.js';
 import { tempDir } from './helpers/harness.js';
 
@@ -101,4 +102,13 @@ test('the site reads a knee line as its benchmark at no load point, with its opt
   assert.equal(sampleLoadTag(read), '', 'no load tag in its chart title');
   const other = describeBench(fastify.name, fastify.unit, facts(fastify));
   assert.deepEqual([other.variant, other.scenario, other.runtime], ['fastify', 'hello[log=on]', 'node@24']);
+});
+
+test('the knee rate is no objective: an SLO on it names what it is and the metrics a run measures', () => {
+  const [problem] = sloProblems({ slo: { 'knee rate': '> 1000 req/s' } });
+  assert.match(
+    problem,
+    /^slo: "knee rate" is what bench --find-knee finds, not what a run measures: use one of req\/s, /,
+  );
+  assert.doesNotMatch(problem.split('use one of')[1], /knee rate/);
 });

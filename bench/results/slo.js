@@ -17,11 +17,16 @@ const COMPARISONS = {
 };
 const BOUND = /^\s*(<=|>=|<|>)\s*(-?\d+(?:\.\d+)?)\s*(.*?)\s*$/;
 
+// What a run measures: a metric found by a search (the knee rate) is never an objective.
+const MEASURED = METRIC_REGISTRY.filter((each) => !each.search);
+
 // One objective's text -> {metric, comparison, bound, text}, or a problem naming the fix.
 function parseObjective(name, text) {
-  const metric = metricByName(name);
-  if (!metric)
-    return { problem: `"${name}" is not a metric: use one of ${METRIC_REGISTRY.map((each) => each.name).join(', ')}` };
+  const metric = MEASURED.find((each) => each.name === name);
+  const names = MEASURED.map((each) => each.name).join(', ');
+  if (metricByName(name)?.search)
+    return { problem: `"${name}" is what bench --find-knee finds, not what a run measures: use one of ${names}` };
+  if (!metric) return { problem: `"${name}" is not a metric: use one of ${names}` };
   const example = `e.g. "< 50 ${metric.unit}"`;
   const match = typeof text === 'string' ? BOUND.exec(text) : null;
   if (!match)

@@ -13,6 +13,8 @@
 //   table       its column in a run's markdown table (bench/results/markdown.js): title, format
 //               (a formatter of bench/core/format.js) and the column it follows; none: not in the table
 //   siteDefault shown before any metric is chosen on the trend site
+//   search      found by a search over loads (bench --find-knee), not read from a run: never in a
+//               run's summary, so never an SLO's metric
 // and, for a metric compare judges (bench/comparison/, bench/stats/verdict.js):
 //   sampleKey   the field of compare's per-round sample that holds it
 //   band        its default verdict band, { threshold, minimumEffect } as fractions: an interval
@@ -224,5 +226,6 @@ export const METRIC_REGISTRY = [
     fromRun: () => undefined,
     fromSummary: () => undefined,
     siteDefault: true,
+    search: 'knee',
   },
 ];
