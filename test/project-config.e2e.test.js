@@ -126,6 +126,11 @@ test('mistakes name the field', async () => {
     { 'perfgate.config.json': { ...CONFIG, thresholds: { user: { threshold: 8, noChangeMargin: 9 } } } },
     /thresholds\.user: noChangeMargin 9 lies outside minEffect 2 … threshold 8/,
   );
+  // A threshold on a metric perfgate does not judge names the settings it has.
+  await rejects(
+    { 'perfgate.config.json': { ...CONFIG, thresholds: { user: { allocThreshhold: 8 } } } },
+    /thresholds\.user: unknown field "allocThreshhold" \(did you mean "allocThreshold"\?\)/,
+  );
   // "copy": paths inside the repository that are there now.
   await rejects(
     { 'perfgate.config.json': { ...CONFIG, copy: ['data/users.json'] } },
