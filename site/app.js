@@ -25,6 +25,7 @@ import { unpackSamples } from './lib/sample-transfer.js';
 import { seriesByKey } from './lib/series.js';
 import { repoTitle } from './lib/repo.js';
 import { baseMetricOf } from './shared/relative.js';
+import { projectOfSuites } from './shared/suite-names.js';
 
 const LISTED_ROWS = 50;
 const SEARCH_DELAY_MS = 200;
@@ -502,10 +503,12 @@ function saveDownload(blob) {
 }
 
 function describeSource(data, paths) {
-  // A local history has no repository: a project's one suite is named after the project
-  // (perfgate's own built-in suites are not: its default one keeps perfgate's name).
-  const soleSuite = data.suites.length === 1 && data.suites[0].name !== 'default' ? data.suites[0].name : null;
-  const title = repoTitle(data.repoUrl) ?? soleSuite;
+  // A local history has no repository: its chart groups are named after the project ("<name>
+  // throughput", "<name> latency"), or a sole suite is the project (perfgate's built-in
+  // suites are not: its default one keeps perfgate's name).
+  const names = data.suites.map((suite) => suite.name);
+  const soleSuite = names.length === 1 && names[0] !== 'default' ? names[0] : null;
+  const title = repoTitle(data.repoUrl) ?? projectOfSuites(names) ?? soleSuite;
   document.title = `${title ?? 'perfgate'} · benchmarks`;
   $('#title').replaceChildren(title ?? 'perfgate', el('span', {}, ' benchmarks'));
   const last = data.lastUpdate ? ` · updated ${formatDate(data.lastUpdate)} UTC` : '';

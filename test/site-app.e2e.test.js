@@ -16,14 +16,14 @@ let browser;
 
 const extra = (variant, scenario, reference = false) =>
   `variant: ${variant}\nscenario: ${scenario}\nconnections: 100\noptions: default${reference ? '\nreference: yes' : ''}\nsamples: 10\nruns: 1\nnode: v20.20.2`;
-const entry = (id, date, value) => ({
+const entry = (id, date, value, metric = 'req/s', unit = 'req/s') => ({
   commit: { id, message: `commit ${id}`, timestamp: new Date(date).toISOString(), url: '' },
   date,
-  tool: 'customBiggerIsBetter',
+  tool: unit === 'req/s' ? 'customBiggerIsBetter' : 'customSmallerIsBetter',
   benches: [
-    { name: 'json-server list c=100 - req/s', unit: 'req/s', value, extra: extra('json-server', 'list') },
+    { name: `json-server list c=100 - ${metric}`, unit, value, extra: extra('json-server', 'list') },
     // The built-in reference measured beside the app, in the app's suite.
-    { name: 'node-http hello c=100 - req/s', unit: 'req/s', value: 9000, extra: extra('node-http', 'hello', true) },
+    { name: `node-http hello c=100 - ${metric}`, unit, value: value / 10, extra: extra('node-http', 'hello', true) },
   ],
 });
 
@@ -32,7 +32,14 @@ before(async () => {
   const file = join(tempDir(), 'data.js');
   const data = {
     lastUpdate: Date.UTC(2026, 10, 20),
-    entries: { 'json-server': [entry('a1', Date.UTC(2026, 10, 18), 1500), entry('b2', Date.UTC(2026, 10, 19), 1450)] },
+    // The chart groups as bench names them after the project's name.
+    entries: {
+      'json-server throughput': [entry('a1', Date.UTC(2026, 10, 18), 1500), entry('b2', Date.UTC(2026, 10, 19), 1450)],
+      'json-server latency': [
+        entry('a1', Date.UTC(2026, 10, 18), 120, 'p99 latency', 'ms'),
+        entry('b2', Date.UTC(2026, 10, 19), 130, 'p99 latency', 'ms'),
+      ],
+    },
   };
   writeFileSync(file, `window.BENCHMARK_DATA = ${JSON.stringify(data)}`);
   site = await startSiteServer({ dataFiles: [file] });
@@ -54,6 +61,8 @@ test("an app's local history: the project's name, its server in each chart's tit
   assert.deepEqual(await page.locator('#trend-charts figcaption').allTextContents(), [
     'json-server · list c=100 · req/s',
     'node-http (reference) · hello c=100 · req/s',
+    'json-server · list c=100 · p99 latency',
+    'node-http (reference) · hello c=100 · p99 latency',
   ]);
   await page.screenshot({ path: `${outputDir}site-app.png` });
 });

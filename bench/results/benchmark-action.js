@@ -7,25 +7,13 @@ import { METRIC_REGISTRY, metricByName, summaryValue } from './metrics.js';
 import { describePinning } from '../measurement/pinning.js';
 import { SYSTEM } from '../measurement/runtime/spec.js';
 import { loadFacts, loadPointOf } from '../../site/shared/load-point.js';
+import { kneeSuiteName, suiteNames, trendSuiteNames } from '../../site/shared/suite-names.js';
 
-// The two chart groups of a history, named after the project (its config's `name`), so that the
-// site shows a project's trend under its own name; perfgate's own runs go by "perfgate".
-export const suiteNames = (project = 'perfgate') => ({
-  bigger: `${project} throughput`,
-  smaller: `${project} latency`,
-});
+// The chart groups' names live with the site, which reads the project back from them.
+export { kneeSuiteName, suiteNames, trendSuiteNames };
 export const SUITE_NAMES = suiteNames();
-// The relative trend's two suites (bench/comparison/trend/: head / pinned baseline, one per direction), named
-// after the project the same way, so a project's relative lines sit beside its absolute ones.
-export const trendSuiteNames = (project = 'perfgate') => {
-  const names = suiteNames(project);
-  return { bigger: `${names.bigger} vs baseline`, smaller: `${names.smaller} vs baseline` };
-};
 export const TREND_SUITES = trendSuiteNames();
 export const TOOLS = { bigger: 'customBiggerIsBetter', smaller: 'customSmallerIsBetter' };
-// bench --find-knee's chart group: its runs are not bench's, so the throughput and latency groups
-// keep one point per commit.
-export const kneeSuiteName = (project = 'perfgate') => `${project} knee`;
 
 // The server's runtime as asked for (the site's runtime filter) and as installed; none in a
 // result made before runtimes existed.
