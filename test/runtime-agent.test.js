@@ -12,7 +12,8 @@ import { measurementSettings } from '../bench/measurement/context.js';
 import { sideCommand } from '../bench/measurement/process/server.js';
 import { expandSpecs } from '../bench/measurement/specs.js';
 import { heapGrowth, readingProblem, runtimeFigures } from '../bench/measurement/runtime-agent/readings.js';
-import { closeWindow, runtimeAgentLaunch } from '../bench/measurement/runtime-agent/window.js';
+import { closeWindow, openWindow, runtimeAgentLaunch } from '../bench/measurement/runtime-agent/window.js';
+import { processGroup } from '../bench/measurement/sandbox/processes.js';
 import { markdownTable } from '../bench/results/markdown.js';
 import { measuredIn, metricByName, summaryValue } from '../bench/results/metrics.js';
 import { runRecord, summarizeRuns } from '../bench/results/record.js';
@@ -146,7 +147,7 @@ test("the window's readings are read as plain files only, and checked", async ()
   const server = (file) => {
     const dir = mkdtempSync(join(tmpdir(), 'perfgate-agent-'));
     file(join(dir, `${process.pid}.runtime.json`));
-    return { agent: { dir } };
+    return { pid: processGroup(process.pid), agent: { dir } };
   };
   const opened = { pids: [process.pid] };
   const written = server((file) => writeFileSync(file, JSON.stringify(reading())));
@@ -156,6 +157,9 @@ test("the window's readings are read as plain files only, and checked", async ()
   const forged = server((file) => writeFileSync(file, JSON.stringify({ ...reading(), requests: 'many' })));
   assert.match((await closeWindow(forged, opened)).absent, /wrote a reading without its numbers/);
   assert.equal(await closeWindow(written, null), undefined, 'no agent asked for');
+  // A pid outside the server's process group (a reused one) is never signalled.
+  writeFileSync(join(written.agent.dir, `${process.pid}.runtime-agent`), '');
+  assert.match((await openWindow({ ...written, pid: 1 })).absent, /named process \d+, which is not the server's/);
 });
 
 test('off unless asked for: --runtime-metrics or runtimeMetrics in a config turns the agent on', () => {

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { outerPid } from '../sandbox/processes.js';
+import { outerPid, processGroup } from '../sandbox/processes.js';
 
 const POLL_MS = 10;
 
@@ -26,14 +26,16 @@ export async function filesAppear(dir, pids, suffix, timeoutMs) {
 }
 
 /**
- * Sends `signal` to each pid an agent named. A sandboxed server's agents name their pids in its
- * PID namespace: only processes of that namespace are signalled (a forged file names nothing
- * else). Returns the first pid that is not there, or null when all were signalled.
+ * Sends `signal` to each pid an agent named, only if it is the server's: a sandboxed server's
+ * agents name their pids in its PID namespace, and only processes of that namespace are signalled
+ * (a forged file names nothing else); another server's must be in its process group (a pid that
+ * ended and was reused by another program is not). Returns the first pid that is not the
+ * server's, or null when all were signalled.
  */
 export function signalAgents(pids, server, signal = 'SIGUSR2') {
   for (const pid of pids) {
     const target = server.pidNamespace ? outerPid(server.pidNamespace, pid) : pid;
-    if (!target) return pid;
+    if (!target || (!server.pidNamespace && processGroup(target) !== server.pid)) return pid;
     process.kill(target, signal);
   }
   return null;

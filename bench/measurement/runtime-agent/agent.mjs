@@ -12,7 +12,7 @@
 // The profiler's agent (bench/comparison/profile/agent.mjs) answers the same signal; the two are
 // never loaded together.
 import diagnosticsChannel from 'node:diagnostics_channel';
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
@@ -128,5 +128,8 @@ if (dir && isMainThread && !process.versions.bun) {
     window = undefined;
     writeAtomic(join(dir, `${process.pid}.runtime.json`), JSON.stringify(reading));
   });
-  writeAtomic(join(dir, `${process.pid}.runtime-agent`), '');
+  const announced = join(dir, `${process.pid}.runtime-agent`);
+  writeAtomic(announced, '');
+  // A process that ends before the window (a launcher's short-lived step) is not waited for.
+  process.on('exit', () => rmSync(announced, { force: true }));
 }

@@ -33,7 +33,7 @@ function stat(pid) {
     return { state: 'X', pgrp: null };
   }
 }
-const processGroup = (pid) => stat(pid).pgrp;
+export const processGroup = (pid) => stat(pid).pgrp;
 // A zombie has ended; only its exit status waits to be collected.
 const alive = (pid) => !['Z', 'X'].includes(stat(pid).state);
 
