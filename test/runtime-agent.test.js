@@ -17,6 +17,7 @@ import { processGroup } from '../bench/measurement/sandbox/processes.js';
 import { markdownTable } from '../bench/results/markdown.js';
 import { measuredIn, metricByName, summaryValue } from '../bench/results/metrics.js';
 import { runRecord, summarizeRuns } from '../bench/results/record.js';
+import { resultProblems } from '../bench/results/schema.js';
 import { createHistogram, encodeHistogram } from '../bench/measurement/latency-histogram.js';
 
 // One process's reading as the agent writes it: `allocated` bytes over the window, of which the
@@ -231,4 +232,35 @@ test('a soak reads one serving process; a forged sample list is refused', () => 
   const cluster = runtimeFigures([reading({ heapAfterGc: samples }), reading({ heapAfterGc: samples })]);
   assert.match(cluster.soak.absent, /one serving process, and 2 served requests/);
   assert.match(readingProblem(reading({ heapAfterGc: [[1, 'x']] })), /malformed heap samples/);
+});
+
+test("result.json's schema takes the figures or their absence, and refuses a reading in their place", () => {
+  const resultWith = (runtime) => ({
+    format: 'perfgate-result',
+    version: 1,
+    suite: 's',
+    status: 'complete',
+    startedAt: '2026-11-27T10:00:00Z',
+    machine: { cpuModel: 'cpu', cores: 2, node: 'v20', kernel: 'k', arch: 'x64' },
+    git: { commit: 'abc' },
+    packages: {},
+    pinning: { method: 'none' },
+    config: {},
+    benchmarks: [
+      {
+        id: 'api hello c=4',
+        variant: 'api',
+        scenario: 'hello',
+        connections: 4,
+        tags: [],
+        options: {},
+        status: 'ok',
+        runs: [runRecord(load(1000), sampled, { clientCores: 1, runtime })],
+        summary: summarizeRuns([runRecord(load(1000), sampled, { clientCores: 1, runtime })]),
+      },
+    ],
+  });
+  assert.deepEqual(resultProblems(resultWith(runtimeFigures([reading()]))), []);
+  assert.deepEqual(resultProblems(resultWith({ absent: 'the server runs on bun, not Node.js' })), []);
+  assert.notDeepEqual(resultProblems(resultWith(reading())), []);
 });

@@ -6,6 +6,26 @@ import { LOAD_FIELDS_SCHEMA } from '../../site/shared/load-point.js';
 const number = { type: 'number' };
 const count = { type: 'integer', minimum: 0 };
 
+// The runtime agent's figures (bench/measurement/runtime-agent/readings.js), or why they are absent.
+const runtimeSchema = {
+  type: 'object',
+  oneOf: [
+    { required: ['absent'], properties: { absent: { type: 'string' } } },
+    {
+      required: ['processes', 'requests', 'heapBytesPerRequest', 'gcPauseMicrosPerRequest', 'eventLoopDelayMs'],
+      properties: {
+        processes: count,
+        requests: count,
+        heapBytesPerRequest: number,
+        gcPauseMicrosPerRequest: number,
+        gcCounts: { type: 'object', additionalProperties: count },
+        eventLoopDelayMs: { type: 'object', required: ['p50', 'p99', 'max', 'resolutionMs'] },
+        soak: { type: 'object' },
+      },
+    },
+  ],
+};
+
 const runSchema = {
   type: 'object',
   required: [
@@ -31,7 +51,7 @@ const runSchema = {
     server: {
       type: 'object',
       required: ['cpuPct', 'peakRssBytes', 'processes'],
-      properties: { cpuPct: number, peakRssBytes: count, processes: count },
+      properties: { cpuPct: number, peakRssBytes: count, processes: count, runtime: runtimeSchema },
     },
     cores: { type: 'array', items: { type: 'object', required: ['core', 'busyPct'] } },
     loadGenerator: {
