@@ -180,9 +180,12 @@ export async function measureTogether({ sides: given, measurement, settings, lab
       return entry;
     });
     loading = prepareLoads(sides, starting, measurement.engine, settings);
+    // Handled from now on: a side whose server fails fails its load too, while the other side may
+    // still be starting, and an unhandled rejection would end the process.
+    const loadsSettled = Promise.allSettled(loading);
     // A server that failed to start is the reason to report, before its load's.
     settledValues(await Promise.allSettled(starting));
-    const prepared = settledValues(await Promise.allSettled(loading));
+    const prepared = settledValues(await loadsSettled);
     opened.sort(
       (a, b) => sides.findIndex((side) => side.key === a.key) - sides.findIndex((side) => side.key === b.key),
     );
