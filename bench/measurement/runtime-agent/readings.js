@@ -3,14 +3,15 @@
 //
 // Bytes allocated: the used heap's growth plus what the window's GCs freed (v8.GCProfiler), on
 // every Node, so that runtimes compare; beside it V8's own count (total_allocated_bytes) where the
-// runtime has it, as a check (bench/stats/METHOD.md §8: they differ by a near-constant). A server of several processes (node-cluster) sums
-// its requests, bytes, GC pauses and heaps; its event loop's figures are the worst process's.
+// runtime has it, as a check (bench/stats/METHOD.md §8: they differ by a near-constant). A server
+// of several processes (node-cluster) sums its requests, bytes, GC pauses and heaps; its event
+// loop's figures are the worst process's.
 import { linearTrend } from '../../stats/linear-trend.js';
 
 const round = (value, digits) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-// A soak's growth is fitted after the window's first third (JIT code, feedback vectors and the
-// string table grow there, then stop), on at least this many heap samples.
+// A soak's growth is fitted after the window's first third, its warm-up (where JIT code, feedback
+// vectors and the string table grow), on at least this many heap samples.
 const WARMUP_SHARE = 1 / 3;
 const TREND_SAMPLES = 3;
 const PER_REQUESTS = 10_000;
@@ -50,6 +51,7 @@ function soakOf(readings) {
 const isCount = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 const isSigned = (value) => typeof value === 'number' && Number.isFinite(value);
 
+/** What is wrong with a reading an agent wrote, or null. */
 export function readingProblem(reading) {
   const { requests, heap, gc, loop, after } = reading ?? {};
   const counts = [
