@@ -100,7 +100,12 @@ const delayMs = (nanoseconds, resolutionMs) => round(Math.max(0, nanoseconds / 1
 export function runtimeFigures(readings) {
   if (!readings.length) return { absent: 'no Node.js process of the server ran the runtime agent' };
   const requests = sum(readings, (reading) => reading.requests);
-  if (requests === 0) return { absent: 'no request reached a Node.js process that ran the runtime agent' };
+  // Requests are counted where node:http starts them: a server on uWebSockets.js has none.
+  if (requests === 0)
+    return {
+      absent:
+        'no request reached node:http in a process that ran the runtime agent (a server on uWebSockets.js, such as uws or hyper-express, is not counted)',
+    };
   const perRequest = (total, digits) => round(total / requests, digits);
   const profiled = perRequest(sum(readings, profiledBytes), 1);
   const v8Counted = readings.every((reading) => reading.heap.totalAllocated !== undefined)
