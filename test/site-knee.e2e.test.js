@@ -83,3 +83,19 @@ test('the knee rate is a trend chart of its own group, a line per server over th
   assert.deepEqual(datasetSummary(charts, 'express · json c=100 · req/s'), [`express:${COMMITS}`]);
   await page.locator('section.suite', { hasText: 'perfgate knee' }).screenshot({ path: `${outputDir}site-knee.png` });
 });
+
+test("the variants view lists each server's knee rate as a row of its own", { skip }, async (t) => {
+  const page = await openPage(t, browser, `${site.url}?view=variants`);
+  await page.waitForSelector('#variant-table tbody tr');
+  const rows = await page.locator('#variant-table tbody tr').allTextContents();
+  const text = rows.join('\n');
+  assert.doesNotMatch(text, /c=null|NaN|undefined/);
+  assert.ok(rows.length >= 2, text);
+  const headers = await page.locator('#variant-table thead th').allTextContents();
+  assert.ok(headers.includes('knee rate (req/s)'), headers.join(', '));
+  assert.ok(
+    rows.some((row) => /^expressjson.*1,800/.test(row)),
+    text,
+  );
+  await page.screenshot({ path: `${outputDir}site-knee-variants.png`, fullPage: true });
+});
