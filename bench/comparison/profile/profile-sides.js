@@ -193,13 +193,22 @@ export async function profileSides({ spec, variants, roots, measurement, setting
       const { suffix, field, functions, packages } = PROFILE_KINDS[kind];
       const profiles = agents[side].map((pid) => join(kept[side], `${side}-${pid}${suffix}`));
       const parsed = agents[side].map((pid, at) => copyProfile(join(dirs[side], `${pid}${suffix}`), profiles[at]));
+      // A side writes its own profiles: one that is JSON but not V8's shape skips the profile, by name.
+      const readEach = (reader) =>
+        parsed.map((profile, at) => {
+          try {
+            return reader(profile);
+          } catch (error) {
+            throw errors.profileFailed(`${profiles[at]} is not a V8 ${suffix} (${error.message})`);
+          }
+        });
       return {
         // V8 names scripts by their real path.
         functions: mergeSelfTimes(
-          parsed.map((profile) => functions(profile, { root: realpathSync(roots[side]) })),
+          readEach((profile) => functions(profile, { root: realpathSync(roots[side]) })),
           field,
         ),
-        packages: mergeSelfTimes(parsed.map(packages), field),
+        packages: mergeSelfTimes(readEach(packages), field),
         profiles,
       };
     };
