@@ -71,7 +71,7 @@ function profiledVariant(variant, dir, kinds) {
 // processes of its PID namespace) and waits for each one's answers.
 async function signalAll(dir, pids, suffixes, what, server) {
   const stray = signalAgents(pids, server);
-  if (stray) throw errors.profileFailed(`no process ${stray} in the sandbox of ${dir}`);
+  if (stray) throw errors.profileFailed(`process ${stray}, named in ${dir}, is not one of the server's`);
   for (const suffix of suffixes)
     if (!(await filesAppear(dir, pids, suffix, WAIT_MS)))
       throw errors.profileFailed(`the profiler did not ${what} within ${WAIT_MS / 1000} s in ${dir}`);
