@@ -4,7 +4,7 @@
 // comparison and one comparison per injection, alternating, with the runtime agent on so that
 // heap bytes/request is judged; an injection is detected when compare calls it slower, by
 // whichever metric, and A/A false alarms and times to a verdict are counted as for CPU.
-import { SLOWER } from '../../stats/index.js';
+import { median, SLOWER } from '../../stats/index.js';
 import { INJECTIONS } from './duet-cost.js';
 import { describeNeighbour } from './neighbour.js';
 import { compareOnce } from './run-calibration.js';
@@ -51,6 +51,7 @@ export function summarizeInjectionTrials(trials, injections, { budgetSeconds }) 
       target: INJECTION_TARGET.rate,
       calledBy,
       resolvedWithinBudget: detected.filter((trial) => trial.seconds <= budgetSeconds).length,
+      medianSeconds: injected.length ? median(injected.map((trial) => trial.seconds)) : null,
     };
   });
   return { ...summary, detection };
@@ -67,7 +68,7 @@ export function injectionsMarkdown({ benchmark, mode, summary, trials, achieved,
       const calledBy = Object.entries(each.calledBy).map(([metric, count]) => `${count} by ${metric}`);
       return {
         check: `${each.what} called ${INJECTION_TARGET.verdicts.join(' or ')}`,
-        result: `${each.detected} of ${each.runs} (${percent(each.detectionRate)})${calledBy.length ? `: ${calledBy.join(', ')}` : ''}; ${each.resolvedWithinBudget} within the ${budgetSeconds} s budget`,
+        result: `${each.detected} of ${each.runs} (${percent(each.detectionRate)})${calledBy.length ? `: ${calledBy.join(', ')}` : ''}; ${each.resolvedWithinBudget} within the ${budgetSeconds} s budget, median ${each.medianSeconds === null ? 'n/a' : `${each.medianSeconds.toFixed(0)} s`}`,
         target: `≥ ${percent(INJECTION_TARGET.rate)}`,
         met: each.detectionRate === null ? null : each.detectionRate >= INJECTION_TARGET.rate,
       };
