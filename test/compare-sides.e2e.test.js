@@ -3,7 +3,16 @@
 // and what to do when one of the project's install scripts failed). No server is started.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
@@ -63,6 +72,16 @@ describe("a side of a user's repository", () => {
     );
     assert.equal(missingFileHint(wrong, [copied]), undefined);
     assert.equal(missingFileHint({ ...wrong, code: 'PG_SERVER_HUNG' }, [bare]), undefined);
+  });
+
+  test("a side with the project's lockfile reuses its node_modules, unless the install also builds", () => {
+    const shop = repository();
+    mkdirSync(join(shop.repo, 'node_modules'));
+    const reused = side('reused', shop, { install: ['npm', 'ci', '--ignore-scripts'] });
+    assert.equal(realpathSync(join(reused.root, 'node_modules')), realpathSync(join(shop.repo, 'node_modules')));
+    const built = side('built', shop, { install: ['sh', '-c', 'mkdir node_modules && echo built > built.txt'] });
+    assert.equal(readFileSync(join(built.root, 'built.txt'), 'utf8'), 'built\n');
+    assert.equal(lstatSync(join(built.root, 'node_modules')).isSymbolicLink(), false);
   });
 
   test("an install that fails shows npm's first error lines and its log, not its usage text", () => {

@@ -180,11 +180,17 @@ export function checkGitSides(repo, base, head) {
   return shas;
 }
 
-// Same lockfile, same packages: link the project's node_modules instead of installing again.
+// npm's own install (`npm ci`, `npm install`, with any flags) makes nothing but node_modules; any
+// other command (`sh -c "npm ci && npm run build"`) may make the side's code too.
+const installsOnly = (install) => install[0] === 'npm' && ['ci', 'install', 'i'].includes(install[1]);
+
+// Same lockfile, same packages: link the project's node_modules instead of installing again,
+// unless the install also builds, which every side must then do for its own commit.
 // Otherwise a sandboxed side installs in its sandbox: its install scripts are code under test.
 function installDependencies(sideRoot, projectRoot, install, sandboxed, visible) {
   const lock = (dir) => readSideLockfile(join(dir, 'package-lock.json'));
   if (
+    installsOnly(install) &&
     lock(sideRoot) !== null &&
     lock(sideRoot) === lock(projectRoot) &&
     existsSync(join(projectRoot, 'node_modules'))
