@@ -206,31 +206,39 @@ test("the runtime agent's metrics are measured only in a run that asks for them"
   assert.equal(measuredIn(DEFAULTS)(metricByName('CPU µs/request')), true);
 });
 
-test('a soak: warm-up growth apart, then the growth per 10,000 requests with its interval', () => {
-  // 2 MB of warm-up in the first third, then 100 bytes per request (1 MB per 10,000), a little noise.
+test('a soak: warm-up growth apart where it settles, then the growth per 10,000 requests with its interval', () => {
+  // 2 MB of warm-up over four samples, then 100 bytes per request (1 MB per 10,000), a little noise.
   const samples = Array.from({ length: 12 }, (_, index) => [
     index * 1000,
     10e6 + (index >= 4 ? 2e6 + 100 * index * 1000 + (index % 2) * 1000 : index * 5e5),
   ]);
-  const growth = heapGrowth(samples);
+  const growth = heapGrowth([samples]);
   assert.equal(growth.warmupSamples, 4);
   assert.equal(growth.warmupGrowthBytes, 2e6 + 4e5);
   assert.ok(Math.abs(growth.growthBytesPer10kRequests - 1e6) < 2e4, `${growth.growthBytesPer10kRequests}`);
   assert.ok(growth.interval[0] < 1e6 && growth.interval[1] > 1e6);
-  const flat = heapGrowth(samples.map(([requests], index) => [requests, 10e6 + (index % 2) * 1000]));
-  assert.ok(flat.interval[0] < 0 && flat.interval[1] > 0, 'no leak: the interval holds zero');
+  // The same 2 MB of warm-up with no leak after it: warm-up, not a trend.
+  const settled = heapGrowth([
+    samples.map(([requests], index) => [requests, 10e6 + Math.min(index, 4) * 5e5 + (index % 2) * 1000]),
+  ]);
+  assert.equal(settled.warmupGrowthBytes, 2e6);
+  assert.ok(settled.interval[0] < 0 && settled.interval[1] > 0, 'no leak: the interval holds zero');
   assert.match(
-    heapGrowth(samples.slice(0, 3)).absent,
+    heapGrowth([samples.slice(0, 3)]).absent,
     /3 heap samples, too few .*lengthen --duration or shorten --soak-every/,
   );
 });
 
-test('a soak reads one serving process; a forged sample list is refused', () => {
+test('a soak reads every serving process, each at its own heap level, with one slope; a forged sample list is refused', () => {
   const samples = [0, 1, 2, 3, 4, 5].map((index) => [index * 100, 1e6]);
   assert.equal(runtimeFigures([reading({ heapAfterGc: samples })]).soak.growthBytesPer10kRequests, 0);
   assert.equal(runtimeFigures([reading()]).soak, undefined, 'no soak asked for');
-  const cluster = runtimeFigures([reading({ heapAfterGc: samples }), reading({ heapAfterGc: samples })]);
-  assert.match(cluster.soak.absent, /one serving process, and 2 served requests/);
+  // Two workers, each keeping 10 bytes per request it served, at heaps 5 MB apart.
+  const leaking = (level) => [0, 1, 2, 3, 4, 5].map((index) => [index * 100, level + index * 1000 + (index % 2) * 7]);
+  const cluster = runtimeFigures([reading({ heapAfterGc: leaking(1e6) }), reading({ heapAfterGc: leaking(6e6) })]);
+  assert.equal(cluster.soak.processes, 2);
+  assert.ok(Math.abs(cluster.soak.growthBytesPer10kRequests - 1e5) < 2e3, `${cluster.soak.growthBytesPer10kRequests}`);
+  assert.equal(cluster.soak.fit.length, 2, 'their centred sums, one per process, for compare to pool');
   assert.match(readingProblem(reading({ heapAfterGc: [[1, 'x']] })), /malformed heap samples/);
 });
 

@@ -45,7 +45,7 @@ export const SUITE_OPTIONS = {
   'soak-every': {
     type: 'number',
     value: 'S',
-    help: "a leak check: every S seconds of the measured window, each Node.js server process's heap after a forced full GC; the run reports the heap's growth per 10,000 requests with its 95 % interval, the window's first third apart as warm-up (--duration bounds it; implies --runtime-metrics; the forced GCs are in that run's CPU µs/request)",
+    help: "a leak check: every S seconds of the measured window, each Node.js server process's heap after a forced full GC; the run reports the heap's growth per 10,000 requests with its 95 % interval, one slope through every serving process, each process's warm-up set apart where its growth settles (--duration bounds it; implies --runtime-metrics; the forced GCs are in that run's CPU µs/request)",
   },
   'runtime-metrics': {
     type: 'boolean',

@@ -5,45 +5,72 @@
 // every Node, so that runtimes compare; beside it V8's own count (total_allocated_bytes) where the
 // runtime has it, as a check (bench/stats/METHOD.md §8: they differ by a near-constant). A server
 // of several processes (node-cluster) sums its requests, bytes, GC pauses and heaps; its event
-// loop's figures are the worst process's.
-import { linearTrend } from '../../stats/linear-trend.js';
+// loop's figures are the worst process's; a soak fits one heap growth through all its processes.
+import { pooledTrend, trendMoments } from '../../stats/linear-trend.js';
+import { settledStart } from '../../stats/settled-trend.js';
 
 const round = (value, digits) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-// A soak's growth is fitted after the window's first third, its warm-up (where JIT code, feedback
-// vectors and the string table grow), on at least this many heap samples.
-const WARMUP_SHARE = 1 / 3;
+// A soak's growth is fitted after each process's warm-up (where JIT code, feedback vectors and the
+// string table grow), which ends where its growth settles (bench/stats/settled-trend.js), on at
+// least this many heap samples.
 const TREND_SAMPLES = 3;
 const PER_REQUESTS = 10_000;
 
-/**
- * A soak's heap samples ([requests so far, heap used after a full GC], in order) as the heap's
- * warm-up growth and its growth per 10,000 requests after it, with a 95 % interval; or { absent }.
- */
-export function heapGrowth(samples) {
-  const warmup = Math.max(1, Math.floor(samples.length * WARMUP_SHARE));
-  const trend = samples.slice(warmup);
-  if (trend.length < TREND_SAMPLES || trend.at(-1)[0] === trend[0][0])
-    return {
-      absent: `${samples.length} heap samples, too few for a trend after the warm-up's ${warmup} (it needs ${warmup + TREND_SAMPLES}): lengthen --duration or shorten --soak-every`,
-    };
-  const { slope, interval } = linearTrend(trend);
+// One process's heap samples: its warm-up, and its trend's centred sums; or null when too few.
+function processSoak(samples) {
+  const start = settledStart(samples, TREND_SAMPLES);
+  if (start === null || samples.at(-1)[0] === samples[start][0]) return null;
   return {
-    samples: samples.length,
-    warmupSamples: warmup,
-    warmupGrowthBytes: trend[0][1] - samples[0][1],
-    growthBytesPer10kRequests: Math.round(slope * PER_REQUESTS),
-    interval: interval.map((bound) => Math.round(bound * PER_REQUESTS)),
+    warmupSamples: start,
+    warmupGrowthBytes: samples[start][1] - samples[0][1],
+    fit: trendMoments(samples.slice(start)),
   };
 }
 
-// A soak reads one serving process: a cluster's workers are not aligned in time to be summed.
+/**
+ * The growth per 10,000 requests of trends' centred sums (one per process and round, each at its
+ * own heap level), with its 95 % interval; or null when they hold no trend.
+ */
+export function growthPer10k(fits) {
+  const trend = pooledTrend(fits);
+  if (!trend) return null;
+  return {
+    growthBytesPer10kRequests: Math.round(trend.slope * PER_REQUESTS),
+    interval: trend.interval.map((bound) => Math.round(bound * PER_REQUESTS)),
+  };
+}
+
+/**
+ * A soak's heap samples, one list per serving process ([requests it served so far, heap used
+ * after a full GC], in order), as each process's warm-up growth and the heap's growth per 10,000
+ * requests after it, one slope for all processes; or { absent }.
+ */
+export function heapGrowth(series) {
+  if (!series.length) return { absent: 'no process that served requests read its heap' };
+  const read = series.map(processSoak);
+  const short = series.find((_, index) => read[index] === null);
+  if (short)
+    return {
+      absent: `${short.length} heap samples, too few to set a warm-up apart and fit a trend (it needs ${TREND_SAMPLES + 1}): lengthen --duration or shorten --soak-every`,
+    };
+  const fits = read.map((each) => each.fit);
+  return {
+    processes: series.length,
+    samples: series.reduce((total, samples) => total + samples.length, 0),
+    warmupSamples: read.reduce((total, each) => total + each.warmupSamples, 0),
+    warmupGrowthBytes: read.reduce((total, each) => total + each.warmupGrowthBytes, 0),
+    ...growthPer10k(fits),
+    fit: fits,
+  };
+}
+
+// Every serving process's samples: a cluster's workers each have a heap of their own, read
+// against the requests each served, so one slope holds for all of them.
 function soakOf(readings) {
   if (!readings.some((reading) => reading.heapAfterGc)) return {};
-  const serving = readings.filter((reading) => reading.requests > 0);
-  if (serving.length !== 1)
-    return { soak: { absent: `a soak reads one serving process, and ${serving.length} served requests` } };
-  return { soak: heapGrowth(serving[0].heapAfterGc) };
+  const serving = readings.filter((reading) => reading.requests > 0 && reading.heapAfterGc);
+  return { soak: heapGrowth(serving.map((reading) => reading.heapAfterGc)) };
 }
 
 // Agent files are written by the side's process: anything but finite non-negative numbers in
