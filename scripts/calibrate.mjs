@@ -19,8 +19,9 @@ import { neighbourUnavailable } from '../bench/comparison/calibration/neighbour.
 import { calibrateInjections, memoryInjections } from '../bench/comparison/calibration/injections.js';
 import { calibrateBenchmark } from '../bench/comparison/calibration/run-calibration.js';
 import {
-  calibrateStall,
+  STALL,
   stallBenchmarkProblem,
+  stallInjections,
   stallOption,
   stallProblem,
 } from '../bench/comparison/calibration/stall.js';
@@ -174,27 +175,12 @@ await runCommand(CALIBRATE_COMMAND, async ({ values }) => {
     const { config } = await resolveSuite(request);
     const benchOut = join(outDir, chosen.replace(/[:=]/g, '-'));
     const settings = { ...request.settings, profile: 'never' };
-    if (stall) {
-      const calibrated = await calibrateStall({
-        config,
-        settings,
-        outDir: benchOut,
-        stall,
-        modes: values.modes,
-        runs: values.runs,
-        neighbour: values.neighbour,
-        tenant: values.tenant,
-      });
-      sections.push(...calibrated.sections);
-      report.push(...calibrated.report);
-      continue;
-    }
-    if (injections.length) {
+    if (stall || injections.length) {
       const calibrated = await calibrateInjections({
         config,
         settings,
         outDir: benchOut,
-        injections,
+        ...(stall ? { injections: stallInjections(stall), family: STALL } : { injections }),
         modes: values.modes,
         runs: values.runs,
         neighbour: values.neighbour,

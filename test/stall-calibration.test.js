@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { test } from 'node:test';
+import { injectionsMarkdown, summarizeInjectionTrials } from '../bench/comparison/calibration/injections.js';
 import {
-  STALL_TARGET,
+  STALL,
   stallBenchmarkProblem,
-  stallMarkdown,
+  stallInjections,
   stallOption,
   stallProblem,
-  summarizeStallTrials,
 } from '../bench/comparison/calibration/stall.js';
 import { readOptions } from '../servers/contract/contract.js';
 import { OPTION_DEFAULTS, optionsEnv } from '../servers/contract/options.js';
@@ -64,13 +64,17 @@ const trial = (kind, verdict, calledBy, seconds = 30) => ({
   firstVerdict: verdict,
   calledBy,
   change: 0.01,
-  p99Change: kind === 'stall' ? 0.4 : 0.01,
   rounds: 8,
   seconds,
   pinning: 'server cores 0, load core 1',
 });
 
 test('a stall is detected when called slower, by whichever metric, against the 90 % target; A/A as for CPU', () => {
+  const stall = stallOption('20ms/200');
+  const injections = stallInjections(stall);
+  assert.deepEqual(injections, [
+    { kind: 'stall', what: 'a 20 ms stall every 200 requests', inject: { PERFGATE_INJECT_STALL: '20/200' } },
+  ]);
   const trials = [
     trial('A/A', 'no change', null),
     trial('stall', 'regression', 'p99 latency', 40),
@@ -78,35 +82,34 @@ test('a stall is detected when called slower, by whichever metric, against the 9
     trial('stall', 'inconclusive', null, 200),
     trial('stall', 'small regression', 'p99 latency', 50),
   ];
-  const summary = summarizeStallTrials(trials, { budgetSeconds: 180 });
-  assert.equal(STALL_TARGET.rate, 0.9);
-  assert.deepEqual(summary.stall, {
-    runs: 3,
-    detected: 2,
-    detectionRate: 2 / 3,
-    target: 0.9,
-    calledBy: { 'p99 latency': 2 },
-    resolvedWithinBudget: 2,
-  });
+  const summary = summarizeInjectionTrials(trials, injections, { budgetSeconds: 180 });
+  const [detection] = summary.detection;
+  assert.deepEqual(
+    [detection.runs, detection.detected, detection.detectionRate, detection.calledBy, detection.resolvedWithinBudget],
+    [3, 2, 2 / 3, { 'p99 latency': 2 }, 2],
+  );
   assert.equal(summary.aa.runs, 2);
   assert.equal(summary.aa.slower, 1);
-  assert.deepEqual(summary.injected, [], 'no CPU slowdown sizes');
-  const markdown = stallMarkdown({
+  assert.deepEqual(STALL.shown, ['p99 latency', 'p99.9 latency', 'CPU µs/request']);
+  assert.equal(STALL.runtimeMetrics, false, 'the tail needs no runtime agent');
+  const markdown = injectionsMarkdown({
     benchmark: 'express json r=500',
     mode: 'duet',
-    stall: { ms: 20, every: 200 },
     summary,
     trials,
-    achieved: [{ metric: 'p99 latency', change: 0.4, rounds: 24 }, null],
+    achieved: { stall: [{ metric: 'p99 latency', change: 0.4, rounds: 24 }, null, null] },
     pooledAA: [],
     budgetSeconds: 180,
+    family: STALL,
   });
-  assert.match(markdown, /## perfgate calibration: express json r=500, duet mode, a stall of 20 ms every 200 requests/);
+  assert.match(markdown, /## perfgate calibration: express json r=500, duet mode, tail latency \(stall\)/);
   assert.match(
     markdown,
-    /\| a 20 ms stall every 200 requests called regression or small regression \| 2 of 3 \(67 %\): 2 by p99 latency \| ≥ 90 % \| ❌ \|/,
+    /\| a 20 ms stall every 200 requests called regression or small regression \| 2 of 3 \(67 %\): 2 by p99 latency; 2 within the 180 s budget/,
   );
   assert.match(markdown, /\| A\/A called slower .* \| 1 of 2 \(50 %\)/);
-  assert.match(markdown, /Achieved over the stalled trials: p99 latency \+40\.0 % over 24 rounds; n\/a/);
-  assert.match(markdown, /\| 2 \| stall \| regression \| p99 latency \| \+1\.0 % \| \+40\.0 % \| 8 \| 40 \|/);
+  assert.match(
+    markdown,
+    /Achieved over the trials of a 20 ms stall every 200 requests: p99 latency \+40\.0 % over 24 rounds; n\/a; n\/a/,
+  );
 });

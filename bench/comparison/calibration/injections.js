@@ -1,9 +1,10 @@
-// The memory calibration of compare (npm run calibrate --objects N,M --leak BYTES): changes that
-// are not sized from the server's CPU cost but named by their amount, each a head variable of
-// servers/contract/contract.js (INJECTIONS, duet-cost.js). Per mode, K rounds of an A/A
-// comparison and one comparison per injection, alternating, with the runtime agent on so that
-// heap bytes/request is judged; an injection is detected when compare calls it slower, by
-// whichever metric, and A/A false alarms and times to a verdict are counted as for CPU.
+// Calibrations of compare with changes that are not sized from the server's CPU cost but named by
+// their amount, each a head variable of servers/contract/contract.js: memory (npm run calibrate
+// --objects N,M --leak BYTES; INJECTIONS, duet-cost.js), judged with the runtime agent on so that
+// heap bytes/request is, and a stall at a fixed rate (--stall, ./stall.js). Per mode, K rounds of
+// an A/A comparison and one comparison per injection, alternating; an injection is detected when
+// compare calls it slower, by whichever metric, and A/A false alarms and times to a verdict are
+// counted as for CPU.
 import { median, SLOWER } from '../../stats/index.js';
 import { INJECTIONS } from './duet-cost.js';
 import { describeNeighbour } from './neighbour.js';
@@ -13,8 +14,13 @@ import { calibrationChecks, mark, percent, pooledChange, summarizeTrials, trialO
 
 // An injected change must be called slower (regression or small regression) this often (issue's target).
 export const INJECTION_TARGET = Object.freeze({ verdicts: SLOWER, rate: 0.9 });
-// What an allocation-only change or a leak should move, and what it should not.
-const SHOWN_METRICS = ['heap bytes/request', 'CPU µs/request'];
+// A family of injections: its report's title, what its changes should move and what they should
+// not (pooled over the trials), and whether the runtime agent must measure.
+export const MEMORY = Object.freeze({
+  title: 'memory',
+  shown: ['heap bytes/request', 'CPU µs/request'],
+  runtimeMetrics: true,
+});
 
 /**
  * The injections of a memory calibration, from calibrate's flags.
@@ -62,7 +68,16 @@ const pooledText = (each) =>
     ? `${each.metric} ${each.change >= 0 ? '+' : ''}${(each.change * 100).toFixed(1)} % over ${each.rounds} rounds`
     : 'n/a';
 
-export function injectionsMarkdown({ benchmark, mode, summary, trials, achieved, pooledAA, budgetSeconds }) {
+export function injectionsMarkdown({
+  benchmark,
+  mode,
+  summary,
+  trials,
+  achieved,
+  pooledAA,
+  budgetSeconds,
+  family = MEMORY,
+}) {
   const checks = [
     ...summary.detection.map((each) => {
       const calledBy = Object.entries(each.calledBy).map(([metric, count]) => `${count} by ${metric}`);
@@ -76,7 +91,7 @@ export function injectionsMarkdown({ benchmark, mode, summary, trials, achieved,
     ...calibrationChecks(summary, { budgetSeconds }),
   ];
   const lines = [
-    `## perfgate calibration: ${benchmark}, ${mode} mode, memory (${summary.detection.map((each) => each.kind).join(', ')})`,
+    `## perfgate calibration: ${benchmark}, ${mode} mode, ${family.title} (${summary.detection.map((each) => each.kind).join(', ')})`,
     '',
     ...summary.detection.map(
       (each) => `Achieved over the trials of ${each.what}: ${achieved[each.kind].map(pooledText).join('; ')}`,
@@ -100,8 +115,9 @@ export function injectionsMarkdown({ benchmark, mode, summary, trials, achieved,
 
 /**
  * K A/A comparisons and K of each injection, per mode, alternating, of one benchmark of `config`
- * (the runtime agent is turned on): the report entries and markdown sections.
- * injections: memoryInjections'; neighbour, tenant: as calibrateBenchmark's.
+ * (with the runtime agent when the family needs it): the report entries and markdown sections.
+ * injections: memoryInjections' or stallInjections'; family: MEMORY or STALL (./stall.js);
+ * neighbour, tenant: as calibrateBenchmark's.
  */
 export async function calibrateInjections({
   config,
@@ -112,8 +128,9 @@ export async function calibrateInjections({
   runs,
   neighbour: percentLoad,
   tenant,
+  family = MEMORY,
 }) {
-  const measured = { ...config, runtimeMetrics: true };
+  const measured = family.runtimeMetrics ? { ...config, runtimeMetrics: true } : config;
   const neighbour = { percent: percentLoad, tenant };
   const kinds = [{ kind: 'A/A', inject: undefined }, ...injections];
   const byMode = Object.fromEntries(
@@ -150,7 +167,7 @@ export async function calibrateInjections({
   for (const mode of modes) {
     const { trials, comparisons } = byMode[mode];
     const summary = summarizeInjectionTrials(trials, injections, { budgetSeconds: settings.budgetSeconds });
-    const pooled = (kind) => SHOWN_METRICS.map((metric) => pooledChange(comparisons[kind], metric));
+    const pooled = (kind) => family.shown.map((metric) => pooledChange(comparisons[kind], metric));
     const achieved = Object.fromEntries(injections.map(({ kind }) => [kind, pooled(kind)]));
     const entry = {
       benchmark: trials[0].benchmark,
@@ -162,7 +179,7 @@ export async function calibrateInjections({
       pooledAA: pooled('A/A'),
       trials,
     };
-    sections.push(injectionsMarkdown({ ...entry, budgetSeconds: settings.budgetSeconds }));
+    sections.push(injectionsMarkdown({ ...entry, budgetSeconds: settings.budgetSeconds, family }));
     report.push(entry);
   }
   return { sections, report };
