@@ -52,12 +52,15 @@ test('rounds ±15 % apart that the budget cuts short: inconclusive, and the verd
   assert.equal(result.stoppedBy, 'budget');
   assert.equal(result.verdict.verdict, 'inconclusive');
   assert.match(noteOf(result) ?? '', /^the machine was too noisy \(spread 1[45]\.\d+ % per round in [\w µ/]+\)$/);
+  // The same, for the PR comment to read (bench/github/comment.js).
+  assert.ok(result.verdict.noisy.spread > 0.14 && result.verdict.noisy.spread < 0.16, `${result.verdict.noisy.spread}`);
 });
 
 test('a close call on a quiet machine stays a plain inconclusive; a resolved verdict carries no noise note', async () => {
   const close = await runRatios([1.035, 1.04, 0.995, 1.03, 1.038, 1.029, 0.99, 1.04], 7000);
   assert.deepEqual([close.stoppedBy, close.verdict.verdict], ['budget', 'inconclusive']);
   assert.equal(noteOf(close), undefined);
+  assert.equal(close.verdict.noisy, undefined);
   const clear = await runRatios(
     Array.from({ length: 10 }, () => 1.2),
     1e9,

@@ -11,6 +11,7 @@ import {
 } from '../comparison/report.js';
 import { headlineLines } from '../comparison/headline.js';
 import { profileTables } from '../comparison/profile/report.js';
+import { percent } from '../core/format.js';
 import { codeSpan as code, oneLine } from '../core/text.js';
 
 export const MARKER = '<!-- perfgate-bench -->';
@@ -58,6 +59,17 @@ function roundsText(comparisons) {
   return known.length ? known.map((mode) => MODE_TEXT[mode]).join(' and ') : 'rounds';
 }
 
+// The benchmarks the machine's noise left inconclusive (a shared or hosted runner): said, not guessed.
+function noisyLines(comparison) {
+  const noisy = comparison.benchmarks.filter((benchmark) => benchmark.verdict?.noisy);
+  if (!noisy.length) return [];
+  const each = noisy.map(
+    ({ id, verdict }) =>
+      `${code(id)} (spread ${percent(verdict.noisy.spread)} per round in ${code(verdict.noisy.metric)})`,
+  );
+  return [`⚠️ Inconclusive: the machine was too noisy for ${each.join(', ')}.`, ''];
+}
+
 function section(comparison) {
   const { sides } = comparison;
   const all = comparison.benchmarks.flatMap(rows);
@@ -71,6 +83,7 @@ function section(comparison) {
     ...dependencyChangeLines(comparison.dependencyChanges, (text) => code(text)),
     ...smallRegressionLine(comparison, (id) => code(id)),
     ...confirmationLine(comparison),
+    ...noisyLines(comparison),
     '| benchmark | metric | base | head | change | 95 % CI | verdict |',
     '| --- | --- | ---: | ---: | ---: | --- | --- |',
     ...shown,
