@@ -1,6 +1,7 @@
 // `npm run compare`: its option table and the turning of its values into a comparison request.
 // The measurement and verdict options are shared with `npm run calibrate`.
 import { MODES } from '../comparison/run-comparison.js';
+import { LEAK_THRESHOLD_BYTES } from '../comparison/leak-gate.js';
 import { NO_CHANGE_MARGINS } from '../comparison/rounds.js';
 import { percentNumber as percent } from '../core/format.js';
 import { bandProblems, bandSettings, bandsFrom, defaultBands } from '../results/metrics.js';
@@ -83,6 +84,12 @@ export const COMPARISON_OPTIONS = {
     value: 'PCT',
     help: 'exit 1 when a regression in the metric that called the verdict lies wholly beyond this',
     default: percent(COMPARE_DEFAULTS.failThreshold),
+  },
+  'leak-threshold': {
+    type: 'nonNegative',
+    value: 'MB',
+    help: "with --soak-every, exit 1 when the head's heap growth per 10,000 requests lies wholly above this and above the base's, and the base's does not (a leak, even when the head is not slower)",
+    default: LEAK_THRESHOLD_BYTES / 1e6,
   },
   confirm: {
     type: 'boolean',
@@ -222,6 +229,7 @@ export function comparisonRequest(values) {
       mode: values.mode,
       interval: values.interval,
       failThreshold: values['fail-threshold'] / 100,
+      leakThreshold: values['leak-threshold'] * 1e6,
       confirm: values.confirm,
       budgetSeconds: values.budget,
       minRounds: values['min-rounds'],

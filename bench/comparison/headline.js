@@ -47,6 +47,7 @@ function countParts(comparison, quote) {
   const sloBroken = gate.sloBroken ?? [];
   const parts = [
     failedOnHead.length ? `the head failed ${counted(failedOnHead.length, 'benchmark')} (${ids(failedOnHead)})` : '',
+    leakPart(gate.leaks ?? [], quote),
     sloBroken.length
       ? `the head breaks ${counted(sloBroken.length, 'SLO')} the base met (${ids([...new Set(sloBroken.map((each) => each.id))])})`
       : '',
@@ -89,6 +90,20 @@ function countParts(comparison, quote) {
   return said.length ? said : ['no benchmark of your servers was compared'];
 }
 
+// A soak's heap growth per 10,000 requests, in MB: "10.8 MB per 10,000 requests (+8.0 … +13.5)".
+const signedMegabytes = (bytes) => `${bytes >= 0 ? '+' : ''}${(bytes / 1e6).toFixed(1)}`;
+const growthText = ({ growthBytesPer10kRequests: growth, interval }) =>
+  `${(growth / 1e6).toFixed(1)} MB per 10,000 requests (${signedMegabytes(interval[0])} … ${signedMegabytes(interval[1])})`;
+
+// The head's leaks the base does not have (bench/comparison/leak-gate.js): one is said with its figure.
+function leakPart(leaks, quote) {
+  if (leaks.length === 1)
+    return `the head leaks ${growthText(leaks[0].head)} in ${quote(leaks[0].id)}; the base does not`;
+  return leaks.length
+    ? `the head leaks in ${counted(leaks.length, 'benchmark')} (${shown(leaks.map((each) => quote(each.id))).join(', ')}); the base does not`
+    : '';
+}
+
 // Each failed benchmark with its reason: the head's (which fail the check), those that could not be
 // compared, and references (which never fail it).
 function failureLines(comparison, quote) {
@@ -97,6 +112,10 @@ function failureLines(comparison, quote) {
   const { failedOnHead = [], notCompared = [], referencesFailed = [], sloBroken = [] } = comparison.gate;
   const lines = [
     ...failedOnHead.map((id) => line(id, 'failed on the head, where the base did not')),
+    ...(comparison.gate.leaks ?? []).map(
+      (each) =>
+        `- ${quote(each.id)}: the heap grows ${growthText(each.head)} on the head, ${growthText(each.base)} on the base: a leak beyond the ${(comparison.gate.leakThreshold / 1e6).toFixed(1)} MB threshold that the base does not have`,
+    ),
     ...sloBroken.map(
       (each) =>
         `- ${quote(each.id)}: ${quote(each.metric)} ${each.head}${unitOf(each.metric)} on the head, ${each.base}${unitOf(each.metric)} on the base: SLO ${quote(each.bound)} broken by the head`,

@@ -29,6 +29,8 @@ export const roundSample = (run) => ({
   timeouts: run.timeouts,
   // Kept for the SLO gate (bench/comparison/slo-gate.js), not judged.
   errorPct: run.errorPct,
+  // A soak's trends, one per serving process, for the leak gate (bench/comparison/leak-gate.js), not judged.
+  ...(run.server.runtime?.soak?.fit ? { heapTrend: run.server.runtime.soak.fit } : {}),
   clientSaturated: run.loadGenerator.saturated,
   // The machine during the round (CPU model, steal %): a hosted runner's noise, recorded, not judged.
   ...(run.host ? { host: run.host } : {}),

@@ -21,6 +21,7 @@ import { failedSides, judgeGate, referenceDifference, runtimesDiffer } from './g
 import { clientBoundNoteAt, compareInterleaved, roundSample, sequentialRound } from './rounds.js';
 import { COMPARISON_FORMAT } from './schema.js';
 import { loadSideVariants, missingFileHint } from './sides.js';
+import { leakBreaks, withLeakGate } from './leak-gate.js';
 import { sloBreaks, withSloGate } from './slo-gate.js';
 import { takeMisbehaviour } from '../measurement/sandbox/conduct.js';
 import { limitsNote } from '../measurement/sandbox/cgroup.js';
@@ -289,12 +290,16 @@ export async function compareSides(
       metrics: JUDGED_METRICS.map((metric) => metric.name),
     },
     benchmarks,
-    gate: withSloGate(
-      judgeGate(benchmarks, {
-        failThreshold: settings.failThreshold,
-        failThresholdOf: (benchmark) => settingsOf(settings, benchmark).failThreshold,
-      }),
-      sloBreaks(benchmarks, config),
+    gate: withLeakGate(
+      withSloGate(
+        judgeGate(benchmarks, {
+          failThreshold: settings.failThreshold,
+          failThresholdOf: (benchmark) => settingsOf(settings, benchmark).failThreshold,
+        }),
+        sloBreaks(benchmarks, config),
+      ),
+      leakBreaks(benchmarks, settings.leakThreshold),
+      settings.leakThreshold,
     ),
   };
 }

@@ -17,7 +17,33 @@ const samples = {
   items: {
     type: 'object',
     required: ALWAYS_JUDGED.map((metric) => metric.sampleKey),
-    properties: Object.fromEntries(ALWAYS_JUDGED.map((metric) => [metric.sampleKey, { type: 'number', minimum: 0 }])),
+    properties: {
+      ...Object.fromEntries(ALWAYS_JUDGED.map((metric) => [metric.sampleKey, { type: 'number', minimum: 0 }])),
+      // A soak's trend per serving process (bench/comparison/leak-gate.js): centred sums.
+      heapTrend: {
+        type: 'array',
+        maxItems: 1000,
+        items: {
+          type: 'object',
+          required: ['n', 'sxx', 'sxy', 'syy'],
+          properties: {
+            n: { type: 'integer', minimum: 0 },
+            sxx: { type: 'number', minimum: 0 },
+            sxy: { type: 'number' },
+            syy: { type: 'number', minimum: 0 },
+          },
+        },
+      },
+    },
+  },
+};
+// A side's heap growth per 10,000 requests and its 95 % interval, in bytes.
+const heapGrowth = {
+  type: 'object',
+  required: ['growthBytesPer10kRequests', 'interval'],
+  properties: {
+    growthBytesPer10kRequests: { type: 'number' },
+    interval: { type: 'array', minItems: 2, maxItems: 2, items: { type: 'number' } },
   },
 };
 // A duet benchmark's sides measured alone once (alone.js): a round's sample each, and duet's cost.
@@ -222,6 +248,17 @@ export const comparisonSchema = {
         notCompared: { type: 'array', maxItems: 1000, items: text(300) },
         referencesMoved: { type: 'array', maxItems: 1000, items: text(300) },
         referencesFailed: { type: 'array', maxItems: 1000, items: text(300) },
+        // bench/comparison/leak-gate.js, with a soak: the head's leaks the base does not have (fail the gate).
+        leakThreshold: { type: 'number', minimum: 0 },
+        leaks: {
+          type: 'array',
+          maxItems: 1000,
+          items: {
+            type: 'object',
+            required: ['id', 'base', 'head'],
+            properties: { id: text(300), base: heapGrowth, head: heapGrowth },
+          },
+        },
         // bench/comparison/slo-gate.js: objectives the head broke where the base met them (fail the gate).
         sloBroken: {
           type: 'array',
