@@ -23,7 +23,7 @@ export const BENCH_COMMAND = {
     },
     'find-knee': {
       type: 'boolean',
-      help: "instead of the suite's table: for each benchmark with an SLO, search from --rate (else its first --rates tier) for the highest rate at which every SLO holds (an open-model engine: --engine vegeta), and report it with its interval",
+      help: "instead of the suite's table: for each benchmark with an SLO, search from --rate (else its first --rates tier) for the highest rate at which every SLO holds (an open-model engine: --engine vegeta), report it with its interval, and add it to the history as '<benchmark> - knee rate'",
     },
     'knee-steps': {
       type: 'count',
