@@ -42,12 +42,12 @@ export function baseServersRepository(prefix = 'perfgate-repo-') {
 }
 
 // Replaces the /hello route of the servers (uncommitted).
-function replaceHelloRoute(repo, route) {
+function replaceHelloRoute(repo, route, from = HELLO_ROUTE) {
   const routes = join(repo, 'servers/routes/http-routes.js');
   const before = readFileSync(routes, 'utf8');
-  if (!before.includes(HELLO_ROUTE))
-    throw new Error(`servers/routes/http-routes.js no longer has ${HELLO_ROUTE}: update this helper`);
-  writeFileSync(routes, before.replace(HELLO_ROUTE, route));
+  if (!before.includes(from))
+    throw new Error(`servers/routes/http-routes.js no longer has ${from}: update this helper`);
+  writeFileSync(routes, before.replace(from, route));
 }
 
 // Makes /hello spend the servers' own CPU work per request (uncommitted): a plain, clear slowdown.
@@ -57,6 +57,19 @@ export const makeHelloCpuBound = (repo) =>
 // Makes /hello answer 500 with the right body (uncommitted): a server the answer check refuses.
 export const makeHelloFail = (repo) =>
   replaceHelloRoute(repo, "'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT, 500],");
+
+// /hello building 1 KB per request: dropped at the next request, or kept for good (a leak), so
+// that the two allocate alike and only the leak differs.
+const DROPPING_HELLO_ROUTE =
+  "'GET /hello': async () => { globalThis.keptByHello = new Array(128).fill(0); return [TEXT_TYPE, HELLO_TEXT]; },";
+const KEEPING_HELLO_ROUTE =
+  "'GET /hello': async () => { (globalThis.keptByHello ??= []).push(new Array(128).fill(0)); return [TEXT_TYPE, HELLO_TEXT]; },";
+
+// Makes /hello build and drop 1 KB per request (uncommitted).
+export const makeHelloDropKilobyte = (repo) => replaceHelloRoute(repo, DROPPING_HELLO_ROUTE);
+
+// Makes the dropping /hello keep its kilobyte for good instead (uncommitted).
+export const makeHelloKeepKilobyte = (repo) => replaceHelloRoute(repo, KEEPING_HELLO_ROUTE, DROPPING_HELLO_ROUTE);
 
 /**
  * @param {Array<'same'|'slower'>} history  one commit each after the first ("base")
