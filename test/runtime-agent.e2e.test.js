@@ -89,14 +89,36 @@ test('a soak finds a leak of 1 KB per request and none where nothing is kept, an
   // Without a leak the heap wanders by tens of KB, which a short soak's few thousand requests magnify.
   const still = plain.growthBytesPer10kRequests;
   assert.ok(Math.abs(still) < leak / 3, `${still} B per 10,000 requests without a leak, ${leak} B with`);
-  assert.ok(plain.samples >= 6 && plain.warmupSamples >= 2);
+  assert.ok(plain.samples >= 6 && plain.warmupSamples >= 1 && plain.warmupSamples <= plain.samples / 2);
   const smaller = JSON.parse(readFileSync(join(out, 'benchmark-action-smaller.json'), 'utf8'));
   assert.ok(smaller.some((entry) => entry.name === 'leaking hello c=4 - heap growth/10k requests'));
+  assert.deepEqual(leftoverServers(), []);
+});
+
+test("a cluster's soak reads every worker that served, with one growth for all", async () => {
+  const dir = tempDir();
+  const out = join(dir, 'out');
+  const config = writeConfig(dir, {
+    name: 'cluster-soak',
+    variants: ['node-cluster'],
+    scenarios: ['hello'],
+    connections: [4],
+    duration: 2,
+    warmup: 0.3,
+    server: { workers: 2 },
+  });
+  const run = await runBench(['--config', config, '--soak-every', '0.25', '--out', out, '--no-history']);
+  assert.equal(run.code, 0, run.stderr);
+  const { runtime } = readResult(out).benchmarks[0].runs[0].server;
+  assert.ok(runtime.processes >= 2, `${runtime.processes} processes ran the agent`);
+  assert.ok(runtime.soak.processes >= 2, `${runtime.soak.processes} serving processes read`);
+  assert.equal(runtime.soak.fit.length, runtime.soak.processes);
+  assert.ok(runtime.soak.interval[0] <= runtime.soak.growthBytesPer10kRequests);
   assert.deepEqual(leftoverServers(), []);
 });
 
 test('a soak of no interval is refused, naming the field', async () => {
   const run = await runBench(['--suite', 'smoke', '--soak-every', '0', '--out', join(tempDir(), 'out')]);
   assert.equal(run.code, 2);
-  assert.match(run.stderr, /soakEvery: must be > 0/);
+  assert.match(run.stderr, /soakEvery: 0 is not a soak's interval: give the seconds between heap readings, above 0/);
 });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { suiteRequest } from '../bench/cli/suite-options.js';
+import { validateSuite } from '../bench/config/schema.js';
 import { DEFAULTS } from '../bench/config/suites.js';
 import { measurementSettings } from '../bench/measurement/context.js';
 import { sideCommand } from '../bench/measurement/process/server.js';
@@ -227,6 +228,16 @@ test('a soak: warm-up growth apart where it settles, then the growth per 10,000 
     heapGrowth([samples.slice(0, 3)]).absent,
     /3 heap samples, too few .*lengthen --duration or shorten --soak-every/,
   );
+});
+
+test("a soak's interval that is 0, negative, not a number or beyond an hour is refused, naming the fix", () => {
+  const names = { variantNames: ['node-http'], scenarioNames: ['hello'] };
+  const suite = { variants: ['node-http'], scenarios: ['hello'], connections: [1] };
+  assert.deepEqual(validateSuite({ ...suite, soakEvery: 0.5 }, names), []);
+  for (const soakEvery of [0, -1, 'x', 4000])
+    assert.deepEqual(validateSuite({ ...suite, soakEvery }, names), [
+      `soakEvery: ${JSON.stringify(soakEvery)} is not a soak's interval: give the seconds between heap readings, above 0 and at most 3600 (e.g. --soak-every 1, "soakEvery": 1), or leave it out for no soak`,
+    ]);
 });
 
 test('a soak reads every serving process, each at its own heap level, with one slope; a forged sample list is refused', () => {

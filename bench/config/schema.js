@@ -202,6 +202,8 @@ function problemLines(validationErrors) {
         return `${field}: "${error.data}" is not allowed${meant(error.data, error.params.allowedValues)} (allowed: ${error.params.allowedValues.join(', ')})`;
       if (RATE_FIELD.test(field) && error.keyword !== 'uniqueItems')
         return `${field}: ${JSON.stringify(error.data)} is not a rate: give requests per second above 0 (e.g. "rates": [500, 1000], --rates 500,1000)`;
+      if (field === 'soakEvery')
+        return `soakEvery: ${JSON.stringify(error.data)} is not a soak's interval: give the seconds between heap readings, above 0 and at most 3600 (e.g. --soak-every 1, "soakEvery": 1), or leave it out for no soak`;
       if (error.keyword === 'additionalProperties') {
         const fields = Object.keys(error.parentSchema.properties ?? {});
         return `${field}: unknown field "${error.params.additionalProperty}"${meant(error.params.additionalProperty, fields)}`;
