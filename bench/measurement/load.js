@@ -104,8 +104,8 @@ export async function prepareLoad({ engine: chosen, workers = 0, host = LOOPBACK
   // An open-model engine reads `rate` as its schedule, a closed-loop one as a cap (site/shared/load-point.js).
   const point =
     engine.model === MODELS.open ? openLoad(options.rate, options.connections) : closedLoad(options.connections);
-  // An open point without connections leaves its sockets to the engine: one process per worker then.
-  const sockets = point.connections ?? Math.max(1, workers);
+  // An open point without connections leaves its sockets to the engine, in one process.
+  const sockets = point.connections ?? 1;
   const fileLimit = raiseFileLimit(Math.ceil(sockets / Math.max(1, workers)));
   const count = processesFor(sockets, { fileLimit, workers });
   // The processes start at once (and, when the port is a promise, while the server starts).
