@@ -59,6 +59,23 @@ test('each verdict has its own words; a small change says its interval and that 
   assert.doesNotMatch(markdown, /a small regression \|[^\n]*no change \|\n\| a small regression \| CPU/);
 });
 
+test('a reference among the benchmarks is said to be one, which never fails the check', () => {
+  const withReference = structuredClone(comparison);
+  withReference.benchmarks.push({
+    ...benchmarkWith('node-http hello c=10', 'inconclusive', 0.01, [-0.06, 0.07]),
+    reference: true,
+  });
+  const markdown = comparisonMarkdown(withReference);
+  assert.match(
+    markdown,
+    /- \*\*node-http hello c=10\*\*: 🟡 inconclusive, called by CPU µs\/request: [^\n]* \(a reference beside your servers: it never fails the check\)\n/,
+  );
+  assert.match(
+    markdown,
+    /- \*\*open\*\*: 🟡 inconclusive, called by CPU µs\/request: \+1\.0 % \(-6\.0 % … \+7\.0 %\)\n/,
+  );
+});
+
 test("a no change from five rounds shows its equivalence interval and that interval's level", () => {
   const five = benchmarkWith('five rounds', 'no change', 0.004, null);
   five.verdicts['CPU µs/request'] = {

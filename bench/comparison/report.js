@@ -204,7 +204,9 @@ function confirmationNote({ confirmation }) {
 // The benchmark's own verdict line: which metric called it, and why (bench/comparison/rounds.js).
 function verdictLine(benchmark) {
   if (!benchmark.verdict) return [];
-  const notes = [...benchmark.verdict.notes, ...confirmationNote(benchmark)];
+  // A built-in reference sits among the project's benchmarks under its own id: said, with its place in the check.
+  const reference = benchmark.reference ? ['a reference beside your servers: it never fails the check'] : [];
+  const notes = [...reference, ...benchmark.verdict.notes, ...confirmationNote(benchmark)];
   return [
     `- **${escapeCell(benchmark.id)}**: ${escapeCell(verdictSummary(benchmark))}${notes.length ? ` (${notes.map(escapeCell).join('; ')})` : ''}`,
   ];
