@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { runnerOf } from '../../site/shared/runner.js';
 import { gitOutput } from '../core/git.js';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,5 +45,7 @@ export function machineInfo() {
     memoryBytes: os.totalmem(),
     node: process.version,
     governor: readOptional('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor') ?? null,
+    // github-hosted, self-hosted, or null outside GitHub Actions (site/shared/runner.js).
+    runner: runnerOf(process.env),
   };
 }

@@ -7,6 +7,7 @@ import { METRIC_REGISTRY, metricByName, summaryValue } from './metrics.js';
 import { describePinning } from '../measurement/pinning.js';
 import { SYSTEM } from '../measurement/runtime/spec.js';
 import { loadFacts, loadPointOf } from '../../site/shared/load-point.js';
+import { runnerFacts } from '../../site/shared/runner.js';
 import { kneeSuiteName, suiteNames, trendSuiteNames } from '../../site/shared/suite-names.js';
 
 // The chart groups' names live with the site, which reads the project back from them.
@@ -41,6 +42,7 @@ function extraText(benchmark, result) {
     `engine: ${summary.engine ?? result.config.engine}`,
     ...(result.config?.rate ? [`rate: ${result.config.rate} req/s per load`] : []),
     `cpu: ${result.machine.cpuModel} x${result.machine.cores}`,
+    ...runnerFacts(result.machine),
     `pinning: ${describePinning(result.pinning)}`,
     `node: ${result.machine.node}`,
     ...runtimeFacts(benchmark, result),
@@ -89,6 +91,7 @@ function kneeExtra({ about, interval, clientBound, steps, stoppedBy, measured },
     `search: ${steps.map((step) => `${step.rate} ${step.outcome}`).join(', ')} (stopped by ${stoppedBy})`,
     `engine: ${engine}`,
     `cpu: ${machine.cpuModel} x${machine.cores}`,
+    ...runnerFacts(machine),
     `node: ${machine.node}`,
   ].join('\n');
 }

@@ -110,7 +110,11 @@ const resultSchema = {
     format: { const: 'perfgate-result' },
     version: { const: 1 },
     status: { enum: ['running', 'complete', 'interrupted'] },
-    machine: { type: 'object', required: ['cpuModel', 'cores', 'node', 'kernel', 'arch'] },
+    machine: {
+      type: 'object',
+      required: ['cpuModel', 'cores', 'node', 'kernel', 'arch'],
+      properties: { runner: { enum: ['github-hosted', 'self-hosted', null] } },
+    },
     git: { type: 'object', required: ['commit'] },
     packages: { type: 'object', additionalProperties: { type: ['string', 'null'] } },
     pinning: { type: 'object', required: ['method'], properties: { method: { enum: ['taskset', 'none'] } } },

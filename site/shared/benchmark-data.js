@@ -6,6 +6,7 @@
 // points at that commit, as on the action's own page.
 import { parseExtra } from './extra.js';
 import { describeBench } from './bench-name.js';
+import { hostedSuiteName, isHostedFacts } from './runner.js';
 
 export class MalformedDataError extends Error {}
 
@@ -85,6 +86,10 @@ export function readSources(sources) {
   let repoUrl = null;
   let lastUpdate = null;
   const suiteOrder = [];
+  const factsOf = memoize(parseExtra);
+  // A run on a GitHub-hosted runner goes to a chart group of its own (./runner.js), so that its
+  // lines are never joined with a steady machine's.
+  const hosted = (entry) => entry.benches.some((bench) => isObject(bench) && isHostedFacts(factsOf(bench.extra)));
   for (const { label, raw } of sources) {
     const where = label ?? 'data.js';
     if (raw === undefined) throw new MalformedDataError(`${where} did not set window.BENCHMARK_DATA`);
@@ -96,10 +101,10 @@ export function readSources(sources) {
     for (const [name, entries] of Object.entries(raw.entries)) {
       if (!Array.isArray(entries)) throw new MalformedDataError(`${where}: entries["${name}"] is not a list of runs`);
       const suite = sources.length > 1 ? `${label} · ${name}` : name;
-      suiteOrder.push(suite);
+      suiteOrder.push(suite, hostedSuiteName(suite));
       for (const entry of entries) {
-        if (isUsableEntry(entry)) runs.push({ suite, entry, commit: commitOf(entry, repo) });
-        else skipped += 1;
+        if (!isUsableEntry(entry)) skipped += 1;
+        else runs.push({ suite: hosted(entry) ? hostedSuiteName(suite) : suite, entry, commit: commitOf(entry, repo) });
       }
     }
   }
@@ -125,7 +130,6 @@ export function readSources(sources) {
   }
 
   const samples = [];
-  const factsOf = memoize(parseExtra);
   const describe = memoize((_key, name, unit, facts) => describeBench(name, unit, facts));
   for (const { suite, entry, commitIndex: commit, slot } of runs) {
     for (const bench of entry.benches) {
