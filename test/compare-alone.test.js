@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Ajv from 'ajv';
 import { wantsAlone } from '../bench/comparison/alone.js';
+import { invokedAs } from '../bench/core/invocation.js';
 import { comparisonMarkdown } from '../bench/comparison/report.js';
 import { comparisonSchema } from '../bench/comparison/schema.js';
 import { comparisonFixture } from './helpers/comparison-fixture.js';
@@ -59,5 +60,9 @@ test("the report puts each server alone beside duet's figures, and says why they
 
 test('without a measurement alone, duet says its figures are shared-core ones and how to measure alone', () => {
   assert.match(comparisonMarkdown(comparisonWith([benchmark()])), /`--alone` measures each side alone as well/);
+  // Named as the user runs perfgate: `npm run duet-cost` in this checkout, `perfgate duet-cost` installed.
+  assert.match(comparisonMarkdown(comparisonWith([benchmark()])), /`npm run duet-cost` says by how much/);
+  invokedAs('perfgate');
+  assert.match(comparisonMarkdown(comparisonWith([benchmark()])), /`perfgate duet-cost` says by how much/);
   assert.doesNotMatch(comparisonMarkdown(comparisonWith([benchmark()], 'sequential')), /share the server cores/);
 });

@@ -3,6 +3,7 @@
 // per request and serves fewer requests than one alone (fewer requests per event-loop turn,
 // caches, GC threads); the change between the sides is what duet judges, and this says how far
 // its absolute figures are from a single server's, so a reader does not compare them with bench's.
+import { commandLine } from '../core/invocation.js';
 import { measureOnce } from '../measurement/measure.js';
 import { isFaster, isSlower, mean } from '../stats/index.js';
 import { roundSample } from './rounds.js';
@@ -50,7 +51,7 @@ export function aloneLines(comparison, { number, signedPercent, cell }) {
     "In duet both servers share the server cores, so each side's CPU µs/request is higher and its req/s lower than `bench` gives for one server; the change between the sides is what is judged.";
   if (!measuredAlone.length)
     return [
-      `${note} \`--alone\` measures each side alone as well; \`npm run duet-cost\` says by how much on this machine.`,
+      `${note} \`--alone\` measures each side alone as well; \`${commandLine('duet-cost')}\` says by how much on this machine.`,
       '',
     ];
   return [
