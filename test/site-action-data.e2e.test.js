@@ -318,13 +318,14 @@ test("the history of a real npm run bench: perfgate's views from the run just ma
   assert.deepEqual(
     charts.map((chart) => `${chart.suite}: ${chart.title}`),
     [
-      'perfgate throughput: hello c=4 · req/s',
-      'perfgate throughput: json c=4 · req/s',
-      'perfgate latency: hello c=4 · p99 latency',
-      'perfgate latency: json c=4 · p99 latency',
+      // One server's line: its chart names it.
+      'perfgate throughput: node-http · hello c=4 · req/s',
+      'perfgate throughput: node-http · json c=4 · req/s',
+      'perfgate latency: node-http · hello c=4 · p99 latency',
+      'perfgate latency: node-http · json c=4 · p99 latency',
     ],
   );
-  assert.deepEqual(datasetSummary(charts, 'hello c=4 · req/s'), ['node-http:1']);
+  assert.deepEqual(datasetSummary(charts, 'node-http · hello c=4 · req/s'), ['node-http:1']);
   await page.screenshot({ path: `${outputDir}site-real-bench.png` });
   await page.click('.tabs button[data-view="variants"]');
   const rows = await page.locator('#variant-table tbody tr').evaluateAll((trs) =>
