@@ -8,7 +8,7 @@ import { defaultBands } from '../bench/results/metrics.js';
 import { roundSpread, tooNoisy } from '../bench/stats/index.js';
 
 // Paired rounds of one second each from head/base ratios of CPU µs/request (req/s and p99 move with it).
-function runRatios(ratios, budgetMs) {
+function runRatios(ratios, budgetMs, maxRounds = 60) {
   let clock = 0;
   const sample = (cpu) => ({
     requestsPerSecond: 1e6 / cpu,
@@ -28,7 +28,7 @@ function runRatios(ratios, budgetMs) {
     interval: 'paired',
     budgetMs,
     minRounds: 5,
-    maxRounds: 60,
+    maxRounds,
   });
 }
 const noteOf = (result) => result.verdict.notes.find((note) => note.startsWith('the machine was too noisy'));
@@ -67,6 +67,17 @@ test('a close call on a quiet machine stays a plain inconclusive; a resolved ver
   );
   assert.deepEqual([clear.stoppedBy, clear.verdict.verdict], ['resolved', 'regression']);
   assert.equal(noteOf(clear), undefined);
+});
+
+test('rounds too few for an interval that calls a change say so, not that the machine was noisy', async () => {
+  const short = await runRatios([0.7, 0.68, 0.72, 0.69], 1e9, 4);
+  assert.deepEqual([short.stoppedBy, short.verdict.verdict], ['max-rounds', 'inconclusive']);
+  assert.equal(noteOf(short), undefined);
+  assert.equal(short.verdict.noisy, undefined);
+  assert.ok(
+    short.verdict.notes.includes('4 rounds are too few for an interval that calls a change: allow more (--max-rounds)'),
+    short.verdict.notes.join('; '),
+  );
 });
 
 test("each round's sample keeps the machine it ran on (CPU model, steal %), recorded beside the judged metrics", () => {

@@ -183,6 +183,19 @@ function withNoiseNote(verdict, samples, deciding, { thresholds, noChangeWithin,
   return verdict;
 }
 
+// An inconclusive verdict whose rounds were too few for any deciding metric to have an interval that calls a change
+// (the paired 95 % one needs 6): no machine could have resolved it, so the note says that instead of noise.
+function tooFewRounds(verdict, verdicts, deciding, rounds, stoppedBy) {
+  if (verdict.verdict !== VERDICTS.inconclusive || deciding.names.some((name) => verdicts[name].ci)) return null;
+  return {
+    ...verdict,
+    notes: [
+      ...verdict.notes,
+      `${rounds} rounds are too few for an interval that calls a change: allow more (${stoppedBy === 'budget' ? '--budget' : '--max-rounds'})`,
+    ],
+  };
+}
+
 /**
  * @param {{measureRound: (round: number, order: ['base'|'head', 'base'|'head']) => Promise<{base: object, head: object}>,
  *   budgetMs: number, minRounds: number, maxRounds: number, thresholds: object, interval?: string,
@@ -237,7 +250,8 @@ export async function compareInterleaved({
       const judged =
         stoppedBy === 'resolved'
           ? verdict
-          : withNoiseNote(verdict, samples, deciding, { thresholds, noChangeWithin, equivalenceConfidence, rounds });
+          : (tooFewRounds(verdict, verdicts, deciding, rounds, stoppedBy) ??
+            withNoiseNote(verdict, samples, deciding, { thresholds, noChangeWithin, equivalenceConfidence, rounds }));
       return { samples, verdicts, verdict: judged, rounds, elapsedMs: now() - startedAt, stoppedBy };
     }
   }
