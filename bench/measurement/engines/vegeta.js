@@ -13,7 +13,7 @@ import { spawnGroup, stopGroup } from '../process/children.js';
 import { LOOPBACK } from '../process/ports.js';
 import { boundedWait } from './bounded.js';
 import { openSchedule } from './open-schedule.js';
-import { reapedCpuSeconds, withReapedCpu } from './reaped-cpu.js';
+import { runReaped } from './reaped-cpu.js';
 import { VEGETA_BIN, VEGETA_VERSION } from './vegeta-install.js';
 
 export function vegetaUnavailable() {
@@ -150,31 +150,21 @@ export const vegetaEngine = {
     return {
       async go(duration = options.duration) {
         const resultsFile = join(dir, 'results');
-        // Affinity is inherited: the harness runs on the load cores (bench/measurement/pinning.js pinSelf).
-        group = spawnGroup(
-          withReapedCpu(VEGETA_BIN, [...vegetaArguments({ ...options, duration }, files), `-output=${resultsFile}`]),
-          { stdio: ['ignore', 'pipe', 'pipe'] },
-        );
-        let stdout = '';
-        let stderr = '';
-        group.child.stdout.on('data', (chunk) => {
-          stdout += chunk;
-        });
-        group.child.stderr.on('data', (chunk) => {
-          stderr += chunk;
-        });
         try {
+          // Affinity is inherited: the harness runs on the load cores (bench/measurement/pinning.js pinSelf).
           // Every request ends within its timeout after the schedule does.
-          const exit = await boundedWait(group.exited, duration + options.timeout + 30, 'vegeta did not finish');
-          const cpuSeconds = reapedCpuSeconds(stdout);
-          if (exit.code !== 0 || cpuSeconds === null)
-            throw new Error(
-              `vegeta failed (${exit.signal ?? `code ${exit.code}`}): ${stderr.trim().split('\n').slice(-3).join(' / ')}`,
-            );
+          const { cpuSeconds } = await runReaped({
+            name: 'vegeta',
+            program: VEGETA_BIN,
+            args: [...vegetaArguments({ ...options, duration }, files), `-output=${resultsFile}`],
+            seconds: duration + options.timeout + 30,
+            onSpawn: (spawned) => {
+              group = spawned;
+            },
+          });
           const lines = await decodeResults(resultsFile, 30 + duration);
           return { ...vegetaSample(lines, { rate: options.rate, duration }), client: { cpuSeconds } };
         } finally {
-          await stopGroup(group);
           rmSync(resultsFile, { force: true });
         }
       },

@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHistogram, encodeHistogram } from '../latency-histogram.js';
-import { spawnGroup, stopGroup } from '../process/children.js';
-import { boundedWait } from './bounded.js';
-import { reapedCpuSeconds, withReapedCpu } from './reaped-cpu.js';
+import { stopGroup } from '../process/children.js';
+import { runReaped } from './reaped-cpu.js';
 import { installHint } from '../../core/invocation.js';
 
 const SCRIPT = fileURLToPath(new URL('./wrk-report.lua', import.meta.url));
@@ -107,33 +106,17 @@ export const wrkEngine = {
     return {
       async go(duration = options.duration) {
         // Affinity is inherited: the harness runs on the load cores (bench/measurement/pinning.js pinSelf).
-        group = spawnGroup(withReapedCpu('wrk', wrkArguments({ ...options, duration })), {
+        const { cpuSeconds } = await runReaped({
+          name: 'wrk',
+          program: 'wrk',
+          args: wrkArguments({ ...options, duration }),
           env,
-          stdio: ['ignore', 'pipe', 'pipe'],
+          seconds: wholeSeconds(duration) + options.timeout + 30,
+          onSpawn: (spawned) => {
+            group = spawned;
+          },
         });
-        let stdout = '';
-        let stderr = '';
-        group.child.stdout.on('data', (chunk) => {
-          stdout += chunk;
-        });
-        group.child.stderr.on('data', (chunk) => {
-          stderr += chunk;
-        });
-        try {
-          const exit = await boundedWait(
-            group.exited,
-            wholeSeconds(duration) + options.timeout + 30,
-            'wrk did not finish',
-          );
-          const cpuSeconds = reapedCpuSeconds(stdout);
-          if (exit.code !== 0 || cpuSeconds === null)
-            throw new Error(
-              `wrk failed (${exit.signal ?? `code ${exit.code}`}): ${(stderr || stdout).trim().split('\n').slice(-3).join(' / ')}`,
-            );
-          return parseWrkReport(readFileSync(env.PERFGATE_WRK_OUT, 'utf8'), cpuSeconds);
-        } finally {
-          await stopGroup(group);
-        }
+        return parseWrkReport(readFileSync(env.PERFGATE_WRK_OUT, 'utf8'), cpuSeconds);
       },
       stop: cleanUp,
     };
