@@ -44,8 +44,9 @@ const steps = () => [
 const selfHosted = (job) => [job['runs-on']].flat().includes('self-hosted');
 
 describe('templates and actions', () => {
-  test('there are the PR check, the hosted mode, the main-branch trend and the upgrade gate', () => {
+  test('there are the PR check, the hosted mode, the main-branch trend (self-hosted and hosted) and the upgrade gate', () => {
     assert.deepEqual(templates.sort(), [
+      'perfgate-hosted-main.yml',
       'perfgate-hosted-report.yml',
       'perfgate-hosted.yml',
       'perfgate-main.yml',
@@ -102,6 +103,7 @@ describe('templates and actions', () => {
     assert.deepEqual(
       writers.map(([where, job]) => [where, job.permissions, selfHosted(job)]),
       [
+        ['perfgate-hosted-main.yml:publish', { contents: 'write' }, false],
         [
           'perfgate-hosted-report.yml:report',
           { actions: 'read', contents: 'read', 'pull-requests': 'write', statuses: 'write' },
@@ -145,6 +147,8 @@ const MIRRORS = [
   ['perfgate-main.yml', 'publish', 'bench-main.yml', 'publish'],
   ['perfgate-hosted.yml', 'compare', 'bench-hosted.yml', 'compare'],
   ['perfgate-hosted-report.yml', 'report', 'bench-hosted-report.yml', 'report'],
+  ['perfgate-hosted-main.yml', 'bench', 'bench-hosted-main.yml', 'bench'],
+  ['perfgate-hosted-main.yml', 'publish', 'bench-hosted-main.yml', 'publish'],
 ];
 const own = (name) => YAML.parse(read(`.github/workflows/${name}`));
 // A job's guards, with its workflow's name taken out of its concurrency group.

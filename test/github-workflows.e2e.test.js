@@ -11,6 +11,7 @@ import { INSIDER_ASSOCIATIONS, UPDATE_BOTS } from '../bench/github/trusted-trigg
 import { SUITES } from '../bench/config/suites.js';
 import { SUITE_NAMES, TOOLS, TREND_SUITES } from '../bench/results/benchmark-action.js';
 import { TREND_FILES } from '../bench/comparison/trend/write.js';
+import { hostedSuiteName } from '../site/shared/runner.js';
 import { syntheticData, syntheticSeries, syntheticSha } from '../bench/history/detect/synthetic.js';
 import { serializeBenchmarkData } from '../bench/history/format.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
@@ -37,9 +38,10 @@ const allSteps = () => allJobs().flatMap(([where, job]) => job.steps.map((step) 
 const usesOf = (prefix) => allSteps().filter(([, step]) => step.uses?.startsWith(prefix));
 
 describe('hardening', () => {
-  test('the nine workflows are there', () => {
+  test('the ten workflows are there', () => {
     assert.deepEqual(files.sort(), [
       'bench-comment.yml',
+      'bench-hosted-main.yml',
       'bench-hosted-report.yml',
       'bench-hosted.yml',
       'bench-main.yml',
@@ -166,7 +168,7 @@ describe('hardening', () => {
     const publishers = allJobs().filter(([, , permissions]) => permissions.contents === 'write');
     assert.deepEqual(
       publishers.map(([where]) => where),
-      ['bench-main.yml:publish'],
+      ['bench-hosted-main.yml:publish', 'bench-main.yml:publish'],
     );
     for (const [where, job] of publishers) assert.match(job.if, /github\.ref == 'refs\/heads\/main'/, where);
   });
@@ -179,6 +181,7 @@ describe('hardening', () => {
       writers.map(([where, , permissions]) => [where, permissions]),
       [
         ['bench-comment.yml:comment', { actions: 'read', contents: 'read', 'pull-requests': 'write' }],
+        ['bench-hosted-main.yml:publish', { contents: 'write' }],
         [
           'bench-hosted-report.yml:report',
           { actions: 'read', contents: 'read', 'pull-requests': 'write', statuses: 'write' },
@@ -199,26 +202,34 @@ describe('hardening', () => {
 });
 
 describe('names shared with the code', () => {
-  test("bench-main shards exactly the frameworks suite's variants", () => {
-    assert.deepEqual(workflows['bench-main.yml'].jobs.bench.strategy.matrix.variant, SUITES.frameworks.variants);
-    assert.match(
-      workflows['bench-main.yml'].jobs.bench.steps.find((step) => step.run?.includes('npm run bench')).run,
-      /--suite frameworks --variant "\$VARIANT"/,
-    );
+  test("bench-main and bench-hosted-main shard exactly the frameworks suite's variants", () => {
+    for (const name of ['bench-main.yml', 'bench-hosted-main.yml']) {
+      assert.deepEqual(workflows[name].jobs.bench.strategy.matrix.variant, SUITES.frameworks.variants, name);
+      assert.match(
+        workflows[name].jobs.bench.steps.find((step) => step.run?.includes('npm run bench')).run,
+        /--suite frameworks --variant "\$VARIANT"/,
+      );
+    }
   });
 
   test('the trend is published under the suite names and tools of bench/results/benchmark-action.js and bench/comparison/trend/', () => {
-    const published = usesOf('benchmark-action/github-action-benchmark@').map(([, step]) => step.with);
-    assert.deepEqual(
-      published.map((inputs) => [inputs.name, inputs.tool, inputs['output-file-path'].split('/').at(-1)]),
-      [
-        [SUITE_NAMES.bigger, TOOLS.bigger, 'benchmark-action-bigger.json'],
-        [SUITE_NAMES.smaller, TOOLS.smaller, 'benchmark-action-smaller.json'],
-        [TREND_SUITES.bigger, TOOLS.bigger, TREND_FILES.bigger],
-        [TREND_SUITES.smaller, TOOLS.smaller, TREND_FILES.smaller],
-      ],
-    );
-    for (const inputs of published) {
+    const publishedBy = (name) =>
+      usesOf('benchmark-action/github-action-benchmark@')
+        .filter(([where]) => where.startsWith(`${name}:`))
+        .map(([, step]) => step.with);
+    const lines = (names, trendNames) => [
+      [names.bigger, TOOLS.bigger, 'benchmark-action-bigger.json'],
+      [names.smaller, TOOLS.smaller, 'benchmark-action-smaller.json'],
+      [trendNames.bigger, TOOLS.bigger, TREND_FILES.bigger],
+      [trendNames.smaller, TOOLS.smaller, TREND_FILES.smaller],
+    ];
+    const what = (inputs) => [inputs.name, inputs.tool, inputs['output-file-path'].split('/').at(-1)];
+    const hosted = (names) => ({ bigger: hostedSuiteName(names.bigger), smaller: hostedSuiteName(names.smaller) });
+    assert.deepEqual(publishedBy('bench-main.yml').map(what), lines(SUITE_NAMES, TREND_SUITES));
+    // A hosted runner's lines go to groups of their own, labelled as the site labels them.
+    assert.deepEqual(publishedBy('bench-hosted-main.yml').map(what), lines(hosted(SUITE_NAMES), hosted(TREND_SUITES)));
+    const alerting = [...publishedBy('bench-main.yml'), ...publishedBy('bench-hosted-main.yml').slice(2)];
+    for (const inputs of alerting) {
       // Alerts only for a commit new to the trend (scripts/pages-branch.mjs), not a nightly re-run.
       assert.deepEqual(
         [
@@ -232,6 +243,9 @@ describe('names shared with the code', () => {
       );
       assert.match(inputs['alert-threshold'], /^\d+%$/);
     }
+    // A hosted runner's absolute figures never alert: they move with each virtual machine.
+    for (const inputs of publishedBy('bench-hosted-main.yml').slice(0, 2))
+      assert.deepEqual([inputs['comment-on-alert'], inputs['fail-on-alert']], [false, false]);
   });
 
   test('bench-comment follows the dispatched workflows that upload the artifact, each named by its pull request and commit', () => {

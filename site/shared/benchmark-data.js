@@ -101,7 +101,7 @@ export function readSources(sources) {
     for (const [name, entries] of Object.entries(raw.entries)) {
       if (!Array.isArray(entries)) throw new MalformedDataError(`${where}: entries["${name}"] is not a list of runs`);
       const suite = sources.length > 1 ? `${label} · ${name}` : name;
-      suiteOrder.push(suite, hostedSuiteName(suite));
+      suiteOrder.push(...new Set([suite, hostedSuiteName(suite)]));
       for (const entry of entries) {
         if (!isUsableEntry(entry)) skipped += 1;
         else runs.push({ suite: hosted(entry) ? hostedSuiteName(suite) : suite, entry, commit: commitOf(entry, repo) });
