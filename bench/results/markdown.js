@@ -66,8 +66,9 @@ const valueColumnsOf = (result) =>
 const cell = (text) =>
   String(text).replace(/[|\n<>]/g, (char) => ({ '|': '\\|', '\n': ' ', '<': '&lt;', '>': '&gt;' })[char]);
 
+// A built-in reference beside a project's servers is marked as the trend site marks it.
 function label(benchmark) {
-  return `${benchmark.variant} ${benchmark.scenario}${benchmark.tags.length ? ` [${benchmark.tags.join(',')}]` : ''}`;
+  return `${benchmark.variant}${benchmark.reference ? ' (reference)' : ''} ${benchmark.scenario}${benchmark.tags.length ? ` [${benchmark.tags.join(',')}]` : ''}`;
 }
 
 // The exact runtime of a benchmark, for a run on runtimes other than the default.
