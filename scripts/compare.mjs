@@ -55,7 +55,10 @@ await runCommand(COMPARE_COMMAND, async ({ values }) => {
   try {
     // A side whose lockfile differs from the working tree's is installed: minutes of silence otherwise.
     console.error('preparing the sides (each checked out and installed unless it reuses your node_modules)');
-    const sides = prepareSides(request, work, perfgateRoot, runtimes, sandbox);
+    const sides = prepareSides(request, work, perfgateRoot, runtimes, {
+      ...sandbox,
+      onProgress: (line) => console.error(line),
+    });
     for (const side of Object.values(sides)) console.error(`${side.label}: ${side.description}`);
     const lockfiles = sideLockfiles(sides);
     const outDir = request.outDir ?? defaultResultsDir('compare');

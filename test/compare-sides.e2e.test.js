@@ -77,11 +77,19 @@ describe("a side of a user's repository", () => {
   test("a side with the project's lockfile reuses its node_modules, unless the install also builds", () => {
     const shop = repository();
     mkdirSync(join(shop.repo, 'node_modules'));
-    const reused = side('reused', shop, { install: ['npm', 'ci', '--ignore-scripts'] });
+    // What each side does is said as it starts, since an install may take minutes.
+    const said = [];
+    const onProgress = (line) => said.push(line);
+    const reused = side('reused', shop, { install: ['npm', 'ci', '--ignore-scripts'], onProgress });
     assert.equal(realpathSync(join(reused.root, 'node_modules')), realpathSync(join(shop.repo, 'node_modules')));
-    const built = side('built', shop, { install: ['sh', '-c', 'mkdir node_modules && echo built > built.txt'] });
+    const build = ['sh', '-c', 'mkdir node_modules && echo built > built.txt'];
+    const built = side('built', shop, { install: build, onProgress });
     assert.equal(readFileSync(join(built.root, 'built.txt'), 'utf8'), 'built\n');
     assert.equal(lstatSync(join(built.root, 'node_modules')).isSymbolicLink(), false);
+    assert.deepEqual(said, [
+      "reused: reuses your node_modules (its package-lock.json is your working tree's)",
+      `built: installs with \`${build.join(' ')}\``,
+    ]);
   });
 
   test("an install that fails shows npm's first error lines and its log, not its usage text", () => {

@@ -89,14 +89,14 @@ export function prepareSides(
   work,
   perfgateRoot,
   runtimes = { base: SYSTEM_RUNTIME, head: SYSTEM_RUNTIME },
-  { sandboxed = false } = {},
+  { sandboxed = false, onProgress } = {},
 ) {
-  if (!sandboxed) return onRuntimes(prepareCode(request, work, perfgateRoot, false), runtimes);
+  if (!sandboxed) return onRuntimes(prepareCode(request, work, perfgateRoot, false, onProgress), runtimes);
   // A sandboxed side's runtime is linked into the work root, which its unprivileged uid can pass.
   const inWork = (runtime) => (runtime.system ? runtime : stageRuntime(runtime, work.root));
   const base = inWork(runtimes.base);
   const head = runtimes.head.binary === runtimes.base.binary ? base : inWork(runtimes.head);
-  const sides = onRuntimes(prepareCode(request, work, perfgateRoot, true), { base, head });
+  const sides = onRuntimes(prepareCode(request, work, perfgateRoot, true, onProgress), { base, head });
   return {
     base: { ...sides.base, sandbox: sideSandbox(sides.base) },
     head: { ...sides.head, sandbox: sideSandbox(sides.head) },
@@ -105,7 +105,7 @@ export function prepareSides(
 
 // In a user's repository (a perfgate.config), the sides are made from it and installed its way
 // (a commit's, in the sandbox when `sandboxed`).
-function prepareCode(request, work, perfgateRoot, sandboxed) {
+function prepareCode(request, work, perfgateRoot, sandboxed, onProgress) {
   const projectRoot = request.project?.root ?? perfgateRoot;
   const copy = request.project?.copy;
   const overrides = request.dependencyOverrides ?? { base: {}, head: {} };
@@ -143,6 +143,7 @@ function prepareCode(request, work, perfgateRoot, sandboxed) {
       copy,
       overrides: overrides[label],
       sandboxed,
+      onProgress,
     });
   return { base: side('base', request.base), head: side('head', request.head) };
 }

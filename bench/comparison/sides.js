@@ -187,7 +187,8 @@ const installsOnly = (install) => install[0] === 'npm' && ['ci', 'install', 'i']
 // Same lockfile, same packages: link the project's node_modules instead of installing again,
 // unless the install also builds, which every side must then do for its own commit.
 // Otherwise a sandboxed side installs in its sandbox: its install scripts are code under test.
-function installDependencies(sideRoot, projectRoot, install, sandboxed, visible) {
+// say: what the side does, while an install may take minutes.
+function installDependencies(sideRoot, projectRoot, install, sandboxed, visible, say) {
   const lock = (dir) => readSideLockfile(join(dir, 'package-lock.json'));
   if (
     installsOnly(install) &&
@@ -196,8 +197,10 @@ function installDependencies(sideRoot, projectRoot, install, sandboxed, visible)
     existsSync(join(projectRoot, 'node_modules'))
   ) {
     symlinkSync(join(projectRoot, 'node_modules'), join(sideRoot, 'node_modules'));
+    say("reuses your node_modules (its package-lock.json is your working tree's)");
     return;
   }
+  say(`installs with \`${install.join(' ')}\`${sandboxed ? ' in the sandbox' : ''}`);
   const installed = sandboxed
     ? installSandboxed(install, sideRoot, { visible })
     : run(install[0], install.slice(1), sideRoot);
@@ -316,7 +319,8 @@ export function missingFileHint({ message, code }, sides) {
  *   projectRoot: the checkout whose node_modules a side with the same lockfile reuses;
  *   install: the command that installs a side's dependencies otherwise (a project's "install");
  *   copy: files of projectRoot's working tree put into the side first (a project's "copy");
- *   sandboxed: the side is code under test, installed in the sandbox (bench/measurement/sandbox/install.js)
+ *   sandboxed: the side is code under test, installed in the sandbox (bench/measurement/sandbox/install.js);
+ *   onProgress: told each line of what the side does ("base: installs with ...")
  */
 export function prepareGitSide({
   repo,
@@ -329,6 +333,7 @@ export function prepareGitSide({
   copy = [],
   overrides = {},
   sandboxed = false,
+  onProgress = () => {},
 }) {
   const dir = join(work.root, label);
   git(repo, 'worktree', 'add', '--detach', '--quiet', dir, sha);
@@ -338,7 +343,7 @@ export function prepareGitSide({
   });
   copyNamedFiles(projectRoot, dir, copy);
   const outside = placeOutsideTarballs(projectRoot, dir, work);
-  installDependencies(dir, projectRoot, install, sandboxed, outside);
+  installDependencies(dir, projectRoot, install, sandboxed, outside, (text) => onProgress(`${label}: ${text}`));
   const overridden = Object.keys(overrides).length;
   if (overridden) applyOverrides(dir, overrides, { sandboxed, visible: outside });
   const description = `${ref} (${sha.slice(0, 12)})${overridden ? ` with ${describeOverrides(overrides)}` : ''}`;
