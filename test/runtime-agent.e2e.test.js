@@ -117,6 +117,30 @@ test("a cluster's soak reads every worker that served, with one growth for all",
   assert.deepEqual(leftoverServers(), []);
 });
 
+test('a soak bounded by a request count stops at it, long before its duration', async () => {
+  const dir = tempDir();
+  const out = join(dir, 'out');
+  const config = writeConfig(dir, {
+    name: 'counted-soak',
+    variants: ['plain'],
+    scenarios: ['hello'],
+    connections: [4],
+    duration: 120,
+    warmup: 0.3,
+    commands: { plain: allocator({}) },
+  });
+  const run = await runBench([
+    ...['--config', config, '--soak-every', '0.1', '--soak-requests', '1500', '--out', out, '--no-history'],
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  const [only] = readResult(out).benchmarks[0].runs;
+  // Stopped by the count (autocannon ends at its next 50 ms tick after it), not by the 120 s.
+  assert.ok(only.requests.total >= 1500 && only.requests.total < 3000, `${only.requests.total} requests`);
+  assert.ok(only.durationSeconds < 120, `${only.durationSeconds} s`);
+  assert.ok(only.server.runtime.soak.samples >= 4, 'the soak read its heap until the load stopped');
+  assert.deepEqual(leftoverServers(), []);
+});
+
 test('a soak of no interval is refused, naming the field', async () => {
   const run = await runBench(['--suite', 'smoke', '--soak-every', '0', '--out', join(tempDir(), 'out')]);
   assert.equal(run.code, 2);

@@ -10,6 +10,7 @@ import { suiteRequest } from '../bench/cli/suite-options.js';
 import { validateSuite } from '../bench/config/schema.js';
 import { DEFAULTS } from '../bench/config/suites.js';
 import { measurementSettings } from '../bench/measurement/context.js';
+import { engineFor } from '../bench/measurement/engines/seam.js';
 import { sideCommand } from '../bench/measurement/process/server.js';
 import { expandSpecs } from '../bench/measurement/specs.js';
 import { heapGrowth, readingProblem, runtimeFigures } from '../bench/measurement/runtime-agent/readings.js';
@@ -238,6 +239,28 @@ test("a soak's interval that is 0, negative, not a number or beyond an hour is r
     assert.deepEqual(validateSuite({ ...suite, soakEvery }, names), [
       `soakEvery: ${JSON.stringify(soakEvery)} is not a soak's interval: give the seconds between heap readings, above 0 and at most 3600 (e.g. --soak-every 1, "soakEvery": 1), or leave it out for no soak`,
     ]);
+});
+
+test('a soak bounded by a request count: a count that is not a whole number above 0, one without a soak, or an engine that cannot count is refused, naming the fix', () => {
+  const names = { variantNames: ['node-http'], scenarioNames: ['hello'] };
+  const suite = { variants: ['node-http'], scenarios: ['hello'], connections: [1], soakEvery: 1 };
+  assert.deepEqual(validateSuite({ ...suite, soakRequests: 100_000 }, names), []);
+  for (const soakRequests of [0, -5, 1.5, 'x'])
+    assert.match(
+      validateSuite({ ...suite, soakRequests }, names).join('\n'),
+      /^soakRequests: .* is not a request count: give the requests after which a soak's measured load stops, a whole number above 0/,
+    );
+  assert.deepEqual(validateSuite({ ...suite, soakEvery: undefined, soakRequests: 10 }, names), [
+    'soakRequests: a request count bounds a soak, and no soak was asked for: give soakEvery too (--soak-every S), or drop soakRequests',
+  ]);
+  assert.equal(suiteRequest({ suite: 'smoke', 'soak-requests': '500' }).overrides.soakRequests, 500);
+  const [spec] = expandSpecs({ variants: ['node-http'], scenarios: ['hello'], connections: [10], options: {} });
+  assert.equal(measurementSettings({ ...DEFAULTS, soakEvery: 1, soakRequests: 500 }, spec).soakRequests, 500);
+  assert.throws(
+    () => engineFor('wrk', 0, 500),
+    /"wrk" cannot stop at a request count: drop --soak-requests .* or use autocannon/,
+  );
+  assert.equal(engineFor('autocannon', 0, 500).name, 'autocannon');
 });
 
 test('a soak reads every serving process, each at its own heap level, with one slope; a forged sample list is refused', () => {

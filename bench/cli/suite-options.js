@@ -45,7 +45,12 @@ export const SUITE_OPTIONS = {
   'soak-every': {
     type: 'number',
     value: 'S',
-    help: "a leak check: every S seconds of the measured window, each Node.js server process's heap after a forced full GC; the run reports the heap's growth per 10,000 requests with its 95 % interval, one slope through every serving process, each process's warm-up set apart where its growth settles (--duration bounds it; implies --runtime-metrics; the forced GCs are in that run's CPU µs/request)",
+    help: "a leak check: every S seconds of the measured window, each Node.js server process's heap after a forced full GC; the run reports the heap's growth per 10,000 requests with its 95 % interval, one slope through every serving process, each process's warm-up set apart where its growth settles (--duration bounds it, and --soak-requests too; implies --runtime-metrics; the forced GCs are in that run's CPU µs/request)",
+  },
+  'soak-requests': {
+    type: 'number',
+    value: 'N',
+    help: "with --soak-every, a soak's measured load also stops after N requests, whichever of them and --duration comes first (autocannon only)",
   },
   'runtime-metrics': {
     type: 'boolean',
@@ -57,7 +62,7 @@ export const SUITE_OPTIONS = {
 const LISTS = { variant: 'variants', scenario: 'scenarios', connections: 'connections', rates: 'rates' };
 const NUMBER_LISTS = ['connections', 'rates'];
 const NUMBERS = ['duration', 'warmup', 'repetitions', 'workers', 'pipelining', 'rate', 'timeout'];
-const NAMED_NUMBERS = { 'soak-every': 'soakEvery' };
+const NAMED_NUMBERS = { 'soak-every': 'soakEvery', 'soak-requests': 'soakRequests' };
 
 // Keeps non-numbers as they are, so the schema reports them with the field's name.
 const toNumber = (text) => (String(text).trim() !== '' && !Number.isNaN(Number(text)) ? Number(text) : text);

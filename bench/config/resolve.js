@@ -58,7 +58,7 @@ function checkEngineLoads(config) {
       open.map((engine) => engine.name),
     );
   for (const rate of new Set(points.map((point) => (isOpen(point) ? point.rate : config.rate))))
-    engineFor(config.engine, rate);
+    engineFor(config.engine, rate, config.soakRequests ?? 0);
 }
 
 /**

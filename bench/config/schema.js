@@ -133,6 +133,8 @@ export function suiteSchema({
       // A soak: the runtime agent also reads the heap after a forced full GC every soakEvery
       // seconds of the measured window, and the run reports its growth per 10,000 requests.
       soakEvery: { type: 'number', exclusiveMinimum: 0, maximum: 3600 },
+      // A soak bounded by a request count as well as by duration, whichever comes first.
+      soakRequests: { type: 'integer', minimum: 1, maximum: 1e12 },
       server: serverSettingsSchema,
       // Service-level objectives (bench/results/slo.js checks the metrics and bounds): for every
       // benchmark, and per benchmark key as perfgate.config's thresholds.
@@ -202,6 +204,8 @@ function problemLines(validationErrors) {
         return `${field}: "${error.data}" is not allowed${meant(error.data, error.params.allowedValues)} (allowed: ${error.params.allowedValues.join(', ')})`;
       if (RATE_FIELD.test(field) && error.keyword !== 'uniqueItems')
         return `${field}: ${JSON.stringify(error.data)} is not a rate: give requests per second above 0 (e.g. "rates": [500, 1000], --rates 500,1000)`;
+      if (field === 'soakRequests')
+        return `soakRequests: ${JSON.stringify(error.data)} is not a request count: give the requests after which a soak's measured load stops, a whole number above 0 (e.g. --soak-requests 100000), or leave it out to bound the soak by --duration alone`;
       if (field === 'soakEvery')
         return `soakEvery: ${JSON.stringify(error.data)} is not a soak's interval: give the seconds between heap readings, above 0 and at most 3600 (e.g. --soak-every 1, "soakEvery": 1), or leave it out for no soak`;
       if (error.keyword === 'additionalProperties') {
@@ -220,6 +224,14 @@ export function validateWith(schema, config, servers) {
   return [...problems, ...serverProblems(config[servers], servers)];
 }
 
+// A request count bounds a soak: without one, it would bound every run by its client's count.
+const soakProblems = (config) =>
+  config.soakRequests !== undefined && config.soakEvery === undefined
+    ? [
+        'soakRequests: a request count bounds a soak, and no soak was asked for: give soakEvery too (--soak-every S), or drop soakRequests',
+      ]
+    : [];
+
 export function validateSuite(config, names) {
-  return validateWith(suiteSchema(names), config, 'commands');
+  return [...validateWith(suiteSchema(names), config, 'commands'), ...soakProblems(config)];
 }

@@ -87,6 +87,11 @@ export const errors = {
     (name, pacing) =>
       `load engine "${name}" cannot hold a request rate: drop --rate (suite field "rate"), or use ${pacing.join(', ')}`,
   ),
+  engineCannotCount: define(
+    'PG_ENGINE_CANNOT_COUNT',
+    (name, counting) =>
+      `load engine "${name}" cannot stop at a request count: drop --soak-requests (suite field "soakRequests") and bound the soak by --duration alone, or use ${counting.join(', ')}`,
+  ),
   engineNeedsRate: define(
     'PG_ENGINE_NEEDS_RATE',
     (name) =>

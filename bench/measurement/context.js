@@ -46,7 +46,8 @@ export async function openMeasurement({ config, outDir }) {
  * What one benchmark's measurement reads of the suite config: how hard (its load point, and a closed
  * load's rate cap), how long and how patiently.
  * @returns {{load: object, duration: number, warmup: number, pipelining: number, rate: number,
- *   timeout: number, workers: number, readyTimeout: number, runtimeAgent: false|{heapEveryMs: number}}}
+ *   timeout: number, workers: number, readyTimeout: number, runtimeAgent: false|{heapEveryMs: number},
+ *   soakRequests: number}}
  *   runtimeAgent: the runtime agent in its Node.js server processes (bench/measurement/runtime-agent/)
  */
 export const measurementSettings = (config, spec) => ({
@@ -61,4 +62,6 @@ export const measurementSettings = (config, spec) => ({
   // A soak (heap readings every soakEvery seconds) needs the agent too.
   runtimeAgent:
     config.runtimeMetrics === true || config.soakEvery > 0 ? { heapEveryMs: (config.soakEvery ?? 0) * 1000 } : false,
+  // A soak's measured load stops at this many requests too (0: at its duration only).
+  soakRequests: config.soakRequests ?? 0,
 });

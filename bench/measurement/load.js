@@ -92,8 +92,9 @@ function mergeParts(parts, { engine, connections }) {
 }
 
 /**
- * Launches one load (its processes ready, nothing sent yet); each `go(duration?)` runs it
- * and resolves to the load sample; `stop()` ends its processes. Two prepared loads started
+ * Launches one load (its processes ready, nothing sent yet); each `go(duration?, requests?)` runs
+ * it (until the duration, or a request count when given, whichever comes first) and resolves to
+ * the load sample; `stop()` ends its processes. Two prepared loads started
  * together are a duet's two sides. The port may be a promise: the processes start while the
  * server does, and aim at it once it is known.
  * @param {{engine?: string|object, host?: string, port: number|Promise<number>, request: object, connections: number, duration: number,
@@ -121,9 +122,11 @@ export async function prepareLoad({ engine: chosen, workers = 0, host = LOOPBACK
   const stop = () => Promise.all(launched.map((each) => each.stop()));
   return {
     engine: engine.name,
-    async go(duration) {
+    async go(duration, requests = 0) {
+      // A count is shared among the load's processes, as its connections are.
+      const share = requests > 0 ? Math.ceil(requests / launched.length) : 0;
       try {
-        const parts = await Promise.all(launched.map((each) => each.go(duration)));
+        const parts = await Promise.all(launched.map((each) => each.go(duration, share)));
         return mergeParts(parts, { engine: engine.name, connections: options.connections });
       } catch (error) {
         await stop();

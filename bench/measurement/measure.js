@@ -123,7 +123,7 @@ async function loadTogether(opened, prepared, settings) {
   const samplers = opened.map((side) =>
     startSampler([side.server.pid], side.server.pidNamespace ? [side.server.pidNamespace] : []),
   );
-  const loads = await Promise.all(prepared.map((load) => load.go()));
+  const loads = await Promise.all(prepared.map((load) => load.go(undefined, settings.soakRequests)));
   const sampled = samplers.map((stop) => stop());
   // Closed after the sampling: the agents' own work at the window's end is not the server's.
   const runtime = await Promise.all(opened.map((side, index) => closeWindow(side.server, windows[index])));

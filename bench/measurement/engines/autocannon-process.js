@@ -12,7 +12,9 @@ const SAMPLE_MS = 50;
 // The last second counts when it ran this long (the load's end and the second's tick may race).
 const WHOLE_SECOND_MS = 950;
 
-function load(options) {
+// stopAfter: a request count the load stops at too (0: none); autocannon's own `requests` option
+// is something else (the requests to send).
+function load(options, stopAfter = 0) {
   const histogram = createHistogram();
   const perSecond = [];
   const errorCodes = {};
@@ -25,9 +27,13 @@ function load(options) {
   };
   const seconds = setInterval(secondEnded, 1000);
   const instance = autocannon({ ...options, url: options.url, sampleInt: SAMPLE_MS });
+  let answered = 0;
   instance.on('response', (client, statusCode, bytes, responseTime) => {
     inSecond += 1;
     histogram.recordValue(msToMicros(responseTime));
+    // A load bounded by a request count too ends at whichever comes first.
+    answered += 1;
+    if (answered === stopAfter) instance.stop();
   });
   instance.on('reqError', (error) => {
     const code = error.code ?? (error.message === 'request timed out' ? 'TIMEOUT' : 'OTHER');
@@ -52,7 +58,8 @@ function load(options) {
   });
 }
 
-// { options } once, then { duration } per load (a warm-up, then the measured one); the parent
+// { options } once, then { duration, requests } per load (a warm-up, then the measured one;
+// requests: a count to stop at as well, 0 for none); the parent
 // ends the process when it is done with it.
 let options;
 process.on('message', async (message) => {
@@ -62,7 +69,7 @@ process.on('message', async (message) => {
     return;
   }
   try {
-    process.send({ sample: await load({ ...options, duration: message.duration }) });
+    process.send({ sample: await load({ ...options, duration: message.duration }, message.requests) });
   } catch (error) {
     process.send({ error: error.message });
   }

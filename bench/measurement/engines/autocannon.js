@@ -41,6 +41,7 @@ export const autocannonEngine = {
   isDefault: true,
   unavailable: () => null, // a dependency of perfgate itself
   paces: true, // can hold a rate (--rate)
+  counts: true, // can stop at a request count (a soak's --soak-requests)
   async launch(options) {
     // Affinity is inherited: the harness runs on the load cores (bench/measurement/pinning.js pinSelf).
     const group = spawnGroup([process.execPath, PROCESS_FILE], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -56,9 +57,9 @@ export const autocannonEngine = {
       throw error;
     }
     return {
-      async go(duration = options.duration) {
+      async go(duration = options.duration, requests = 0) {
         const done = nextMessage(child);
-        child.send({ duration });
+        child.send({ duration, requests });
         const message = await boundedWait(done, duration + options.timeout + 30, 'autocannon did not finish');
         if (message.error) throw new Error(`autocannon failed: ${message.error}`);
         return message.sample;
