@@ -92,7 +92,7 @@ describe('differential profile by package', () => {
     };
     const diff = differentialProfile({ base: few([3, 6]), head: few([3, 3, 6]) });
     const lines = profileTables(diff, (text) => text);
-    assert.ok(lines.includes("No package grew beyond the profile's sampling noise."), lines.join('\n'));
+    assert.ok(lines.includes("No package of your code grew beyond the profile's sampling noise."), lines.join('\n'));
     assert.ok(lines.some((line) => line.startsWith('| helmet |') && line.endsWith('(noise) |')));
   });
 
@@ -110,4 +110,21 @@ describe('differential profile by package', () => {
       ['steady', 'rare'],
     );
   });
+});
+
+test("the headline names your code's package before the runtime's own rows, which it lists after", () => {
+  const row = (name, base, head, uncertainty) => ({ package: name, base, head, change: head - base, uncertainty });
+  const profile = {
+    packages: [row('node', 100, 357, 106), row('helmet', 0, 144, 28), row('(garbage collector)', 50, 52, 10)],
+    grew: [],
+    shrank: [],
+    totals: { base: 150, head: 553 },
+  };
+  const lines = profileTables(profile, (text) => text);
+  assert.ok(
+    lines.includes(
+      "Grew most: helmet: +144 µs/request, 0.00 → 144. Also grew, with no package's code on the stack: node +257 ± 106; what a package leaves the runtime to do later (headers written, objects collected) is counted there.",
+    ),
+    lines.join('\n'),
+  );
 });

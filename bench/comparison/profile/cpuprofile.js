@@ -11,12 +11,15 @@ const NOT_WORK = new Set(['(idle)', '(root)']);
 // A script's file path: what V8 reports, a file:// URL or a name such as node:http.
 const filePath = (url) => (url.startsWith('file://') ? fileURLToPath(url) : url);
 
+// The package of the side's own code (not in a node_modules folder).
+const APP = '(app)';
+
 // The npm package a script belongs to (the innermost node_modules folder), or what else it is.
 export function packageOf(path) {
   if (!path) return '(native)';
   if (path.startsWith('node:')) return 'node';
   const match = /.*node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path);
-  return match ? match[1] : '(app)';
+  return match ? match[1] : APP;
 }
 
 // Where a script lives, the same for the same file on both sides whatever each side's root:
@@ -103,6 +106,10 @@ export const selfTimes = (profile, where) =>
 
 // Code that runs for its caller: Node's own modules and native code (a header set, a stat).
 const RUNS_FOR_CALLER = new Set(['node', '(native)']);
+
+// A package row that is the runtime's own work: Node's, native, or V8's entries without a
+// script ((garbage collector), (program)), which no package's code was on the stack for.
+export const isRuntimePackage = (name) => RUNS_FOR_CALLER.has(name) || (name.startsWith('(') && name !== APP);
 
 // The package a stack's time is spent for: the nearest frame, from the sampled one up, that
 // belongs to the application or an npm package. A stack with none keeps its own frame's

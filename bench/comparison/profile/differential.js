@@ -2,6 +2,8 @@
 // bytes allocated) per request of every function, ranked by how much it grew (CodSpeed's
 // differential flame graphs, reduced to the table a reviewer reads first).
 
+import { isRuntimePackage } from './cpuprofile.js';
+
 const ANONYMOUS = '(anonymous)';
 
 // An anonymous function has only its place for a name, and code added above it moves its line
@@ -99,7 +101,10 @@ export function differentialProfile({ base, head }, { top = 10, field = 'selfMic
     field,
   )
     .map(finish)
-    .sort((a, b) => Math.abs(b.change) - Math.abs(a.change))
+    // Your code and its packages first, then the runtime's own rows.
+    .sort(
+      (a, b) => isRuntimePackage(a.package) - isRuntimePackage(b.package) || Math.abs(b.change) - Math.abs(a.change),
+    )
     .slice(0, top);
   const total = (side) => all.reduce((sum, row) => sum + row[side], 0);
   return {

@@ -3,6 +3,7 @@
 // for text cells, so the report (escaped names, links to the kept profiles) and the PR comment
 // (code spans for an untrusted artifact) share them.
 import { relative } from 'node:path';
+import { isRuntimePackage } from './cpuprofile.js';
 import { escapeMarkdown as escapeCell } from '../../core/text.js';
 
 // An amount per request (µs or bytes), with as many decimals as its size needs.
@@ -65,9 +66,16 @@ const packageCells = (quote) => (row) => [
 
 // The profile's first line: the package that grew most beyond its noise, in the reader's words.
 function packageHeadline(packages, quote, unit) {
-  const grown = packages.filter((row) => row.change > 0 && certain(row)).sort((a, b) => b.change - a.change)[0];
-  if (!grown) return "No package grew beyond the profile's sampling noise.";
-  return `Grew most: ${quote(grown.package)}: ${signedAmount(grown.change)} ${unit}/request, ${amount(grown.base)} → ${amount(grown.head)}.`;
+  const grownBeyondNoise = packages.filter((row) => row.change > 0 && certain(row));
+  const grown = grownBeyondNoise.filter((row) => !isRuntimePackage(row.package)).sort((a, b) => b.change - a.change)[0];
+  const runtime = grownBeyondNoise.filter((row) => isRuntimePackage(row.package));
+  // The runtime's own rows are what no package's code was on the stack for: the response's writing,
+  // the socket, the collector. What a package makes the runtime do later lands there too.
+  const alsoRuntime = runtime.length
+    ? ` Also grew, with no package's code on the stack: ${runtime.map((row) => `${quote(row.package)} ${signedAmount(row.change)} ± ${amount(row.uncertainty ?? 0)}`).join(', ')}; what a package leaves the runtime to do later (headers written, objects collected) is counted there.`
+    : '';
+  if (!grown) return `No package of your code grew beyond the profile's sampling noise.${alsoRuntime}`;
+  return `Grew most: ${quote(grown.package)}: ${signedAmount(grown.change)} ${unit}/request, ${amount(grown.base)} → ${amount(grown.head)}.${alsoRuntime}`;
 }
 
 /**
