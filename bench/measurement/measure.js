@@ -123,7 +123,14 @@ async function loadTogether(opened, prepared, settings) {
   const samplers = opened.map((side) =>
     startSampler([side.server.pid], side.server.pidNamespace ? [side.server.pidNamespace] : []),
   );
-  const loads = await Promise.all(prepared.map((load) => load.go(undefined, settings.soakRequests)));
+  let loads;
+  try {
+    loads = await Promise.all(prepared.map((load) => load.go(undefined, settings.soakRequests)));
+  } catch (error) {
+    // A sampler left running would keep the harness alive after the failure is reported.
+    for (const stop of samplers) stop();
+    throw error;
+  }
   const sampled = samplers.map((stop) => stop());
   // Closed after the sampling: the agents' own work at the window's end is not the server's.
   const runtime = await Promise.all(opened.map((side, index) => closeWindow(side.server, windows[index])));
