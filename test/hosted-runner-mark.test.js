@@ -1,14 +1,16 @@
 // A run on a GitHub-hosted runner is marked from the machine it measured on to the site: its
 // result records the runner, its github-action-benchmark entries say so, and the site reads its
-// runs into a chart group of their own, never into a steady machine's lines.
+// runs (and npm run detect its series) into a chart group of their own, never into a steady
+// machine's lines.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { seriesOf } from '../bench/history/detect/series.js';
 import { toBenchmarkAction } from '../bench/results/benchmark-action.js';
 import { resultProblems } from '../bench/results/schema.js';
 import { readBenchmarkData } from '../site/shared/benchmark-data.js';
 import { parseExtra } from '../site/shared/extra.js';
-import { runnerOf } from '../site/shared/runner.js';
+import { hostedSuiteName, runnerOf } from '../site/shared/runner.js';
 import { projectOfSuites, suiteNames } from '../site/shared/suite-names.js';
 
 const result = JSON.parse(readFileSync(new URL('./fixtures/load-point/result.json', import.meta.url), 'utf8'));
@@ -61,4 +63,24 @@ test("the site reads hosted runs into a chart group of their own, labelled, besi
   assert.notDeepEqual(keysOf(1), keysOf(0));
   // The site's title still reads the project back from a hosted group.
   assert.equal(projectOfSuites(data.suites.map((each) => each.name)), 'app');
+});
+
+test("npm run detect reads the same groups: a hosted run never extends a steady machine's series", () => {
+  const suite = suiteNames().bigger;
+  const run = (sha, date, runner) => ({
+    commit: { id: sha.repeat(40) },
+    date,
+    tool: 'customBiggerIsBetter',
+    benches: toBenchmarkAction(onRunner(runner)).bigger,
+  });
+  const data = { entries: { [suite]: [run('a', 1, null), run('b', 2, 'github-hosted'), run('c', 3, null)] } };
+  const [name] = toBenchmarkAction(result).bigger.map((each) => each.name);
+  const lines = seriesOf(data).filter((line) => line.bench === name);
+  assert.deepEqual(
+    lines.map((line) => [line.suite, line.points.map((point) => point.date)]),
+    [
+      [suite, [1, 3]],
+      [hostedSuiteName(suite), [2]],
+    ],
+  );
 });

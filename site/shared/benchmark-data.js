@@ -6,7 +6,7 @@
 // points at that commit, as on the action's own page.
 import { parseExtra } from './extra.js';
 import { describeBench } from './bench-name.js';
-import { hostedSuiteName, isHostedFacts } from './runner.js';
+import { hostedSuiteName, isHostedRun } from './runner.js';
 
 export class MalformedDataError extends Error {}
 
@@ -89,7 +89,7 @@ export function readSources(sources) {
   const factsOf = memoize(parseExtra);
   // A run on a GitHub-hosted runner goes to a chart group of its own (./runner.js), so that its
   // lines are never joined with a steady machine's.
-  const hosted = (entry) => entry.benches.some((bench) => isObject(bench) && isHostedFacts(factsOf(bench.extra)));
+  const hosted = (entry) => isHostedRun(entry.benches, factsOf);
   for (const { label, raw } of sources) {
     const where = label ?? 'data.js';
     if (raw === undefined) throw new MalformedDataError(`${where} did not set window.BENCHMARK_DATA`);

@@ -3,19 +3,23 @@
 // run is a gap, not a zero: the series simply has no point there.
 
 import { numericValue } from '../../../site/shared/benchmark-data.js';
+import { hostedSuiteName, isHostedRun } from '../../../site/shared/runner.js';
 
-// [{ suite, bench, unit, tool, points: [{ value, commit, date }] }] in the data's order.
+// [{ suite, bench, unit, tool, points: [{ value, commit, date }] }] in the data's order. A hosted
+// runner's runs are a suite of their own, as on the site (site/shared/runner.js).
 export function seriesOf(data) {
   const all = [];
-  for (const [suite, runs] of Object.entries(data.entries)) {
+  for (const [name, runs] of Object.entries(data.entries)) {
     const byName = new Map();
     for (const run of runs) {
+      const suite = isHostedRun(run.benches) ? hostedSuiteName(name) : name;
       for (const bench of run.benches) {
         const value = numericValue(bench.value);
         if (value === null) continue;
-        if (!byName.has(bench.name))
-          byName.set(bench.name, { suite, bench: bench.name, unit: bench.unit, tool: run.tool, points: [] });
-        const line = byName.get(bench.name);
+        const key = `${suite}\u0000${bench.name}`;
+        if (!byName.has(key))
+          byName.set(key, { suite, bench: bench.name, unit: bench.unit, tool: run.tool, points: [] });
+        const line = byName.get(key);
         line.unit = bench.unit;
         line.tool = run.tool;
         line.points.push({ value, commit: run.commit, date: run.date });
