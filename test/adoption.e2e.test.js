@@ -561,7 +561,7 @@ describe("the composite actions, from a user's repository", () => {
     assert.match(readFileSync(github.files.GITHUB_STEP_SUMMARY, 'utf8'), /express 5\.\d+\.\d+ → 5\.0\.0/);
   });
 
-  test("request: a maintainer's /perfgate dispatches perfgate-pr.yml on main with the head commit of that moment", async () => {
+  test("request: a maintainer's /perfgate <sha> dispatches perfgate-pr.yml on main with that commit, the pull request's head", async () => {
     const headSha = git(repo, 'rev-parse', 'HEAD');
     const api = await startFakeGitHub([
       [
@@ -593,7 +593,7 @@ describe("the composite actions, from a user's repository", () => {
           action: 'created',
           repository: { default_branch: 'main' },
           issue: { number: 7, pull_request: {} },
-          comment: { id: 9, body: '/perfgate', user: { login: 'ada' }, author_association: 'MEMBER' },
+          comment: { id: 9, body: `/perfgate ${headSha}`, user: { login: 'ada' }, author_association: 'MEMBER' },
         }),
       );
       const env = {

@@ -109,5 +109,6 @@ test("a benchmark's measurement settings: its own tier and the suite's load sett
     workers: 0,
     readyTimeout: 15,
     runtimeAgent: false,
+    soakRequests: 0,
   });
 });

@@ -44,10 +44,11 @@ export const unavailableEngine = () =>
 export function engineFor(nameOrEngine = DEFAULT_ENGINE, rate = 0, requests = 0) {
   const engine = typeof nameOrEngine === 'string' ? byName(nameOrEngine) : nameOrEngine;
   if (!engine) throw errors.unknownEngine(nameOrEngine, ENGINE_NAMES);
-  const reason = engine.unavailable();
-  if (reason) throw errors.engineUnavailable(engine.name, reason);
+  // What was asked of it first: that is bad input whether or not the engine is installed here.
   if (rate > 0 && !engine.paces) throw errors.engineCannotPace(engine.name, PACING_ENGINES);
   if (!(rate > 0) && engine.model === 'open') throw errors.engineNeedsRate(engine.name);
   if (requests > 0 && !engine.counts) throw errors.engineCannotCount(engine.name, COUNTING_ENGINES);
+  const reason = engine.unavailable();
+  if (reason) throw errors.engineUnavailable(engine.name, reason);
   return engine;
 }
