@@ -1,12 +1,10 @@
 // calibrate --neighbour: the CPU hog starts pinned to the server cores, runs, and is gone after a
 // comparison, an error, SIGINT or SIGTERM (it is one process group of bench/measurement/process/children.js).
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   describeNeighbour,
   neighbourCommand,
@@ -16,13 +14,9 @@ import {
 } from '../bench/comparison/calibration/neighbour.js';
 import { currentPinning } from '../bench/measurement/pinning.js';
 import { groupAlive, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { groupGone, testLeavesNoNeighbour } from './helpers/neighbour-child.js';
 
 const PLAN = { method: 'taskset', load: [0], server: [1, 2], cpus: [0, 1, 2] };
-
-async function groupGone(pid, withinMs = 3000) {
-  for (let waited = 0; waited < withinMs && groupAlive(pid); waited += 50) await sleep(50);
-  return !groupAlive(pid);
-}
 
 test('the hog is stress-ng at the duty cycle, one worker per server core, pinned to them, with its own timeout', () => {
   assert.deepEqual(neighbourCommand(PLAN, { percent: 50, timeoutSeconds: 600.5 }), [
@@ -79,42 +73,7 @@ describe('a real hog', { skip: neighbourUnavailable() ?? false }, () => {
     assert.equal(await withNeighbour(plan, { percent: undefined, timeoutSeconds: 60 }, async (hog) => hog), null);
   });
 
-  // A process that starts a hog, says its pid, then waits, fails or is interrupted.
-  const child = (then) =>
-    spawn(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import { startNeighbour } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/comparison/calibration/neighbour.js'))};
-         import { currentPinning } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/measurement/pinning.js'))};
-         const neighbour = await startNeighbour(currentPinning({}), { percent: 20, timeoutSeconds: 60 });
-         console.log(neighbour.pid);
-         ${then}`,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-  const pidOf = async (process) => Number((await once(process.stdout, 'data'))[0].toString().trim());
-
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    test(`leaves no hog behind on ${signal}`, async () => {
-      const process_ = child('setInterval(() => {}, 1000);');
-      const pid = await pidOf(process_);
-      assert.ok(groupAlive(pid));
-      process_.kill(signal);
-      const [code] = await once(process_, 'exit');
-      assert.equal(code, signal === 'SIGINT' ? 130 : 143);
-      assert.ok(await groupGone(pid), `the hog ${pid} outlived ${signal}`);
-    });
-  }
-
-  test('leaves no hog behind when the process dies of an error', async () => {
-    const process_ = child("setTimeout(() => { throw new Error('boom'); }, 200);");
-    const pid = await pidOf(process_);
-    const [code] = await once(process_, 'exit');
-    assert.equal(code, 1);
-    assert.ok(await groupGone(pid), `the hog ${pid} outlived the error`);
-  });
+  testLeavesNoNeighbour('hog', 'neighbour', 'startNeighbour');
 });
 
 test('--neighbour without stress-ng is a clear error before any server starts', () => {

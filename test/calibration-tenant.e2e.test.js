@@ -3,7 +3,7 @@
 // comparison, an error, SIGINT, SIGTERM, or its parent's death (one process group of
 // bench/measurement/process/children.js, and a process that watches its parent).
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,13 +20,9 @@ import {
 import { currentPinning } from '../bench/measurement/pinning.js';
 import { seededRandom } from '../bench/stats/index.js';
 import { groupAlive, PROJECT_ROOT } from './helpers/harness.js';
+import { groupGone, neighbourChild, neighbourPid, testLeavesNoNeighbour } from './helpers/neighbour-child.js';
 
 const PLAN = { method: 'taskset', load: [0], server: [1, 2], cpus: [0, 1, 2] };
-
-async function groupGone(pid, withinMs = 3000) {
-  for (let waited = 0; waited < withinMs && groupAlive(pid); waited += 50) await sleep(50);
-  return !groupAlive(pid);
-}
 
 // CPU seconds a process and its threads have used (utime + stime of /proc/PID/stat).
 const cpuSeconds = (pid) => {
@@ -100,48 +96,13 @@ describe('a real tenant', () => {
     assert.ok(await groupGone(pids[0]));
   });
 
-  // A process that starts a tenant, says its pid, then waits, fails, is interrupted or killed.
-  const child = (then) =>
-    spawn(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import { startTenant } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/comparison/calibration/tenant.js'))};
-         import { currentPinning } from ${JSON.stringify(join(PROJECT_ROOT, 'bench/measurement/pinning.js'))};
-         const tenant = await startTenant(currentPinning({}), { percent: 20, timeoutSeconds: 60 });
-         console.log(tenant.pid);
-         ${then}`,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-  const pidOf = async (process_) => Number((await once(process_.stdout, 'data'))[0].toString().trim());
-
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    test(`leaves no tenant behind on ${signal}`, async () => {
-      const process_ = child('setInterval(() => {}, 1000);');
-      const pid = await pidOf(process_);
-      assert.ok(groupAlive(pid));
-      process_.kill(signal);
-      const [code] = await once(process_, 'exit');
-      assert.equal(code, signal === 'SIGINT' ? 130 : 143);
-      assert.ok(await groupGone(pid), `the tenant ${pid} outlived ${signal}`);
-    });
-  }
-
-  test('leaves no tenant behind when the process dies of an error', async () => {
-    const process_ = child("setTimeout(() => { throw new Error('boom'); }, 200);");
-    const pid = await pidOf(process_);
-    const [code] = await once(process_, 'exit');
-    assert.equal(code, 1);
-    assert.ok(await groupGone(pid), `the tenant ${pid} outlived the error`);
-  });
+  testLeavesNoNeighbour('tenant', 'tenant', 'startTenant');
 
   test('ends by itself when its parent is killed without a chance to clean up', async () => {
-    const process_ = child('setInterval(() => {}, 1000);');
-    const pid = await pidOf(process_);
-    process_.kill('SIGKILL');
-    await once(process_, 'exit');
+    const child = neighbourChild('tenant', 'startTenant', 'setInterval(() => {}, 1000);');
+    const pid = await neighbourPid(child);
+    child.kill('SIGKILL');
+    await once(child, 'exit');
     assert.ok(await groupGone(pid, 8000), `the tenant ${pid} outlived its parent`);
   });
 });
