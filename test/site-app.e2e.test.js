@@ -2,17 +2,11 @@
 // named after the project (no repository URL), a chart of the app's one server names it, and
 // the first screen marks itself drawn, which a headless screenshot waits for.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import test, { after, before } from 'node:test';
-import { startSiteServer } from '../bench/site/server.js';
-import { chromiumMissing, launchChromium } from './helpers/browser.js';
-import { tempDir } from './helpers/harness.js';
-import { openPage, outputDir } from './helpers/site-page.js';
+import test from 'node:test';
+import { chromiumMissing } from './helpers/browser.js';
+import { openPage, outputDir, siteOverHistory } from './helpers/site-page.js';
 
 const skip = chromiumMissing;
-let site;
-let browser;
 
 const extra = (variant, scenario, reference = false) =>
   `variant: ${variant}\nscenario: ${scenario}\nconnections: 100\noptions: default${reference ? '\nreference: yes' : ''}\nsamples: 10\nruns: 1\nnode: v20.20.2`;
@@ -27,34 +21,24 @@ const entry = (id, date, value, metric = 'req/s', unit = 'req/s') => ({
   ],
 });
 
-before(async () => {
-  if (skip) return;
-  const file = join(tempDir(), 'data.js');
-  const data = {
-    lastUpdate: Date.UTC(2026, 10, 20),
-    // The chart groups as bench names them after the project's name.
-    entries: {
-      'json-server throughput': [entry('a1', Date.UTC(2026, 10, 18), 1500), entry('b2', Date.UTC(2026, 10, 19), 1450)],
-      'json-server latency': [
-        entry('a1', Date.UTC(2026, 10, 18), 120, 'p99 latency', 'ms'),
-        entry('b2', Date.UTC(2026, 10, 19), 130, 'p99 latency', 'ms'),
-      ],
-    },
-  };
-  writeFileSync(file, `window.BENCHMARK_DATA = ${JSON.stringify(data)}`);
-  site = await startSiteServer({ dataFiles: [file] });
-  browser = await launchChromium();
-});
+const data = {
+  lastUpdate: Date.UTC(2026, 10, 20),
+  // The chart groups as bench names them after the project's name.
+  entries: {
+    'json-server throughput': [entry('a1', Date.UTC(2026, 10, 18), 1500), entry('b2', Date.UTC(2026, 10, 19), 1450)],
+    'json-server latency': [
+      entry('a1', Date.UTC(2026, 10, 18), 120, 'p99 latency', 'ms'),
+      entry('b2', Date.UTC(2026, 10, 19), 130, 'p99 latency', 'ms'),
+    ],
+  },
+};
 
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const trend = siteOverHistory(() => `window.BENCHMARK_DATA = ${JSON.stringify(data)}`, { skip });
 
 test("an app's local history: the project's name, its server in each chart's title, the reference marked, the first screen marked drawn", {
   skip,
 }, async (t) => {
-  const page = await openPage(t, browser, site.url);
+  const page = await openPage(t, trend.browser, trend.site.url);
   await page.waitForSelector('html[data-drawn]');
   assert.equal(await page.title(), 'json-server · benchmarks');
   assert.match(await page.locator('#title').textContent(), /^json-server benchmarks/);

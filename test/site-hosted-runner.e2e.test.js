@@ -3,17 +3,13 @@
 // group of their own labelled "hosted runner" and never joins them into the steady machine's
 // line. Screenshots go to test-output/.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import test, { after, before } from 'node:test';
+import test from 'node:test';
 import { syntheticData, syntheticSeries } from '../bench/history/detect/synthetic.js';
 import { serializeBenchmarkData } from '../bench/history/format.js';
 import { suiteNames } from '../bench/results/benchmark-action.js';
-import { startSiteServer } from '../bench/site/server.js';
 import { hostedSuiteName } from '../site/shared/runner.js';
-import { chromiumMissing, launchChromium } from './helpers/browser.js';
-import { tempDir } from './helpers/harness.js';
-import { chartsOnPage, drawAll, openPage, outputDir, waitForCharts } from './helpers/site-page.js';
+import { chromiumMissing } from './helpers/browser.js';
+import { chartsOnPage, drawAll, openPage, siteOverHistory, outputDir, waitForCharts } from './helpers/site-page.js';
 
 const skip = chromiumMissing;
 const SUITE = suiteNames('shop-api').bigger;
@@ -35,27 +31,12 @@ function history() {
   return data;
 }
 
-const dir = tempDir('perfgate-site-hosted-');
-const file = join(dir, 'data.js');
-let site;
-let browser;
-
-before(async () => {
-  if (skip) return;
-  writeFileSync(file, serializeBenchmarkData(history()));
-  site = await startSiteServer({ dataFiles: [file] });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const trend = siteOverHistory(() => serializeBenchmarkData(history()), { skip });
 
 test("a hosted runner's runs are a chart group of their own, labelled, never in the steady machine's line", {
   skip,
 }, async (t) => {
-  const page = await openPage(t, browser, site.url);
+  const page = await openPage(t, trend.browser, trend.site.url);
   await waitForCharts(page);
   const headings = await page.locator('section.suite h2').allTextContents();
   assert.ok(

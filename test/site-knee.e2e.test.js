@@ -1,17 +1,21 @@
 // The knee over time on the trend site, in Debian's chromium: a history whose knee group holds
 // bench --find-knee's lines for two servers over a few commits (one step down) shows them as a
 // trend chart like any metric, beside bench's own lines. Screenshots go to test-output/.
-import test, { after, before } from 'node:test';
+import test from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { appendRun } from '../bench/history/append.js';
 import { emptyBenchmarkData, serializeBenchmarkData } from '../bench/history/format.js';
 import { kneeEntries, kneeSuiteName, suiteNames, TOOLS } from '../bench/results/benchmark-action.js';
-import { startSiteServer } from '../bench/site/server.js';
-import { chromiumMissing, launchChromium } from './helpers/browser.js';
-import { tempDir } from './helpers/harness.js';
-import { chartsOnPage, datasetSummary, drawAll, openPage, outputDir, waitForCharts } from './helpers/site-page.js';
+import { chromiumMissing } from './helpers/browser.js';
+import {
+  chartsOnPage,
+  datasetSummary,
+  drawAll,
+  openPage,
+  siteOverHistory,
+  outputDir,
+  waitForCharts,
+} from './helpers/site-page.js';
 
 const skip = chromiumMissing;
 const machine = { cpuModel: 'Test CPU', cores: 2, node: 'v20.0.0' };
@@ -54,24 +58,10 @@ function history() {
   return data;
 }
 
-let site;
-let browser;
-
-before(async () => {
-  if (skip) return;
-  const file = join(tempDir('perfgate-site-knee-'), 'data.js');
-  writeFileSync(file, serializeBenchmarkData(history()));
-  site = await startSiteServer({ dataFiles: [file] });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const trend = siteOverHistory(() => serializeBenchmarkData(history()), { skip });
 
 test('the knee rate is a trend chart of its own group, a line per server over the commits', { skip }, async (t) => {
-  const page = await openPage(t, browser, site.url);
+  const page = await openPage(t, trend.browser, trend.site.url);
   await waitForCharts(page);
   await drawAll(page);
   assert.deepEqual(await page.locator('section.suite h2').allTextContents(), [
@@ -85,7 +75,7 @@ test('the knee rate is a trend chart of its own group, a line per server over th
 });
 
 test("the variants view lists each server's knee rate as a row of its own", { skip }, async (t) => {
-  const page = await openPage(t, browser, `${site.url}?view=variants`);
+  const page = await openPage(t, trend.browser, `${trend.site.url}?view=variants`);
   await page.waitForSelector('#variant-table tbody tr');
   const rows = await page.locator('#variant-table tbody tr').allTextContents();
   const text = rows.join('\n');

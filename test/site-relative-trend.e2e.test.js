@@ -3,19 +3,18 @@
 // interval in range) that both step 5 % for the worse at the 40th commit. The relative line gets
 // its band and the baseline's level, the first screen explains the baseline, and the change point
 // of the relative line is found by the page and by `npm run detect` alike. Screenshots go to test-output/.
-import test, { after, before } from 'node:test';
+import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syntheticData, syntheticSeries } from '../bench/history/detect/synthetic.js';
 import { serializeBenchmarkData } from '../bench/history/format.js';
 import { suiteNames, trendSuiteNames } from '../bench/results/benchmark-action.js';
-import { startSiteServer } from '../bench/site/server.js';
 import { rangeText } from '../site/shared/relative.js';
-import { chromiumMissing, launchChromium } from './helpers/browser.js';
+import { chromiumMissing } from './helpers/browser.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
-import { openPage, outputDir, waitForCharts } from './helpers/site-page.js';
+import { openPage, siteOverHistory, outputDir, waitForCharts } from './helpers/site-page.js';
 
 const skip = chromiumMissing;
 // A project's history: its relative suite named after it, as `perfgate trend` and publish name it.
@@ -47,25 +46,12 @@ function history() {
 
 const dir = tempDir('perfgate-site-relative-');
 const file = join(dir, 'data.js');
-let site;
-let browser;
-
-before(async () => {
-  if (skip) return;
-  writeFileSync(file, serializeBenchmarkData(history()));
-  site = await startSiteServer({ dataFiles: [file] });
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await site?.close();
-});
+const trend = siteOverHistory(() => serializeBenchmarkData(history()), { skip, file });
 
 test('the relative line: its interval as a band, the baseline explained first, its change point found', {
   skip,
 }, async (t) => {
-  const page = await openPage(t, browser, site.url);
+  const page = await openPage(t, trend.browser, trend.site.url);
   await waitForCharts(page);
   const note = page.locator('#baseline-note');
   assert.ok(await note.isVisible(), 'the first screen explains the baseline');

@@ -1,11 +1,34 @@
 // The trend site in Debian's chromium for the site's browser tests: pages that fail the test on
 // any script error or failed request they are not meant to show, and what their charts hold.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { startSiteServer } from '../../bench/site/server.js';
+import { launchChromium } from './browser.js';
+import { tempDir } from './harness.js';
 
 export const outputDir = fileURLToPath(new URL('../../test-output/', import.meta.url));
 mkdirSync(outputDir, { recursive: true });
+
+// One trend site and one browser for a test file: before its tests, dataText() (data.js's text) is
+// written to file (a fresh one unless given) and served; after them both are closed.
+export function siteOverHistory(dataText, { skip, file } = {}) {
+  const opened = {};
+  before(async () => {
+    if (skip) return;
+    const path = file ?? join(tempDir('perfgate-site-'), 'data.js');
+    writeFileSync(path, dataText());
+    opened.site = await startSiteServer({ dataFiles: [path] });
+    opened.browser = await launchChromium();
+  });
+  after(async () => {
+    await opened.browser?.close();
+    await opened.site?.close();
+  });
+  return opened;
+}
 
 // expectedError: a page error the test provokes; expected404: a request meant to fail.
 export async function openPage(t, browser, url, { expectedError, expected404, ...options } = {}) {
