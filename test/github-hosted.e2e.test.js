@@ -11,33 +11,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { startFakeGitHub } from './helpers/fake-github.js';
-import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { runStepScript, startFakeGitHub, stepOutputs } from './helpers/fake-github.js';
+import { tempDir } from './helpers/harness.js';
 
 const run = promisify(execFile);
 const REPO = 'perf/gate';
 const HEAD = 'a'.repeat(40);
 const WORKFLOW = '.github/workflows/bench-hosted.yml';
-
-async function script(name, args, env, cwd) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [join(PROJECT_ROOT, 'scripts', name), ...args], {
-      cwd,
-      env: { PATH: process.env.PATH, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    return { code: error.code, stdout: error.stdout, stderr: error.stderr };
-  }
-}
-const outputsOf = (file) =>
-  Object.fromEntries(
-    readFileSync(file, 'utf8')
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.split('=')),
-  );
 
 const comparison = (failed) => ({
   format: 'perfgate-comparison',
@@ -136,7 +116,7 @@ describe('bench-hosted-report: the comment and the required status of a hosted r
     );
     writeFileSync(join(dir, 'outputs'), '');
     const first = github.requests.length;
-    const result = await script(
+    const result = await runStepScript(
       'pr-comment.mjs',
       args,
       {
@@ -151,7 +131,7 @@ describe('bench-hosted-report: the comment and the required status of a hosted r
     const mine = github.requests.slice(first);
     return {
       ...result,
-      outputs: outputsOf(join(dir, 'outputs')),
+      outputs: stepOutputs(join(dir, 'outputs')),
       statuses: mine
         .filter((each) => each.path.includes('/statuses/'))
         .map((each) => ({ sha: each.path.split('/').at(-1), ...each.body })),
@@ -272,7 +252,7 @@ describe("bench-hosted's first step: the pull request's head and its merge base"
         }),
       );
       writeFileSync(join(out, '..', 'outputs'), '');
-      const result = await script(
+      const result = await runStepScript(
         'approved-commit.mjs',
         ['--out', out],
         {
@@ -283,7 +263,7 @@ describe("bench-hosted's first step: the pull request's head and its merge base"
         },
         checkout,
       );
-      return { ...result, outputs: outputsOf(join(out, '..', 'outputs')), out };
+      return { ...result, outputs: stepOutputs(join(out, '..', 'outputs')), out };
     };
     const result = await prepare('main');
     assert.equal(result.code, 0, result.stderr);

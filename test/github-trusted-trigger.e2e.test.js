@@ -12,35 +12,14 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { bareCheckout } from './helpers/bare-checkout.js';
-import { startFakeGitHub } from './helpers/fake-github.js';
-import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { runStepScript, startFakeGitHub, stepOutputs } from './helpers/fake-github.js';
+import { tempDir } from './helpers/harness.js';
 
 const run = promisify(execFile);
 const REPO = 'perf/gate';
 const APPROVED = 'a'.repeat(40);
 const PUSHED_LATER = 'b'.repeat(40);
 const ROLES = { maintainer: 'maintain', writer: 'write', reader: 'read' };
-
-async function script(name, args, env, root = PROJECT_ROOT) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [join(root, 'scripts', name), ...args], {
-      cwd: env.CWD ?? root,
-      env: { PATH: process.env.PATH, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    return { code: error.code, stdout: error.stdout, stderr: error.stderr };
-  }
-}
-
-const outputsOf = (file) =>
-  Object.fromEntries(
-    readFileSync(file, 'utf8')
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.split('=')),
-  );
 
 describe('bench-request: who may start a benchmark, and of which commit', () => {
   let github;
@@ -112,7 +91,7 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     writeFileSync(join(dir, 'event.json'), JSON.stringify({ repository: { default_branch: 'main' }, ...event }));
     writeFileSync(join(dir, 'outputs'), '');
     const first = github.requests.length;
-    const result = await script(
+    const result = await runStepScript(
       'bench-request.mjs',
       args,
       {
@@ -130,7 +109,7 @@ describe('bench-request: who may start a benchmark, and of which commit', () => 
     const calls = mine.map((r) => `${r.method} ${r.path}`);
     return {
       ...result,
-      outputs: outputsOf(join(dir, 'outputs')),
+      outputs: stepOutputs(join(dir, 'outputs')),
       calls,
       dispatch: mine.find((r) => r.path.endsWith('/dispatches')),
       replies: mine.filter((r) => r.path.endsWith('/comments')).map((r) => r.body.body),
@@ -428,13 +407,13 @@ describe('approved-commit: the self-hosted job measures exactly the approved com
     const event = join(out, '..', 'event.json');
     writeFileSync(event, JSON.stringify({ inputs, repository: { default_branch: 'main' } }));
     writeFileSync(join(out, '..', 'outputs'), '');
-    const result = await script('approved-commit.mjs', ['--out', out], {
-      CWD: checkout,
-      GITHUB_EVENT_PATH: event,
-      GITHUB_REF: ref,
-      GITHUB_OUTPUT: join(out, '..', 'outputs'),
-    });
-    return { ...result, outputs: outputsOf(join(out, '..', 'outputs')), out };
+    const result = await runStepScript(
+      'approved-commit.mjs',
+      ['--out', out],
+      { GITHUB_EVENT_PATH: event, GITHUB_REF: ref, GITHUB_OUTPUT: join(out, '..', 'outputs') },
+      checkout,
+    );
+    return { ...result, outputs: stepOutputs(join(out, '..', 'outputs')), out };
   }
 
   test('fetches the approved commit, finds its merge base, records it for the comment; later pushes change nothing', async () => {

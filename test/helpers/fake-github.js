@@ -1,9 +1,12 @@
 // A fake of GitHub's REST API on loopback for the workflow scripts' tests: each route is
 // [method, path pattern, handler(match, body, url) -> [status, json]]; every request is kept.
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { PROJECT_ROOT } from './harness.js';
 
 export async function startFakeGitHub(routes) {
   const requests = [];
@@ -54,3 +57,31 @@ export function pullRequestStepEnv(dir, { github, repo, number, login, sha }) {
     GITHUB_OUTPUT: join(dir, 'outputs'),
   };
 }
+
+// A workflow script of scripts/ run as a step runs it: with this environment's PATH and `env` only,
+// in cwd; its exit code and output whether it succeeds or fails.
+export async function runStepScript(name, args, env, cwd = PROJECT_ROOT) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      [join(PROJECT_ROOT, 'scripts', name), ...args],
+      {
+        cwd,
+        env: { PATH: process.env.PATH, ...env },
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    return { code: error.code, stdout: error.stdout, stderr: error.stderr };
+  }
+}
+
+// The step outputs a script wrote to its GITHUB_OUTPUT file (name=value lines).
+export const stepOutputs = (file) =>
+  Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('=')),
+  );
