@@ -6,22 +6,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { profileRun } from '../bench/comparison/profile/profile-benchmark.js';
 import { profileMarkdown } from '../bench/comparison/profile/report.js';
-import { DEFAULTS } from '../bench/config/suites.js';
-import { measurementSettings } from '../bench/measurement/context.js';
-import { currentPinning } from '../bench/measurement/pinning.js';
 import { loadBuiltInVariant } from '../bench/measurement/variants.js';
 import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { PROFILED_SETTINGS, PROFILED_SPEC, profiledMeasurement } from './helpers/profiled-benchmark.js';
 
 describe('the allocation profile of two sides', () => {
-  const config = { ...DEFAULTS, duration: 1, warmup: 0.3, readyTimeout: 15, timeout: 10, pipelining: 1 };
-  const spec = {
-    id: 'node-http hello c=10',
-    variant: 'node-http',
-    scenario: 'hello',
-    options: DEFAULTS.options,
-    tags: [],
-    connections: 10,
-  };
+  const spec = PROFILED_SPEC;
 
   test('the function the head allocates in comes first, beside a CPU profile of the same run', async () => {
     const variant = await loadBuiltInVariant('node-http');
@@ -35,12 +25,8 @@ describe('the allocation profile of two sides', () => {
         spec,
         variants: { base: variant, head },
         roots: { base: PROJECT_ROOT, head: PROJECT_ROOT },
-        measurement: {
-          plan: currentPinning({}),
-          backend: await loadBuiltInVariant('mock-backend'),
-          engine: config.engine,
-        },
-        settings: measurementSettings(config, spec),
+        measurement: await profiledMeasurement(),
+        settings: PROFILED_SETTINGS,
         outDir,
       },
       ['cpu', 'allocation'],

@@ -6,15 +6,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, test } from 'node:test';
-import { DEFAULTS } from '../bench/config/suites.js';
-import { measurementSettings } from '../bench/measurement/context.js';
-import { currentPinning } from '../bench/measurement/pinning.js';
 import { mergeSelfTimes, packageOf, scriptPath, selfTimes } from '../bench/comparison/profile/cpuprofile.js';
 import { differentialProfile } from '../bench/comparison/profile/differential.js';
 import { profileBenchmark } from '../bench/comparison/profile/profile-benchmark.js';
 import { profileMarkdown } from '../bench/comparison/profile/report.js';
 import { loadBuiltInVariant } from '../bench/measurement/variants.js';
 import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { PROFILED_SETTINGS, PROFILED_SPEC, profiledMeasurement } from './helpers/profiled-benchmark.js';
 import { makeServersRepository } from './helpers/servers-repo.js';
 
 const frame = (functionName, url = '', lineNumber = -1) => ({
@@ -210,22 +208,8 @@ describe('differential profile', () => {
 });
 
 describe('profiling two versions of a server', () => {
-  const config = { ...DEFAULTS, duration: 1, warmup: 0.3, readyTimeout: 15, timeout: 10, pipelining: 1 };
-  const spec = {
-    id: 'node-http hello c=10',
-    variant: 'node-http',
-    scenario: 'hello',
-    options: DEFAULTS.options,
-    tags: [],
-    connections: 10,
-  };
-  // The run's context as bench/measurement/context.js opens it, but without pinning the test's own process.
-  const measurement = async () => ({
-    plan: currentPinning({}),
-    backend: await loadBuiltInVariant('mock-backend'),
-    engine: config.engine,
-  });
-  const settings = measurementSettings(config, spec);
+  const spec = PROFILED_SPEC;
+  const settings = PROFILED_SETTINGS;
 
   test('the function the head commit added comes first, with its file and line', async () => {
     const { repo, shas, slowLine } = makeServersRepository(['slower']);
@@ -248,7 +232,7 @@ describe('profiling two versions of a server', () => {
       spec,
       variants,
       roots,
-      measurement: await measurement(),
+      measurement: await profiledMeasurement(),
       settings,
       outDir,
     });
@@ -276,7 +260,7 @@ describe('profiling two versions of a server', () => {
       spec: { ...spec, variant: 'go-nethttp', id: 'go-nethttp hello c=10' },
       variants: { base: go, head: go },
       roots: { base: PROJECT_ROOT, head: PROJECT_ROOT },
-      measurement: await measurement(),
+      measurement: await profiledMeasurement(),
       settings,
       outDir: tempDir(),
     });
