@@ -9,6 +9,7 @@ import { CONFIRMING_RUN } from '../bench/comparison/confirm.js';
 import { seededRandom } from '../bench/stats/index.js';
 
 import { defaultBands } from '../bench/results/metrics.js';
+import { scriptedRounds } from './helpers/simulated-rounds.js';
 
 const thresholds = defaultBands();
 
@@ -201,25 +202,6 @@ test('a reference that moved (the same code on both sides) warns that the machin
   );
   assert.doesNotMatch(report([]), /⚠️/);
 });
-
-// Rounds from a script of head/base ratios of CPU µs/request; req/s moves the other way by the same ratio.
-function scriptedRounds(ratios) {
-  let clock = 0;
-  const measureRound = async (round) => {
-    clock += 1000;
-    const ratio = ratios[round - 1];
-    const sample = (cpu) => ({
-      requestsPerSecond: 1e6 / cpu,
-      p99LatencyMs: cpu / 100,
-      cpuMicrosPerRequest: cpu,
-      errors: 0,
-      timeouts: 0,
-      clientSaturated: false,
-    });
-    return { base: sample(100), head: sample(100 * ratio) };
-  };
-  return { measureRound, now: () => clock };
-}
 
 // compare's paired runner on scripted rounds (one second each); options override its limits and judging.
 function runScripted(ratios, options = {}) {

@@ -6,24 +6,12 @@ import { test } from 'node:test';
 import { compareInterleaved, roundSample } from '../bench/comparison/rounds.js';
 import { defaultBands } from '../bench/results/metrics.js';
 import { roundSpread, tooNoisy } from '../bench/stats/index.js';
+import { scriptedRounds } from './helpers/simulated-rounds.js';
 
-// Paired rounds of one second each from head/base ratios of CPU µs/request (req/s and p99 move with it).
+// compare's paired runner on scripted rounds, with the default bands.
 function runRatios(ratios, budgetMs, maxRounds = 60) {
-  let clock = 0;
-  const sample = (cpu) => ({
-    requestsPerSecond: 1e6 / cpu,
-    p99LatencyMs: cpu / 100,
-    cpuMicrosPerRequest: cpu,
-    errors: 0,
-    timeouts: 0,
-    clientSaturated: false,
-  });
   return compareInterleaved({
-    measureRound: async (round) => {
-      clock += 1000;
-      return { base: sample(100), head: sample(100 * ratios[round - 1]) };
-    },
-    now: () => clock,
+    ...scriptedRounds(ratios),
     thresholds: defaultBands(),
     interval: 'paired',
     budgetMs,

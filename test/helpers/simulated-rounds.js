@@ -55,3 +55,23 @@ export function simulatedRun({
 // One benchmark as compare judges it: a run, and a second one when the first calls it slower.
 export const simulatedBenchmark = ({ seed, confirm = true, ...noise }) =>
   measureConfirmed((attempt, judging) => simulatedRun({ ...noise, judging, seed: seed * 2 + attempt }), { confirm });
+
+// Rounds of one second each of a fake clock from a script of head/base ratios of CPU µs/request;
+// req/s moves the other way by the same ratio, p99 with it.
+export function scriptedRounds(ratios) {
+  let clock = 0;
+  const measureRound = async (round) => {
+    clock += 1000;
+    const ratio = ratios[round - 1];
+    const sample = (cpu) => ({
+      requestsPerSecond: 1e6 / cpu,
+      p99LatencyMs: cpu / 100,
+      cpuMicrosPerRequest: cpu,
+      errors: 0,
+      timeouts: 0,
+      clientSaturated: false,
+    });
+    return { base: sample(100), head: sample(100 * ratio) };
+  };
+  return { measureRound, now: () => clock };
+}
