@@ -10,7 +10,7 @@ import { comparisonMarkdown } from '../bench/comparison/report.js';
 import { comparisonSchema } from '../bench/comparison/schema.js';
 import { renderComment } from '../bench/github/comment.js';
 import { escapeMarkdown } from '../bench/core/text.js';
-import { comparisonFixture } from './helpers/comparison-fixture.js';
+import { wholeComparison } from './helpers/comparison-fixture.js';
 
 const sample = { requestsPerSecond: 1000, p99LatencyMs: 2, cpuMicrosPerRequest: 100 };
 // A measured benchmark whose verdict CPU µs/request called, with its change and interval.
@@ -39,14 +39,7 @@ const failed = (id, failedSides, extra = {}) => ({
 });
 
 const gateOf = (benchmarks) => judgeGate(benchmarks, { failThreshold: 0.1, failThresholdOf: () => 0.1 });
-const comparisonOf = (benchmarks) => ({
-  ...comparisonFixture(),
-  format: 'perfgate-comparison',
-  version: 1,
-  sides: { base: { description: 'main' }, head: { description: 'branch' } },
-  benchmarks,
-  gate: gateOf(benchmarks),
-});
+const comparisonOf = (benchmarks) => wholeComparison(benchmarks, gateOf(benchmarks));
 const headline = (benchmarks) => headlineLines(comparisonOf(benchmarks), escapeMarkdown)[0];
 
 test('a benchmark that failed on the head alone fails the gate (exit 1); a failed base or both: could not run (exit 2)', () => {

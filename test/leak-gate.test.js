@@ -12,7 +12,7 @@ import { comparisonSchema } from '../bench/comparison/schema.js';
 import { escapeMarkdown } from '../bench/core/text.js';
 import { renderComment } from '../bench/github/comment.js';
 import { trendMoments } from '../bench/stats/linear-trend.js';
-import { comparisonFixture } from './helpers/comparison-fixture.js';
+import { wholeComparison } from './helpers/comparison-fixture.js';
 
 // One round's sample of a side whose one process keeps `bytesPerRequest` over 3,000 requests,
 // at a heap level of its own, with a little noise.
@@ -71,14 +71,7 @@ test('a leak the base has too, one within the threshold, or no soak at all does 
 
 test('the headline, the report and the PR comment say in words that the head leaks and the base does not', () => {
   const benchmarks = [soaked('node-http hello c=4', 0, 1024)];
-  const comparison = {
-    ...comparisonFixture(),
-    format: 'perfgate-comparison',
-    version: 1,
-    sides: { base: { description: 'main' }, head: { description: 'branch' } },
-    benchmarks,
-    gate: gateOf(benchmarks),
-  };
+  const comparison = wholeComparison(benchmarks, gateOf(benchmarks));
   const ajv = new Ajv({ allErrors: true });
   assert.ok(ajv.validate(comparisonSchema, comparison), ajv.errorsText());
   const [headline, , line] = headlineLines(comparison, escapeMarkdown);

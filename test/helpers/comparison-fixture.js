@@ -15,3 +15,13 @@ export const comparisonFixture = () => ({
   machine: { cpuModel: 'cpu', cores: 2, node: 'v22', kernel: 'k' },
   pinning: { method: 'none', reason: 'test' },
 });
+
+// A whole comparison.json of main against a branch: the fixture with these benchmarks and gate.
+export const wholeComparison = (benchmarks, gate) => ({
+  ...comparisonFixture(),
+  format: 'perfgate-comparison',
+  version: 1,
+  sides: { base: { description: 'main' }, head: { description: 'branch' } },
+  benchmarks,
+  gate,
+});
