@@ -13,7 +13,7 @@ import { YAML } from 'zx';
 import { parseBenchmarkData } from '../bench/history/format.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
-import { GIT_ENV } from './helpers/servers-repo.js';
+import { GIT_ENV, git } from './helpers/servers-repo.js';
 
 const execFileAsync = promisify(execFile);
 const QUIET_NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
@@ -96,8 +96,6 @@ const run = (command, args, cwd, env = {}) => {
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 };
-const git = (cwd, ...args) =>
-  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
 const npx = (cwd, args, env) => run('npx', ['--no-install', 'perfgate', ...args], cwd, env);
 
 // The tarball `npm publish` would upload, packed once for all the tests here.

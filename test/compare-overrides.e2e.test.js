@@ -19,13 +19,11 @@ import { validateWith } from '../bench/config/schema.js';
 import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
 import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
 import { comparisonFixture } from './helpers/comparison-fixture.js';
-import { GIT_ENV } from './helpers/servers-repo.js';
+import { git } from './helpers/servers-repo.js';
 import { tempDir } from './helpers/harness.js';
 
 const COMPARE = fileURLToPath(new URL('../scripts/compare.mjs', import.meta.url));
 const QUIET_NPM = ['--no-audit', '--no-fund', '--loglevel=error'];
-const git = (cwd, ...args) =>
-  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
 
 const inner = (version) => packageTarball({ name: 'inner', version });
 const outer = packageTarball(

@@ -2,7 +2,6 @@
 // github-action-benchmark entries, the baselines file, and chaining across a re-anchor. The duet
 // itself is compare's (tested there); runTrend's steps are driven here with a stand-in comparison.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -35,10 +34,7 @@ import { parseTrendArgs } from '../bench/cli/trend-command.js';
 import { runTrend, trendSelection, trendSettings } from '../bench/comparison/trend/run-trend.js';
 import { trendMarkdown } from '../bench/comparison/trend/write.js';
 import { tempDir } from './helpers/harness.js';
-import { GIT_ENV } from './helpers/servers-repo.js';
-
-const git = (cwd, ...args) =>
-  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
+import { git } from './helpers/servers-repo.js';
 
 // main: c1 (tag v1.0.0) - c2 (tag v1.1.0) - c3 - c4 (HEAD); a branch off c3 has the newer v2.0.0.
 function repository() {

@@ -12,6 +12,10 @@ export const GIT_ENV = {
   GIT_COMMITTER_NAME: 'test',
   GIT_COMMITTER_EMAIL: 't@example.com',
 };
+
+// git in a test's repository, committing as the test's author; its output without the last newline.
+export const git = (cwd, ...args) =>
+  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
 const HELLO_ROUTE = "'GET /hello': async () => [TEXT_TYPE, HELLO_TEXT],";
 const SLOW_HELLO_ROUTE = "'GET /hello': async () => { hashBodySlowly(HELLO_TEXT); return [TEXT_TYPE, HELLO_TEXT]; },";
 const SLOW_FUNCTION = `
