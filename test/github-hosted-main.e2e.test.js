@@ -4,7 +4,6 @@
 // repository's gh-pages, where the site reads them into a group labelled "hosted runner"; and
 // bench-hosted-main's deploy keeps the pinned baseline that bench-main owns.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -15,21 +14,11 @@ import { hostedSuiteName } from '../site/shared/runner.js';
 import { suiteNames } from '../site/shared/suite-names.js';
 import { bareRepository, branchData, gitCheckout, runPublish } from './fixtures/history/helpers.js';
 import { PROJECT_ROOT, readResult, runBench, tempDir } from './helpers/harness.js';
-import { GIT_ENV } from './helpers/servers-repo.js';
+import { git } from './helpers/servers-repo.js';
+import { runWorkflowStep } from './helpers/workflow-fixture.js';
 
 const workflow = YAML.parse(readFileSync(join(PROJECT_ROOT, '.github/workflows/bench-hosted-main.yml'), 'utf8'));
 const deployStep = workflow.jobs.publish.steps.find((step) => step.name === 'Deploy the trend site next to the data');
-const git = (cwd, ...args) =>
-  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
-const runStep = (step, cwd, env) =>
-  new Promise((resolve) => {
-    execFile(
-      'bash',
-      ['-eo', 'pipefail', '-c', step.run],
-      { cwd, env: { ...process.env, ...env } },
-      (error, _, stderr) => resolve({ code: error ? error.code : 0, stderr }),
-    );
-  });
 
 test("a bench on a hosted runner is marked from result.json to the site's own group", async (t) => {
   const out = tempDir();
@@ -94,7 +83,7 @@ async function deploy(pages) {
   const { checkout, remote, sha } = repository(root, pages);
   mkdirSync(join(root, 'merged'));
   writeFileSync(join(root, 'merged/baselines.json'), '{"hosted":true}\n');
-  const result = await runStep(deployStep, checkout, {
+  const result = await runWorkflowStep(deployStep, checkout, {
     GH_TOKEN: 'token',
     PAGES: join(root, 'pages'),
     MERGED: join(root, 'merged'),

@@ -4,7 +4,6 @@
 // of shards that measured relative lines and re-anchor links, and the deploy step that puts the
 // merged baselines file beside data.js on gh-pages.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -14,7 +13,8 @@ import { PERFGATE_BASELINE, SUITES } from '../bench/config/suites.js';
 import { addAnchor, pinFirst } from '../bench/comparison/trend/anchors.js';
 import { configuredBaseline } from '../bench/comparison/trend/run-trend.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
-import { GIT_ENV } from './helpers/servers-repo.js';
+import { git } from './helpers/servers-repo.js';
+import { runWorkflowStep } from './helpers/workflow-fixture.js';
 
 const workflow = YAML.parse(readFileSync(join(PROJECT_ROOT, '.github/workflows/bench-main.yml'), 'utf8'));
 const stepOf = (job, name) => {
@@ -22,17 +22,6 @@ const stepOf = (job, name) => {
   assert.ok(found, `bench-main's ${job} job has a step "${name}"`);
   return found;
 };
-const git = (cwd, ...args) =>
-  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
-const runStep = (step, cwd, env) =>
-  new Promise((resolve) => {
-    execFile(
-      'bash',
-      ['-eo', 'pipefail', '-c', step.run],
-      { cwd, env: { ...process.env, ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),
-    );
-  });
 
 const SHA = (digit) => digit.repeat(40);
 const bench = (name, unit) => ({ name, value: 100, unit, range: '95% CI 99.00 to 101.00' });
@@ -116,7 +105,7 @@ describe("bench-main's relative trend, step by step", () => {
     const out = join(root, 'shard');
     const summary = join(root, 'summary.md');
     writeFileSync(summary, '');
-    const result = await runStep(stepOf('bench', 'Relative trend of one variant'), PROJECT_ROOT, {
+    const result = await runWorkflowStep(stepOf('bench', 'Relative trend of one variant'), PROJECT_ROOT, {
       VARIANT: 'express',
       OUT: out,
       REANCHOR: '',
@@ -157,7 +146,7 @@ describe("bench-main's relative trend, step by step", () => {
       GITHUB_REPOSITORY: 'owner/pages',
       GITHUB_SHA: sha,
     };
-    const merged = await runStep(stepOf('publish', 'Merge the shards'), PROJECT_ROOT, env);
+    const merged = await runWorkflowStep(stepOf('publish', 'Merge the shards'), PROJECT_ROOT, env);
     assert.equal(merged.code, 0, merged.stderr);
     assert.equal(readFileSync(outputs, 'utf8'), 'trend=true\nbaselines=true\n');
     const read = (file) => JSON.parse(readFileSync(join(root, 'merged', file), 'utf8'));
@@ -187,7 +176,7 @@ describe("bench-main's relative trend, step by step", () => {
     }
 
     for (const name of ['Check out gh-pages', 'Deploy the trend site next to the data']) {
-      const result = await runStep(stepOf('publish', name), checkout, env);
+      const result = await runWorkflowStep(stepOf('publish', name), checkout, env);
       assert.equal(result.code, 0, `${name}: ${result.stderr}`);
     }
     assert.deepEqual(
@@ -201,7 +190,7 @@ describe("bench-main's relative trend, step by step", () => {
     shard(root, 'express', { trend: false });
     const outputs = join(root, 'outputs');
     writeFileSync(outputs, '');
-    const merged = await runStep(stepOf('publish', 'Merge the shards'), PROJECT_ROOT, {
+    const merged = await runWorkflowStep(stepOf('publish', 'Merge the shards'), PROJECT_ROOT, {
       SHARDS: join(root, 'shards'),
       MERGED: join(root, 'merged'),
       GITHUB_OUTPUT: outputs,

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+
 // A project's CI workflow with setup-node, as a pull request changes it: the runtime-upgrade
 // detector and the gate's workflow check read the same file.
 export const setupNodeWorkflow = ({ version = '22', run = 'npm test', matrix } = {}) => `name: ci
@@ -13,3 +15,15 @@ ${matrix === undefined ? '' : `    strategy:\n      matrix:\n        node: ${mat
           node-version: ${version}
       - run: ${run}
 `;
+
+// A workflow step's `run` script as the runner runs it (bash -eo pipefail) in cwd with `env` added;
+// its exit code and output, whether it succeeds or fails.
+export const runWorkflowStep = (step, cwd, env) =>
+  new Promise((resolve) => {
+    execFile(
+      'bash',
+      ['-eo', 'pipefail', '-c', step.run],
+      { cwd, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),
+    );
+  });
