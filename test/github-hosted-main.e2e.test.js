@@ -15,7 +15,7 @@ import { suiteNames } from '../site/shared/suite-names.js';
 import { bareRepository, branchData, gitCheckout, runPublish } from './fixtures/history/helpers.js';
 import { PROJECT_ROOT, readResult, runBench, tempDir } from './helpers/harness.js';
 import { git } from './helpers/servers-repo.js';
-import { runWorkflowStep } from './helpers/workflow-fixture.js';
+import { runWorkflowStep, siteRepository } from './helpers/workflow-fixture.js';
 
 const workflow = YAML.parse(readFileSync(join(PROJECT_ROOT, '.github/workflows/bench-hosted-main.yml'), 'utf8'));
 const deployStep = workflow.jobs.publish.steps.find((step) => step.name === 'Deploy the trend site next to the data');
@@ -58,16 +58,7 @@ test("a bench on a hosted runner is marked from result.json to the site's own gr
 
 // The repository on "GitHub" (a bare one on disk) with a gh-pages branch, and the publish job's checkout.
 function repository(root, pages) {
-  const checkout = join(root, 'checkout');
-  mkdirSync(join(checkout, 'site'), { recursive: true });
-  writeFileSync(join(checkout, 'site/index.html'), '<!doctype html>');
-  git(checkout, 'init', '-q', '-b', 'main');
-  git(checkout, 'add', '.');
-  git(checkout, 'commit', '-qm', 'site');
-  const sha = git(checkout, 'rev-parse', 'HEAD');
-  const remote = join(root, 'owner/pages.git');
-  git(root, 'init', '-q', '--bare', remote);
-  git(checkout, 'push', '-q', remote, 'main:main');
+  const { checkout, remote, sha } = siteRepository(root);
   const branch = join(root, 'gh-pages');
   mkdirSync(join(branch, 'dev/bench'), { recursive: true });
   for (const [file, content] of Object.entries(pages)) writeFileSync(join(branch, file), content);

@@ -14,7 +14,7 @@ import { addAnchor, pinFirst } from '../bench/comparison/trend/anchors.js';
 import { configuredBaseline } from '../bench/comparison/trend/run-trend.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
 import { git } from './helpers/servers-repo.js';
-import { runWorkflowStep } from './helpers/workflow-fixture.js';
+import { runWorkflowStep, siteRepository } from './helpers/workflow-fixture.js';
 
 const workflow = YAML.parse(readFileSync(join(PROJECT_ROOT, '.github/workflows/bench-main.yml'), 'utf8'));
 const stepOf = (job, name) => {
@@ -50,19 +50,8 @@ function shard(root, variant, { trend = true } = {}) {
   return dir;
 }
 
-// The repository on "GitHub" (a bare one on disk) with a gh-pages branch, and its checkout.
-function repository(root) {
-  const checkout = join(root, 'checkout');
-  mkdirSync(join(checkout, 'site'), { recursive: true });
-  writeFileSync(join(checkout, 'site/index.html'), '<!doctype html>');
-  git(checkout, 'init', '-q', '-b', 'main');
-  git(checkout, 'add', '.');
-  git(checkout, 'commit', '-qm', 'site');
-  const remote = join(root, 'owner/pages.git');
-  git(root, 'init', '-q', '--bare', remote);
-  git(checkout, 'push', '-q', remote, 'main:main', 'main:gh-pages');
-  return { checkout, remote, sha: git(checkout, 'rev-parse', 'HEAD') };
-}
+// The repository on "GitHub" with a gh-pages branch, and its checkout.
+const repository = (root) => siteRepository(root, ['main:main', 'main:gh-pages']);
 
 describe("bench-main's relative trend, step by step", () => {
   test('the bench job measures the trend after the benchmark, with the tags, and uploads its files', () => {

@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { git } from './servers-repo.js';
 
 // A project's CI workflow with setup-node, as a pull request changes it: the runtime-upgrade
 // detector and the gate's workflow check read the same file.
@@ -27,3 +30,18 @@ export const runWorkflowStep = (step, cwd, env) =>
       (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),
     );
   });
+
+// The repository on "GitHub" (a bare one on disk, under root) with a site committed on main, and
+// its checkout; `branches` are the refspecs pushed there (main:gh-pages too for a site branch).
+export function siteRepository(root, branches = ['main:main']) {
+  const checkout = join(root, 'checkout');
+  mkdirSync(join(checkout, 'site'), { recursive: true });
+  writeFileSync(join(checkout, 'site/index.html'), '<!doctype html>');
+  git(checkout, 'init', '-q', '-b', 'main');
+  git(checkout, 'add', '.');
+  git(checkout, 'commit', '-qm', 'site');
+  const remote = join(root, 'owner/pages.git');
+  git(root, 'init', '-q', '--bare', remote);
+  git(checkout, 'push', '-q', remote, ...branches);
+  return { checkout, remote, sha: git(checkout, 'rev-parse', 'HEAD') };
+}
