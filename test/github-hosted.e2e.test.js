@@ -11,7 +11,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { runStepScript, startFakeGitHub, stepOutputs } from './helpers/fake-github.js';
+import { pullRequestOrigin, runStepScript, startFakeGitHub, stepOutputs } from './helpers/fake-github.js';
 import { tempDir } from './helpers/harness.js';
 
 const run = promisify(execFile);
@@ -223,21 +223,7 @@ describe('bench-hosted-report: the comment and the required status of a hosted r
 describe("bench-hosted's first step: the pull request's head and its merge base", () => {
   test('approved-commit on a pull_request event fetches the head, records it and finds the merge base; another base is refused', async () => {
     const dir = tempDir('perfgate-hosted-git-');
-    const git = (cwd, ...args) =>
-      run('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args]).then((r) => r.stdout.trim());
-    const origin = join(dir, 'origin.git');
-    const author = join(dir, 'author');
-    await run('git', ['init', '-q', '--bare', '-b', 'main', origin]);
-    await run('git', ['clone', '-q', origin, author]);
-    writeFileSync(join(author, 'a.txt'), '1');
-    await git(author, 'add', '.');
-    await git(author, 'commit', '-q', '-m', 'base');
-    await git(author, 'push', '-q', 'origin', 'HEAD:main');
-    const mergeBase = await git(author, 'rev-parse', 'HEAD');
-    writeFileSync(join(author, 'a.txt'), '2');
-    await git(author, 'commit', '-qam', 'a fork commit');
-    const head = await git(author, 'rev-parse', 'HEAD');
-    await git(author, 'push', '-q', 'origin', 'HEAD:refs/pull/7/head');
+    const { origin, mergeBase, head } = pullRequestOrigin(dir);
     const checkout = join(dir, 'checkout');
     await run('git', ['clone', '-q', origin, checkout]);
     const prepare = async (base) => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { bareCheckout } from './helpers/bare-checkout.js';
-import { runStepScript, startFakeGitHub, stepOutputs } from './helpers/fake-github.js';
+import { pullRequestOrigin, runStepScript, startFakeGitHub, stepOutputs } from './helpers/fake-github.js';
 import { tempDir } from './helpers/harness.js';
 
 const run = promisify(execFile);
@@ -378,19 +378,9 @@ describe('approved-commit: the self-hosted job measures exactly the approved com
     run('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args]).then((r) => r.stdout.trim());
   before(async () => {
     dir = tempDir('perfgate-approved-');
-    const origin = join(dir, 'origin.git');
-    const author = join(dir, 'author');
-    await run('git', ['init', '-q', '--bare', '-b', 'main', origin]);
-    await run('git', ['clone', '-q', origin, author]);
-    writeFileSync(join(author, 'a.txt'), '1');
-    await git(author, 'add', '.');
-    await git(author, 'commit', '-q', '-m', 'base');
-    await git(author, 'push', '-q', 'origin', 'HEAD:main');
-    const mergeBase = await git(author, 'rev-parse', 'HEAD');
-    writeFileSync(join(author, 'a.txt'), '2');
-    await git(author, 'commit', '-qam', 'pr');
-    approved = await git(author, 'rev-parse', 'HEAD');
-    await git(author, 'push', '-q', 'origin', 'HEAD:refs/pull/7/head');
+    const pullRequest = pullRequestOrigin(dir);
+    const { origin, author, mergeBase } = pullRequest;
+    approved = pullRequest.head;
     await git(author, 'checkout', '-q', mergeBase);
     writeFileSync(join(author, 'b.txt'), 'main moves on');
     await git(author, 'add', '.');

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from './harness.js';
+import { git } from './servers-repo.js';
 
 export async function startFakeGitHub(routes) {
   const requests = [];
@@ -85,3 +86,22 @@ export const stepOutputs = (file) =>
       .filter(Boolean)
       .map((line) => line.split('=')),
   );
+
+// A repository on "GitHub" (a bare origin in dir) whose main is one commit and whose pull request
+// #7 (refs/pull/7/head) is one commit on it, and the author's clone that pushed both.
+export function pullRequestOrigin(dir) {
+  const origin = join(dir, 'origin.git');
+  const author = join(dir, 'author');
+  git(dir, 'init', '-q', '--bare', '-b', 'main', origin);
+  git(dir, 'clone', '-q', origin, author);
+  writeFileSync(join(author, 'a.txt'), '1');
+  git(author, 'add', '.');
+  git(author, 'commit', '-q', '-m', 'base');
+  git(author, 'push', '-q', 'origin', 'HEAD:main');
+  const mergeBase = git(author, 'rev-parse', 'HEAD');
+  writeFileSync(join(author, 'a.txt'), '2');
+  git(author, 'commit', '-qam', 'the pull request');
+  const head = git(author, 'rev-parse', 'HEAD');
+  git(author, 'push', '-q', 'origin', 'HEAD:refs/pull/7/head');
+  return { origin, author, mergeBase, head };
+}
