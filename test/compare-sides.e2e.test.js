@@ -19,13 +19,11 @@ import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
 import { harnessRegistry } from '../bench/measurement/sandbox/install.js';
 import { createWorkRoot, missingFileHint, prepareGitSide } from '../bench/comparison/sides.js';
 import { installFailure } from '../bench/comparison/install-output.js';
-import { GIT_ENV } from './helpers/servers-repo.js';
+import { git } from './helpers/servers-repo.js';
 import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
-import { tempDir } from './helpers/harness.js';
+import { setProcessEnv, tempDir } from './helpers/harness.js';
 
 const QUIET_NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
-const git = (cwd, ...args) =>
-  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
 
 // A repository whose server reads data/users.json, which .gitignore keeps out of git; `files`: more of its files.
 function repository(manifest = { name: 'shop', version: '1.0.0', private: true }, files = {}) {
@@ -138,18 +136,8 @@ describe('a side installed in the sandbox', { skip: sandboxUnavailable() ?? fals
   const work = createWorkRoot();
   const home = tempDir('perfgate-harness-home-');
   const outside = join(tempDir('perfgate-outside-'), 'planted');
-  // npm_config_userconfig too: under `npm test`, npm hands its scripts the user config it read
-  // (the real ~/.npmrc), which would hide the stand-in home's.
-  const names = [
-    'HOME',
-    'GITHUB_TOKEN',
-    'npm_config_registry',
-    'npm_config_cache',
-    'npm_config_fetch_retries',
-    'npm_config_userconfig',
-  ];
-  const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
   let registry;
+  let restoreEnv;
 
   before(async () => {
     registry = await startFakeRegistryProcess({
@@ -158,21 +146,21 @@ describe('a side installed in the sandbox', { skip: sandboxUnavailable() ?? fals
     mkdirSync(join(home, '.ssh'));
     writeFileSync(join(home, '.ssh/id_ed25519'), 'a key of the runner user');
     writeFileSync(join(home, '.npmrc'), '//registry.example/:_authToken=secret\n');
-    Object.assign(process.env, {
+    restoreEnv = setProcessEnv({
       HOME: home,
       GITHUB_TOKEN: 'ghs_harness',
       npm_config_registry: registry.url,
       npm_config_cache: tempDir('perfgate-npm-cache-'),
       npm_config_fetch_retries: '0',
+      // Under `npm test`, npm hands its scripts the user config it read (the real ~/.npmrc), which
+      // would hide the stand-in home's.
       npm_config_userconfig: join(home, '.npmrc'),
     });
   });
   after(async () => {
     work.remove();
     await registry?.close();
-    for (const [name, value] of Object.entries(saved))
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
+    restoreEnv?.();
   });
 
   test("its postinstall reaches neither the harness user's home nor outside its directory; the install works", () => {

@@ -17,6 +17,7 @@ import { resolveRuntime, runtimeCacheDir } from '../bench/measurement/runtime/re
 import { variantOnRuntime } from '../bench/measurement/runtime/variant.js';
 import { commandVariant } from '../bench/measurement/variants.js';
 import { npmEnvFor, runtimeTarball, startFakeRegistry } from './helpers/fake-registry.js';
+import { setProcessEnv } from './helpers/harness.js';
 
 const REPORTER = new URL('./fixtures/servers/runtime-reporter.js', import.meta.url).pathname;
 const plan = currentPinning({});
@@ -53,8 +54,7 @@ test('a server runs on its runtime, by the harness Node in its argv and by `node
     },
   });
   const npm = npmEnvFor(registry.url, scratch);
-  const saved = Object.fromEntries(Object.keys(npm).map((key) => [key, process.env[key]]));
-  Object.assign(process.env, npm);
+  const restoreEnv = setProcessEnv(npm);
   try {
     const runtime = await resolveRuntime('node@22', { cacheDir: join(scratch, 'fake-cache') });
     const byArgv = await report([process.execPath, REPORTER], runtime);
@@ -63,10 +63,7 @@ test('a server runs on its runtime, by the harness Node in its argv and by `node
     assert.equal(byPath.fakeRuntime, `${pkg}@22.5.0`);
     assert.equal(process.env.PERFGATE_FAKE_RUNTIME, undefined, 'the harness is not on it');
   } finally {
-    for (const [key, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    restoreEnv();
     await registry.close();
   }
 });

@@ -15,13 +15,11 @@ import { checkSandboxReach, createWorkRoot, prepareGitSide } from '../bench/comp
 import { sandboxUnavailable, wrap } from '../bench/measurement/sandbox/bubblewrap.js';
 import { openRegistryRoute } from '../bench/measurement/sandbox/registry-route.js';
 import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
-import { tempDir } from './helpers/harness.js';
-import { GIT_ENV } from './helpers/servers-repo.js';
+import { setProcessEnv, tempDir } from './helpers/harness.js';
+import { git } from './helpers/servers-repo.js';
 
 const COMPARE = fileURLToPath(new URL('../scripts/compare.mjs', import.meta.url));
 const QUIET_NPM = ['--no-audit', '--no-fund', '--loglevel=error'];
-const git = (cwd, ...args) =>
-  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
 
 const inner = (version) => packageTarball({ name: 'inner', version });
 const outer = packageTarball(
@@ -45,16 +43,15 @@ const planted = (marker) => `#!/bin/sh\necho ran > '${marker}'\nexit 1\n`;
 
 describe('the installs of a sandboxed side', { skip: sandboxUnavailable() ?? false }, () => {
   const work = createWorkRoot();
-  const names = ['npm_config_registry', 'npm_config_cache', 'npm_config_fetch_retries'];
-  const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
   let registry;
+  let restoreEnv;
 
   before(async () => {
     registry = await startFakeRegistryProcess({
       inner: { '1.0.0': inner('1.0.0'), '1.1.0': inner('1.1.0'), '2.0.0': inner('2.0.0') },
       outer: { '1.0.0': outer },
     });
-    Object.assign(process.env, {
+    restoreEnv = setProcessEnv({
       npm_config_registry: registry.url,
       npm_config_cache: tempDir('perfgate-npm-cache-'),
       npm_config_fetch_retries: '0',
@@ -63,9 +60,7 @@ describe('the installs of a sandboxed side', { skip: sandboxUnavailable() ?? fal
   after(async () => {
     work.remove();
     await registry?.close();
-    for (const [name, value] of Object.entries(saved))
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
+    restoreEnv?.();
   });
 
   // A shop (inner@2 at the top, outer's own inner@1) committed with `files` beside it.

@@ -82,6 +82,18 @@ export function readResult(outDir) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
 }
 
+// Sets variables of this process's environment (what the code under test reads in-process) and
+// returns what puts each back as it was, unset where it was unset.
+export function setProcessEnv(values) {
+  const saved = Object.fromEntries(Object.keys(values).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, values);
+  return () => {
+    for (const [name, value] of Object.entries(saved))
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+  };
+}
+
 // Whether any process of the group led by `pid` is still there (a group's children included).
 export function groupAlive(pid) {
   try {
