@@ -253,6 +253,27 @@ export function addChangePointOverlay(chart, overlay) {
   chart.options.plugins.stepMeans.lines.push(overlay.steps);
 }
 
+// A variant's errors + timeouts % at each load point (dashed, on the right axis) of a load curve's
+// chart; `at` reads a field of the variant's points in the chart's order.
+const failuresDataset = (variant, colour, at) => ({
+  label: `${variant.variant} errors %`,
+  data: at(variant, (point) => point.failurePct),
+  yAxisID: 'failures',
+  borderColor: colour,
+  backgroundColor: colour,
+  borderDash: [6, 4],
+  borderWidth: 1.5,
+  pointRadius: 2,
+});
+
+const failuresAxis = (theme) =>
+  axis(theme, 'errors + timeouts %', {
+    beginAtZero: true,
+    suggestedMax: 2,
+    position: 'right',
+    grid: { drawOnChartArea: false },
+  });
+
 // req/s (solid, left axis) and errors + timeouts % (dashed, right axis) per variant; the knee is a star.
 export function tierChartConfig(curve, { colours, theme }) {
   const labels = curve.tiers.map((tier) => loadTag(closedLoad(tier)));
@@ -276,16 +297,7 @@ export function tierChartConfig(curve, { colours, theme }) {
         pointBorderWidth: isKnee.map((knee) => (knee ? 3 : 1)),
         knee: variant.knee,
       },
-      {
-        label: `${variant.variant} errors %`,
-        data: at(variant, (point) => point.failurePct),
-        yAxisID: 'failures',
-        borderColor: colour,
-        backgroundColor: colour,
-        borderDash: [6, 4],
-        borderWidth: 1.5,
-        pointRadius: 2,
-      },
+      failuresDataset(variant, colour, at),
     ];
   });
   const options = baseOptions(theme);
@@ -293,12 +305,7 @@ export function tierChartConfig(curve, { colours, theme }) {
   options.scales = {
     x: axis(theme, LOAD_AXES.closed),
     y: axis(theme, 'req/s', { beginAtZero: true, position: 'left' }),
-    failures: axis(theme, 'errors + timeouts %', {
-      beginAtZero: true,
-      suggestedMax: 2,
-      position: 'right',
-      grid: { drawOnChartArea: false },
-    }),
+    failures: failuresAxis(theme),
   };
   options.plugins.tooltip = {
     callbacks: {
@@ -332,16 +339,7 @@ export function rateChartConfig(curve, { colours, theme }) {
         borderDash: [2, 3],
         pointRadius: 2,
       },
-      {
-        label: `${variant.variant} errors %`,
-        data: at(variant, (point) => point.failurePct),
-        yAxisID: 'failures',
-        borderColor: colour,
-        backgroundColor: colour,
-        borderDash: [6, 4],
-        borderWidth: 1.5,
-        pointRadius: 2,
-      },
+      failuresDataset(variant, colour, at),
     ];
   });
   const options = baseOptions(theme);
@@ -349,12 +347,7 @@ export function rateChartConfig(curve, { colours, theme }) {
   options.scales = {
     x: axis(theme, LOAD_AXES.open),
     y: axis(theme, 'latency (ms)', { beginAtZero: true, position: 'left' }),
-    failures: axis(theme, 'errors + timeouts %', {
-      beginAtZero: true,
-      suggestedMax: 2,
-      position: 'right',
-      grid: { drawOnChartArea: false },
-    }),
+    failures: failuresAxis(theme),
   };
   return { type: 'line', data: { labels, datasets }, options };
 }
