@@ -175,13 +175,20 @@ test('off unless asked for: --runtime-metrics or runtimeMetrics in a config turn
   assert.equal(suiteRequest({ suite: 'smoke' }).overrides.runtimeMetrics, undefined);
 });
 
-test('the run table has the heap column only when a benchmark measured it', () => {
-  const result = (runtime) => ({
+// A result.json of one benchmark's run whose runtime figures are `runtime`.
+const resultWith = (runtime) => {
+  const run = runRecord(load(1000), sampled, { clientCores: 1, runtime });
+  return {
+    format: 'perfgate-result',
+    version: 1,
     suite: 's',
-    config: { engine: 'autocannon' },
-    machine: { cpuModel: 'cpu', cores: 2, node: 'v20' },
-    pinning: { method: 'none', reason: 'test' },
+    status: 'complete',
+    startedAt: '2026-11-27T10:00:00Z',
+    machine: { cpuModel: 'cpu', cores: 2, node: 'v20', kernel: 'k', arch: 'x64' },
     git: { commit: 'abc' },
+    packages: {},
+    pinning: { method: 'none', reason: 'test' },
+    config: { engine: 'autocannon' },
     benchmarks: [
       {
         id: 'api hello c=4',
@@ -189,14 +196,19 @@ test('the run table has the heap column only when a benchmark measured it', () =
         scenario: 'hello',
         connections: 4,
         tags: [],
+        options: {},
         status: 'ok',
-        summary: summarizeRuns([runRecord(load(1000), sampled, { clientCores: 1, runtime })]),
+        runs: [run],
+        summary: summarizeRuns([run]),
       },
     ],
-  });
-  assert.doesNotMatch(markdownTable(result(undefined)), /Heap B\/request/);
+  };
+};
+
+test('the run table has the heap column only when a benchmark measured it', () => {
+  assert.doesNotMatch(markdownTable(resultWith(undefined)), /Heap B\/request/);
   assert.match(
-    markdownTable(result(runtimeFigures([reading()]))),
+    markdownTable(resultWith(runtimeFigures([reading()]))),
     /\| CPU µs\/request \| Heap B\/request \|[\s\S]*\| 4,000 \|/,
   );
 });
@@ -277,31 +289,6 @@ test('a soak reads every serving process, each at its own heap level, with one s
 });
 
 test("result.json's schema takes the figures or their absence, and refuses a reading in their place", () => {
-  const resultWith = (runtime) => ({
-    format: 'perfgate-result',
-    version: 1,
-    suite: 's',
-    status: 'complete',
-    startedAt: '2026-11-27T10:00:00Z',
-    machine: { cpuModel: 'cpu', cores: 2, node: 'v20', kernel: 'k', arch: 'x64' },
-    git: { commit: 'abc' },
-    packages: {},
-    pinning: { method: 'none' },
-    config: {},
-    benchmarks: [
-      {
-        id: 'api hello c=4',
-        variant: 'api',
-        scenario: 'hello',
-        connections: 4,
-        tags: [],
-        options: {},
-        status: 'ok',
-        runs: [runRecord(load(1000), sampled, { clientCores: 1, runtime })],
-        summary: summarizeRuns([runRecord(load(1000), sampled, { clientCores: 1, runtime })]),
-      },
-    ],
-  });
   assert.deepEqual(resultProblems(resultWith(runtimeFigures([reading()]))), []);
   assert.deepEqual(resultProblems(resultWith({ absent: 'the server runs on bun, not Node.js' })), []);
   assert.notDeepEqual(resultProblems(resultWith(reading())), []);
