@@ -1,7 +1,7 @@
 // The hardening rules of .github/workflows (docs/github-actions.md) and the names the workflows
 // share with the code, checked on the parsed YAML, with or without the linters installed.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -16,6 +16,8 @@ import { syntheticData, syntheticSeries, syntheticSha } from '../bench/history/d
 import { serializeBenchmarkData } from '../bench/history/format.js';
 import { startFakeGitHub } from './helpers/fake-github.js';
 import { PROJECT_ROOT, tempDir } from './helpers/harness.js';
+import { git } from './helpers/servers-repo.js';
+import { siteRepository } from './helpers/workflow-fixture.js';
 
 // Asynchronous, so that the fake API in this process can answer the step's requests.
 const spawnAsync = (command, args, options) =>
@@ -304,14 +306,6 @@ describe('names shared with the code', () => {
 });
 
 describe("bench-main's publishing steps on a repository without gh-pages (a first run)", () => {
-  const GIT_ENV = {
-    GIT_AUTHOR_NAME: 't',
-    GIT_AUTHOR_EMAIL: 't@example.com',
-    GIT_COMMITTER_NAME: 't',
-    GIT_COMMITTER_EMAIL: 't@example.com',
-  };
-  const git = (cwd, ...args) =>
-    execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' }).trim();
   const steps = workflows['bench-main.yml'].jobs.publish.steps;
   const stepNamed = (name) => steps.find((each) => each.name === name);
   let github;
@@ -333,18 +327,8 @@ describe("bench-main's publishing steps on a repository without gh-pages (a firs
 
   test('gh-pages is created, the action can switch to it, and every later step publishes; a re-run of the push run alerts again, the nightly does not', async () => {
     const root = tempDir();
-    const checkout = join(root, 'checkout');
-    mkdirSync(join(checkout, 'site/lib'), { recursive: true });
-    writeFileSync(join(checkout, 'site/index.html'), '<!doctype html>');
-    writeFileSync(join(checkout, 'site/lib/app.js'), 'export {};');
-    git(checkout, 'init', '-q', '-b', 'main');
-    git(checkout, 'add', '.');
-    git(checkout, 'commit', '-qm', 'site');
-    const remote = join(root, 'owner/pages.git');
-    git(root, 'init', '-q', '--bare', remote);
-    git(checkout, 'push', '-q', remote, 'main');
+    const { checkout, remote, sha } = siteRepository(root, ['main'], { 'site/lib/app.js': 'export {};' });
     git(checkout, 'remote', 'add', 'origin', remote);
-    const sha = git(checkout, 'rev-parse', 'HEAD');
     const outputs = join(root, 'outputs');
     const env = {
       ...process.env,

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { git } from './servers-repo.js';
 
 // A project's CI workflow with setup-node, as a pull request changes it: the runtime-upgrade
@@ -31,12 +31,15 @@ export const runWorkflowStep = (step, cwd, env) =>
     );
   });
 
-// The repository on "GitHub" (a bare one on disk, under root) with a site committed on main, and
-// its checkout; `branches` are the refspecs pushed there (main:gh-pages too for a site branch).
-export function siteRepository(root, branches = ['main:main']) {
+// The repository on "GitHub" (a bare one on disk, under root) with a site committed on main (its
+// index.html and `files`), and its checkout; `branches` are the refspecs pushed there
+// (main:gh-pages too for a site branch).
+export function siteRepository(root, branches = ['main:main'], files = {}) {
   const checkout = join(root, 'checkout');
-  mkdirSync(join(checkout, 'site'), { recursive: true });
-  writeFileSync(join(checkout, 'site/index.html'), '<!doctype html>');
+  for (const [file, content] of Object.entries({ 'site/index.html': '<!doctype html>', ...files })) {
+    mkdirSync(dirname(join(checkout, file)), { recursive: true });
+    writeFileSync(join(checkout, file), content);
+  }
   git(checkout, 'init', '-q', '-b', 'main');
   git(checkout, 'add', '.');
   git(checkout, 'commit', '-qm', 'site');
