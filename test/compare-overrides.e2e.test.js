@@ -17,19 +17,13 @@ import { resolveSideOverrides } from '../bench/comparison/plan.js';
 import { createWorkRoot, prepareGitSide, prepareOverrideSide } from '../bench/comparison/sides.js';
 import { validateWith } from '../bench/config/schema.js';
 import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
-import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
+import { innerTarball, nestedInnerPackages, startFakeRegistryProcess } from './helpers/fake-registry.js';
 import { comparisonFixture } from './helpers/comparison-fixture.js';
 import { git } from './helpers/servers-repo.js';
 import { tempDir } from './helpers/harness.js';
 
 const COMPARE = fileURLToPath(new URL('../scripts/compare.mjs', import.meta.url));
 const QUIET_NPM = ['--no-audit', '--no-fund', '--loglevel=error'];
-
-const inner = (version) => packageTarball({ name: 'inner', version });
-const outer = packageTarball(
-  { name: 'outer', version: '1.0.0', main: 'index.js', dependencies: { inner: '^1.0.0' } },
-  { 'index.js': "module.exports = require('inner/package.json').version;\n" },
-);
 
 describe('dependency overrides of a side', () => {
   let registry;
@@ -38,10 +32,7 @@ describe('dependency overrides of a side', () => {
   const work = createWorkRoot();
 
   before(async () => {
-    registry = await startFakeRegistryProcess({
-      inner: { '1.0.0': inner('1.0.0'), '1.1.0': inner('1.1.0'), '2.0.0': inner('2.0.0') },
-      outer: { '1.0.0': outer },
-    });
+    registry = await startFakeRegistryProcess(nestedInnerPackages());
     // npm, here and in the sides, asks the stand-in only, with a cache of its own.
     process.env.npm_config_registry = registry.url;
     process.env.npm_config_cache = tempDir('perfgate-npm-cache-');
@@ -99,7 +90,7 @@ describe('dependency overrides of a side', () => {
   test('a file: tarball reaches the nested copy', () => {
     const dir = tempDir('perfgate-tarball-');
     const tarball = join(dir, 'inner-3.0.0.tgz');
-    writeFileSync(tarball, inner('3.0.0').tarball);
+    writeFileSync(tarball, innerTarball('3.0.0').tarball);
     const overridden = side('tarball', `inner@file:${tarball}`);
     assert.deepEqual(seen(overridden), { nested: '3.0.0', top: '3.0.0' });
     const changes = lockfileChanges(projectLock(), JSON.parse(readFileSync(overridden.lockfile, 'utf8')));

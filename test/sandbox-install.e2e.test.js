@@ -14,18 +14,17 @@ import { overridesOf } from '../bench/comparison/overrides.js';
 import { checkSandboxReach, createWorkRoot, prepareGitSide } from '../bench/comparison/sides.js';
 import { sandboxUnavailable, wrap } from '../bench/measurement/sandbox/bubblewrap.js';
 import { openRegistryRoute } from '../bench/measurement/sandbox/registry-route.js';
-import { packageTarball, startFakeRegistryProcess } from './helpers/fake-registry.js';
+import {
+  innerTarball,
+  nestedInnerPackages,
+  packageTarball,
+  startFakeRegistryProcess,
+} from './helpers/fake-registry.js';
 import { setProcessEnv, tempDir } from './helpers/harness.js';
 import { git } from './helpers/servers-repo.js';
 
 const COMPARE = fileURLToPath(new URL('../scripts/compare.mjs', import.meta.url));
 const QUIET_NPM = ['--no-audit', '--no-fund', '--loglevel=error'];
-
-const inner = (version) => packageTarball({ name: 'inner', version });
-const outer = packageTarball(
-  { name: 'outer', version: '1.0.0', main: 'index.js', dependencies: { inner: '^1.0.0' } },
-  { 'index.js': "module.exports = require('inner/package.json').version;\n" },
-);
 
 // A git repository of `files`, committed and tagged v1.
 function gitRepo(dir, files) {
@@ -47,10 +46,7 @@ describe('the installs of a sandboxed side', { skip: sandboxUnavailable() ?? fal
   let restoreEnv;
 
   before(async () => {
-    registry = await startFakeRegistryProcess({
-      inner: { '1.0.0': inner('1.0.0'), '1.1.0': inner('1.1.0'), '2.0.0': inner('2.0.0') },
-      outer: { '1.0.0': outer },
-    });
+    registry = await startFakeRegistryProcess(nestedInnerPackages());
     restoreEnv = setProcessEnv({
       npm_config_registry: registry.url,
       npm_config_cache: tempDir('perfgate-npm-cache-'),
@@ -125,7 +121,7 @@ describe('the installs of a sandboxed side', { skip: sandboxUnavailable() ?? fal
   test('a tarball override installs in the sandbox, which sees that file', () => {
     const dir = tempDir('perfgate-tarball-');
     const tarball = join(dir, 'inner-3.0.0.tgz');
-    writeFileSync(tarball, inner('3.0.0').tarball);
+    writeFileSync(tarball, innerTarball('3.0.0').tarball);
     const side = commitSide(shop(), 'tarball', [`inner@file:${tarball}`]);
     assert.equal(nestedInner(side), '3.0.0');
     assert.match(readFileSync(side.lockfile, 'utf8'), /inner-3\.0\.0\.tgz/);

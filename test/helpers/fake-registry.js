@@ -47,6 +47,21 @@ export function packageTarball(manifest, files = {}) {
   }
 }
 
+// A package `inner` of the given version, with nothing in it.
+export const innerTarball = (version) => packageTarball({ name: 'inner', version });
+
+// The registry's packages of a project whose own inner@2 leaves outer (which needs inner ^1.0.0
+// and exports the version of inner it requires) a nested copy of inner@1.
+export const nestedInnerPackages = () => ({
+  inner: { '1.0.0': innerTarball('1.0.0'), '1.1.0': innerTarball('1.1.0'), '2.0.0': innerTarball('2.0.0') },
+  outer: {
+    '1.0.0': packageTarball(
+      { name: 'outer', version: '1.0.0', main: 'index.js', dependencies: { inner: '^1.0.0' } },
+      { 'index.js': "module.exports = require('inner/package.json').version;\n" },
+    ),
+  },
+});
+
 // The environment that sends npm (and perfgate's runtime installs) to `registryUrl`, with its own
 // cache under `dir` and no retries, so a test fails fast instead of waiting on npm's backoff.
 export const npmEnvFor = (registryUrl, dir) => ({
