@@ -20,7 +20,7 @@ import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
 import { innerTarball, nestedInnerPackages, startFakeRegistryProcess } from './helpers/fake-registry.js';
 import { comparisonFixture } from './helpers/comparison-fixture.js';
 import { git } from './helpers/servers-repo.js';
-import { tempDir } from './helpers/harness.js';
+import { setProcessEnv, tempDir } from './helpers/harness.js';
 
 const COMPARE = fileURLToPath(new URL('../scripts/compare.mjs', import.meta.url));
 const QUIET_NPM = ['--no-audit', '--no-fund', '--loglevel=error'];
@@ -28,14 +28,13 @@ const QUIET_NPM = ['--no-audit', '--no-fund', '--loglevel=error'];
 describe('dependency overrides of a side', () => {
   let registry;
   let project;
-  const saved = { registry: process.env.npm_config_registry, cache: process.env.npm_config_cache };
+  let restoreEnv;
   const work = createWorkRoot();
 
   before(async () => {
     registry = await startFakeRegistryProcess(nestedInnerPackages());
     // npm, here and in the sides, asks the stand-in only, with a cache of its own.
-    process.env.npm_config_registry = registry.url;
-    process.env.npm_config_cache = tempDir('perfgate-npm-cache-');
+    restoreEnv = setProcessEnv({ npm_config_registry: registry.url, npm_config_cache: tempDir('perfgate-npm-cache-') });
     project = tempDir('perfgate-overrides-');
     const manifest = {
       name: 'shop',
@@ -53,9 +52,7 @@ describe('dependency overrides of a side', () => {
   after(async () => {
     work.remove();
     await registry?.close();
-    for (const [key, value] of Object.entries({ npm_config_registry: saved.registry, npm_config_cache: saved.cache }))
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
+    restoreEnv?.();
   });
 
   const projectLock = () => JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8'));
