@@ -43,56 +43,50 @@ const groupBy = (items, keyOf) => {
   return groups;
 };
 
-// The tier filter does not apply here: the curve is across tiers.
-export function tierCurves(data, commit, state) {
-  const samples = latestAt(data.samples, commit).filter(
-    (sample) => sample.variant !== null && sample.tier !== null && matchesFilters(sample, state, { ignore: ['tier'] }),
-  );
-  return [...groupBy(samples, (sample) => sample.scenario)]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([scenario, ofScenario]) => {
-      const variants = [...groupBy(ofScenario, variantLabel)]
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([variant, ofVariant]) => {
-          const points = [...groupBy(ofVariant, (sample) => sample.tier)]
-            .sort(([a], [b]) => a - b)
-            .map(([tier, ofTier]) => ({
-              tier,
-              reqPerSec: ofTier.find((sample) => sample.metric === 'req/s')?.value ?? null,
-              failurePct: failurePct(ofTier),
-            }));
-          return { variant, points, knee: findKnee(points) };
-        });
-      const tiers = [...new Set(ofScenario.map((sample) => sample.tier))].sort((a, b) => a - b);
-      return { scenario, tiers, variants };
-    });
-}
-
 const metricValue = (samples, metric) => samples.find((sample) => sample.metric === metric)?.value ?? null;
 
-// The rate curves: per scenario, a line per variant of p50 and p99 latency and errors + timeouts %
-// at each offered rate. The tier filter does not apply: rates are not tiers.
-export function rateCurves(data, commit, state) {
+// Per scenario, its load points of one kind (`load`: 'tier' or 'rate') and a line per variant
+// across them, each point pointAt(load point, its samples). The tier filter does not apply: the
+// curve is across load points.
+function loadCurves(data, commit, state, load, pointAt) {
   const samples = latestAt(data.samples, commit).filter(
-    (sample) => sample.variant !== null && sample.rate !== null && matchesFilters(sample, state, { ignore: ['tier'] }),
+    (sample) => sample.variant !== null && sample[load] !== null && matchesFilters(sample, state, { ignore: ['tier'] }),
   );
   return [...groupBy(samples, (sample) => sample.scenario)]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([scenario, ofScenario]) => {
-      const variants = [...groupBy(ofScenario, variantLabel)]
+    .map(([scenario, ofScenario]) => ({
+      scenario,
+      loads: [...new Set(ofScenario.map((sample) => sample[load]))].sort((a, b) => a - b),
+      variants: [...groupBy(ofScenario, variantLabel)]
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([variant, ofVariant]) => ({
           variant,
-          points: [...groupBy(ofVariant, (sample) => sample.rate)]
+          points: [...groupBy(ofVariant, (sample) => sample[load])]
             .sort(([a], [b]) => a - b)
-            .map(([rate, ofRate]) => ({
-              rate,
-              p50: metricValue(ofRate, 'p50 latency'),
-              p99: metricValue(ofRate, 'p99 latency'),
-              failurePct: failurePct(ofRate),
-            })),
-        }));
-      const rates = [...new Set(ofScenario.map((sample) => sample.rate))].sort((a, b) => a - b);
-      return { scenario, rates, variants };
-    });
+            .map(([point, ofPoint]) => pointAt(point, ofPoint)),
+        })),
+    }));
 }
+
+// The tier curves: per scenario, a line per variant of req/s and errors + timeouts % at each
+// connection tier, with its saturation knee.
+export const tierCurves = (data, commit, state) =>
+  loadCurves(data, commit, state, 'tier', (tier, samples) => ({
+    tier,
+    reqPerSec: metricValue(samples, 'req/s'),
+    failurePct: failurePct(samples),
+  })).map(({ scenario, loads, variants }) => ({
+    scenario,
+    tiers: loads,
+    variants: variants.map(({ variant, points }) => ({ variant, points, knee: findKnee(points) })),
+  }));
+
+// The rate curves: per scenario, a line per variant of p50 and p99 latency and errors + timeouts %
+// at each offered rate. The tier filter does not apply: rates are not tiers.
+export const rateCurves = (data, commit, state) =>
+  loadCurves(data, commit, state, 'rate', (rate, samples) => ({
+    rate,
+    p50: metricValue(samples, 'p50 latency'),
+    p99: metricValue(samples, 'p99 latency'),
+    failurePct: failurePct(samples),
+  })).map(({ scenario, loads, variants }) => ({ scenario, rates: loads, variants }));
