@@ -253,6 +253,14 @@ export function addChangePointOverlay(chart, overlay) {
   chart.options.plugins.stepMeans.lines.push(overlay.steps);
 }
 
+// A load curve's chart reads a variant's values with at(variant, pick): pick of its point at each
+// of the chart's load points (`key`: tier or rate), null where it has none.
+const valuesAt = (loads, key) => (variant, pick) =>
+  loads.map((load) => {
+    const point = variant.points.find((candidate) => candidate[key] === load);
+    return point ? pick(point) : null;
+  });
+
 // A variant's errors + timeouts % at each load point (dashed, on the right axis) of a load curve's
 // chart; `at` reads a field of the variant's points in the chart's order.
 const failuresDataset = (variant, colour, at) => ({
@@ -277,11 +285,7 @@ const failuresAxis = (theme) =>
 // req/s (solid, left axis) and errors + timeouts % (dashed, right axis) per variant; the knee is a star.
 export function tierChartConfig(curve, { colours, theme }) {
   const labels = curve.tiers.map((tier) => loadTag(closedLoad(tier)));
-  const at = (variant, pick) =>
-    curve.tiers.map((tier) => {
-      const point = variant.points.find((candidate) => candidate.tier === tier);
-      return point ? pick(point) : null;
-    });
+  const at = valuesAt(curve.tiers, 'tier');
   const datasets = curve.variants.flatMap((variant) => {
     const colour = colours.get(variant.variant);
     const isKnee = curve.tiers.map((tier) => variant.knee?.tier === tier);
@@ -322,11 +326,7 @@ export function tierChartConfig(curve, { colours, theme }) {
 // variant, against the offered rate: what users wait for at each arrival rate.
 export function rateChartConfig(curve, { colours, theme }) {
   const labels = curve.rates.map((rate) => loadTag(openLoad(rate)));
-  const at = (variant, pick) =>
-    curve.rates.map((rate) => {
-      const point = variant.points.find((candidate) => candidate.rate === rate);
-      return point ? pick(point) : null;
-    });
+  const at = valuesAt(curve.rates, 'rate');
   const datasets = curve.variants.flatMap((variant) => {
     const colour = colours.get(variant.variant);
     const line = { yAxisID: 'y', borderColor: colour, backgroundColor: colour };
