@@ -74,6 +74,15 @@ test("perfgate.config.json at the root, found from a subdirectory, becomes a sui
       chosen.join(','),
     );
   }
+  // The reference's scenario asked of your servers: said to be the reference's, which runs anyway.
+  await assert.rejects(
+    resolveSuite({
+      configFile: project.configFile,
+      fromProject: project.suite,
+      overrides: { scenarios: ['user', 'hello'] },
+    }),
+    /variant "api" does not serve scenario "hello": it serves user; "hello" is the reference's scenario \(reference\.scenarios\), which runs beside your servers without being asked: leave it out of --scenario/,
+  );
 });
 
 test('a config that is code is never loaded: the error names the JSON file to write instead', async () => {

@@ -29,11 +29,17 @@ function namedSuite(name) {
 }
 
 // Every (variant, scenario) pair must be served; a built-in variant lists what it serves.
-function checkPairs(variants, scenarios) {
+// referenceScenarios: what the suite's reference runs on its own, named when one of them is asked of a server.
+function checkPairs(variants, scenarios, referenceScenarios = []) {
   for (const variant of variants) {
     for (const scenario of scenarios) {
       if (!variant.scenarios.includes(scenario))
-        throw errors.unsupportedScenario(variant.name, scenario, variant.scenarios);
+        throw errors.unsupportedScenario(
+          variant.name,
+          scenario,
+          variant.scenarios,
+          referenceScenarios.includes(scenario),
+        );
     }
   }
 }
@@ -101,7 +107,7 @@ export async function resolveSuite({ suite, configFile, fromProject, overrides =
   // A misspelt runtime is said before anything is loaded; each is named as written, once.
   merged.runtimes = parseRuntimeList(merged.runtimes).map((runtime) => runtime.text);
   const variants = await loadVariants(merged.variants, merged.commands);
-  checkPairs(variants, merged.scenarios);
+  checkPairs(variants, merged.scenarios, merged.reference?.scenarios);
   const references = merged.reference ? await loadVariants(merged.reference.variants, {}) : [];
   checkPairs(references, merged.reference?.scenarios ?? []);
   const known = new Set(merged.variants);

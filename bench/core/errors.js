@@ -39,8 +39,8 @@ export const errors = {
   ),
   unsupportedScenario: define(
     'PG_UNSUPPORTED_SCENARIO',
-    (variant, scenario, supported) =>
-      `variant "${variant}" does not serve scenario "${scenario}": it serves ${supported.join(', ')}`,
+    (variant, scenario, supported, ofReference = false) =>
+      `variant "${variant}" does not serve scenario "${scenario}": it serves ${supported.join(', ')}${ofReference ? `; "${scenario}" is the reference's scenario (reference.scenarios), which runs beside your servers without being asked: leave it out of --scenario` : ''}`,
   ),
   portInUse: define(
     'PG_PORT_IN_USE',
