@@ -12,6 +12,7 @@
 import { Session } from 'node:inspector/promises';
 import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import v8 from 'node:v8';
 
 const dir = process.env.PERFGATE_PROFILE_DIR;
 const kinds = new Set((process.env.PERFGATE_PROFILE_KINDS ?? 'cpu').split(','));
@@ -52,6 +53,12 @@ async function stop(session) {
   if (heap) writeAtomic(join(dir, `${process.pid}.heapprofile`), JSON.stringify(heap));
   if (cpu) writeAtomic(join(dir, `${process.pid}.cpuprofile`), JSON.stringify(cpu));
 }
+
+// V8's sampling heap profiler charges an allocation to the outermost function of an optimized
+// frame: a function inlined into its caller would be named as the caller. Set before the server's
+// code is optimized, so that every allocation keeps its own function (the CPU profile of the same
+// run then times code that was not inlined).
+if (dir && !process.versions.bun && kinds.has('allocation')) v8.setFlagsFromString('--no-turbo-inlining');
 
 if (dir && !process.versions.bun) {
   let session;
