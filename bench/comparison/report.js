@@ -54,7 +54,7 @@ function bandSentence(thresholds) {
   }
   const bands = [...groups].map(([band, names]) => `${inWords(names)}: ${band}`).join('; ');
   // Inconclusive means "the budget ran out" only for a metric that decides; another one is
-  // judged on the rounds the deciding metrics took (issue 29: p99 latency).
+  // judged on the rounds the deciding metrics took (p99 latency).
   const listed = (metrics) => metrics.filter((metric) => thresholds[metric.name]).map((metric) => metric.name);
   const deciding = listed(DECIDING_METRICS);
   const others = listed(JUDGED_METRICS.filter((metric) => !DECIDING_METRICS.includes(metric)));

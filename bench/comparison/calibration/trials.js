@@ -141,7 +141,7 @@ export function trialOutcome(kind, benchmark, pinning, mode, slowdown = null) {
   };
 }
 
-// The targets of a trustworthy verdict (issue 26; bench/stats/METHOD.md, section 6), printed as
+// The targets of a trustworthy verdict (bench/stats/METHOD.md, section 6), printed as
 // check lines beside what this machine reaches. A slowdown at least as large as the band must be
 // called a regression; a smaller one a regression or a small regression.
 export const TARGETS = Object.freeze({
