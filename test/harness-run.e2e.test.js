@@ -75,8 +75,10 @@ describe('npm run bench -- --suite smoke', () => {
     );
     assert.ok(bigger.every((bench) => bench.unit === 'req/s' && bench.value > 0 && /^± [\d.]+%$/.test(bench.range)));
     // The names of bench/results/metrics.js; the older four keep the names their trend lines have.
+    // p99.9 latency is written only where a run holds enough requests for it (a quiet machine's smoke run may).
+    const named = smaller.filter((bench) => !bench.name.endsWith(' - p99.9 latency'));
     assert.deepEqual(
-      smaller.slice(0, 5).map((bench) => `${bench.name} (${bench.unit})`),
+      named.slice(0, 5).map((bench) => `${bench.name} (${bench.unit})`),
       [
         'node-http hello c=4 - p50 latency (ms)',
         'node-http hello c=4 - p99 latency (ms)',
@@ -85,7 +87,7 @@ describe('npm run bench -- --suite smoke', () => {
         'node-http hello c=4 - peak RSS (MB)',
       ],
     );
-    assert.ok(smaller[2].value > 0, 'the server used CPU');
+    assert.ok(named[2].value > 0, 'the server used CPU');
     assert.match(bigger[0].extra, /^variant: node-http\nscenario: hello\nconnections: 4\n/);
     assert.match(bigger[0].extra, /\nengine: autocannon\n/);
   });
