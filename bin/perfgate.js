@@ -30,6 +30,10 @@ export const COMMANDS = {
     'sandbox-overhead.mjs',
     "what the sandbox costs on this machine: perfgate's node-http unsandboxed vs sandboxed, duet A/A",
   ],
+  'agent-overhead': [
+    'agent-overhead.mjs',
+    "what the runtime agent (--runtime-metrics) costs on this machine: perfgate's node-http without vs with it, duet A/A",
+  ],
   'duet-cost': ['duet-cost.mjs', 'what duet costs each server, and an injected change in duet vs each server alone'],
 };
 

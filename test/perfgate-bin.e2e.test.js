@@ -9,7 +9,10 @@ import { PROJECT_ROOT } from './helpers/harness.js';
 const perfgate = (...args) =>
   spawnSync(process.execPath, [join(PROJECT_ROOT, 'bin/perfgate.js'), ...args], { encoding: 'utf8' });
 const COMPARE_AND_BENCH = ['bench', 'compare'];
-const COMMANDS = ['bench', 'compare', 'calibrate', 'bisect', 'detect', 'site', 'publish', 'client-check', 'trend'];
+const COMMANDS = [
+  ...['bench', 'compare', 'calibrate', 'bisect', 'detect', 'site', 'publish', 'client-check', 'trend'],
+  ...['sandbox-overhead', 'agent-overhead', 'duet-cost'],
+];
 
 test('package.json names it as the bin, and --help lists every command, each a script of the package', () => {
   assert.deepEqual(JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).bin, {

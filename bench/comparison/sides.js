@@ -116,6 +116,8 @@ const sideLaunch = (side) => ({
   ...(side.runtime ? { runtime: side.runtime } : {}),
   ...(side.sandbox ? { sandbox: { ...side.sandbox, readOnly: [...side.sandbox.readOnly, ...harnessReadable()] } } : {}),
   ...(side.env ? { env: side.env } : {}),
+  // The runtime agent in this side's Node.js processes whatever the config says (agent-overhead).
+  ...(side.runtimeAgent ? { runtimeAgent: side.runtimeAgent } : {}),
 });
 
 function withSideLaunch(variant, side) {

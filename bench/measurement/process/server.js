@@ -127,7 +127,8 @@ export function sideCommand(command, launch = {}, { env = {}, plan, cpus, view, 
  * @param {object} variant  from bench/measurement/variants.js
  * @param {{env?: object, plan: object, cpus?: number[], logFile: string, readyTimeout: number, host?: string, port?: number,
  *   runtimeAgent?: false|{heapEveryMs?: number}}} how  runtimeAgent: preload the runtime agent into its Node
- *   processes (heapEveryMs: a soak's, bench/measurement/runtime-agent/window.js)
+ *   processes (heapEveryMs: a soak's, bench/measurement/runtime-agent/window.js); a variant whose launch has
+ *   runtimeAgent gets it whatever this says (one side's only: bench/comparison/side-overhead.js)
  * @returns {Promise<{host: string, port: number, pid: number, pidNamespace?: string, logFile: string, exited: Promise, stop: () => Promise,
  *   agent?: {dir: string, absent?: string}}>}
  *   pid: the leader of the server's process group; pidNamespace: a sandboxed server's (bench/measurement/sandbox/processes.js);
@@ -157,7 +158,8 @@ export async function startServer(
   const listenPort = port ?? (launch.readiness === 'http' ? await freePort(host) : 0);
   const log = openSync(logFile, 'a');
   const command = withListenAddress(launch.command, { PORT: String(listenPort), HOST: host });
-  const agentLaunch = runtimeAgent ? runtimeAgentLaunch(workDir, launch.runtime, runtimeAgent) : undefined;
+  const wantsAgent = runtimeAgent || launch.runtimeAgent;
+  const agentLaunch = wantsAgent ? runtimeAgentLaunch(workDir, launch.runtime, wantsAgent) : undefined;
   const composed = sideCommand(command, launch, {
     plan,
     cpus,

@@ -1,34 +1,49 @@
-// npm run sandbox-overhead at its smallest: this checkout's servers, one unsandboxed and one in
-// the sandbox, really measured side by side (the plumbing; the ratio is the machine's business).
+// npm run sandbox-overhead and agent-overhead at their smallest: this checkout's servers, one
+// without and one with the sandbox (the runtime agent), really measured side by side (the
+// plumbing; the ratio is the machine's business).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { requireMeasured } from '../bench/comparison/sandbox-overhead.js';
+import { OVERHEADS, requireMeasured } from '../bench/comparison/side-overhead.js';
 import { EXIT } from '../bench/core/errors.js';
 import { sandboxUnavailable } from '../bench/measurement/sandbox/bubblewrap.js';
 import { leftoverServers, PROJECT_ROOT, tempDir } from './helpers/harness.js';
 
-test('sandbox-overhead measures the sandboxed checkout against the plain one', {
-  skip: sandboxUnavailable() ?? false,
-}, () => {
+// One duet round of node-http hello; resolves to the output and the benchmark of comparison.json.
+function measureOverhead(script) {
   const out = tempDir();
   const run = spawnSync(
     process.execPath,
     [
-      join(PROJECT_ROOT, 'scripts/sandbox-overhead.mjs'),
+      join(PROJECT_ROOT, 'scripts', script),
       ...['--variant', 'node-http', '--scenario', 'hello', '--connections', '10'],
       ...['--duration', '0.3', '--warmup', '0', '--min-rounds', '1', '--max-rounds', '1', '--out', out],
     ],
     { cwd: PROJECT_ROOT, encoding: 'utf8' },
   );
   assert.equal(run.status, 0, run.stderr);
-  assert.doesNotMatch(`${run.stdout}${run.stderr}`, /skipped/);
-  assert.match(`${run.stdout}${run.stderr}`, /sandboxed \/ unsandboxed CPU µs\/request [\d.]+/);
+  const output = `${run.stdout}${run.stderr}`;
+  assert.doesNotMatch(output, /skipped/);
   const [benchmark] = JSON.parse(readFileSync(join(out, 'comparison.json'), 'utf8')).benchmarks;
   assert.equal(benchmark.samples.head.length, 1);
   assert.deepEqual(leftoverServers(), []);
+  return { output, benchmark };
+}
+
+test('sandbox-overhead measures the sandboxed checkout against the plain one', {
+  skip: sandboxUnavailable() ?? false,
+}, () => {
+  const { output } = measureOverhead('sandbox-overhead.mjs');
+  assert.match(output, /sandboxed \/ unsandboxed CPU µs\/request [\d.]+/);
+});
+
+test("agent-overhead measures a server with the runtime agent against one without: the head's only", () => {
+  const { output, benchmark } = measureOverhead('agent-overhead.mjs');
+  assert.match(output, /with the agent \/ without CPU µs\/request [\d.]+/);
+  assert.ok(benchmark.samples.head[0].heapBytesPerRequest > 0, 'the head read its allocation');
+  assert.equal(benchmark.samples.base[0].heapBytesPerRequest ?? null, null, 'the base ran without the agent');
 });
 
 test('sandbox-overhead fails, naming each reason and the fix, when no benchmark was measured', () => {
@@ -39,7 +54,7 @@ test('sandbox-overhead fails, naming each reason and the fix, when no benchmark 
     ],
   };
   assert.throws(
-    () => requireMeasured(skipped),
+    () => requireMeasured(skipped, OVERHEADS.sandbox.what),
     (error) => {
       assert.equal(error.code, 'PG_NOTHING_MEASURED');
       assert.equal(error.exitCode, EXIT.failed);
@@ -52,5 +67,5 @@ test('sandbox-overhead fails, naming each reason and the fix, when no benchmark 
   );
   // One benchmark measured is a ratio: the others' skips are printed beside it.
   const measured = { benchmarks: [...skipped.benchmarks, { id: 'node-http json c=10', status: 'ok' }] };
-  assert.doesNotThrow(() => requireMeasured(measured));
+  assert.doesNotThrow(() => requireMeasured(measured, OVERHEADS.sandbox.what));
 });
