@@ -186,4 +186,6 @@ test('which profiles the run after the rounds takes: allocation where heap bytes
   assert.deepEqual(profileKinds({ profile: 'never' }, regressed), [], '--no-profile turns both off');
   assert.deepEqual(profileKinds({ profile: 'never', allocProfile: 'always' }, judged('no change')), ['allocation']);
   assert.deepEqual(profileKinds({ allocProfile: 'never' }, regressed), ['cpu']);
+  assert.deepEqual(profileKinds({}, regressed, true), ['cpu'], 'two runtimes: their allocation is not compared');
+  assert.deepEqual(profileKinds({ allocProfile: 'always' }, regressed, true), ['cpu', 'allocation']);
 });

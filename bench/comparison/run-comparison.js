@@ -114,19 +114,21 @@ const wantsProfile = (mode = 'auto', { verdict, verdicts }) =>
     (isSlower(verdict.verdict) || Object.values(verdicts).some((each) => each.verdict === VERDICTS.regression)));
 
 // 'auto' takes the allocation profile only where allocation per request regressed or called the benchmark
-// slower, and not where profiles are off (--no-profile, and the comparisons calibrate, bisect and trend run).
+// slower, and not where profiles are off (--no-profile, and the comparisons calibrate, bisect and trend run),
+// nor when the sides run on two runtimes: another JIT allocates differently, so that change is not judged.
 const ALLOCATION = 'heap bytes/request';
-const wantsAllocationProfile = ({ allocProfile = 'auto', profile }, { verdict, verdicts }) =>
+const wantsAllocationProfile = ({ allocProfile = 'auto', profile }, { verdict, verdicts }, runtimesDiffer) =>
   allocProfile === 'always' ||
   (allocProfile === 'auto' &&
     profile !== 'never' &&
+    !runtimesDiffer &&
     (verdicts[ALLOCATION]?.verdict === VERDICTS.regression ||
       (verdict.calledBy === ALLOCATION && isSlower(verdict.verdict))));
 
 // The profiles one more run of both sides takes (both at once when both are wanted).
-export const profileKinds = (settings, measured) => [
+export const profileKinds = (settings, measured, runtimesDiffer = false) => [
   ...(wantsProfile(settings.profile, measured) ? ['cpu'] : []),
-  ...(wantsAllocationProfile(settings, measured) ? ['allocation'] : []),
+  ...(wantsAllocationProfile(settings, measured, runtimesDiffer) ? ['allocation'] : []),
 ];
 
 /**
@@ -174,6 +176,7 @@ export async function compareSides(
       head: variants.head[spec.variant],
     });
     const measuring = measurementSettings(config, spec);
+    const twoRuntimes = runtimesDiffer(variants.base[spec.variant], variants.head[spec.variant]);
     try {
       const measured = await measureConfirmed(
         (attempt, judging) =>
@@ -181,7 +184,7 @@ export async function compareSides(
             ...settingsOf(settings, spec),
             ...judging,
             load: measuring.load,
-            runtimesDiffer: runtimesDiffer(variants.base[spec.variant], variants.head[spec.variant]),
+            runtimesDiffer: twoRuntimes,
             budgetMs: settings.budgetSeconds * 1000,
             // The confirming run's logs beside the first run's, not over them.
             measureRound: roundMeasurer({ mode, spec, variants, measurement, measuring, attempt }),
@@ -192,7 +195,7 @@ export async function compareSides(
         },
       );
       const saturated = [...measured.samples.base, ...measured.samples.head].some((sample) => sample.clientSaturated);
-      const kinds = profileKinds(settings, measured);
+      const kinds = profileKinds(settings, measured, twoRuntimes);
       const profiles = kinds.length
         ? await profileRun(
             {
