@@ -59,6 +59,26 @@ test('each verdict has its own words; a small change says its interval and that 
   assert.doesNotMatch(markdown, /a small regression \|[^\n]*no change \|\n\| a small regression \| CPU/);
 });
 
+test('a metric some rounds did not measure shows the mean of those that did and why it has no change, never NaN', () => {
+  const partly = {
+    ...benchmarkWith('partly measured', 'no change', 0.002, [-0.01, 0.012]),
+    verdicts: {
+      ...benchmarkWith('partly measured', 'no change', 0.002, [-0.01, 0.012]).verdicts,
+      'p99.9 latency': { verdict: 'inconclusive', ci: null, reason: 'not measured in every round' },
+    },
+    samples: {
+      base: [{ ...sample, p999LatencyMs: 30 }, sample],
+      head: [sample, sample],
+    },
+  };
+  const markdown = comparisonMarkdown({ ...comparison, benchmarks: [partly] });
+  assert.match(
+    markdown,
+    /\| partly measured \| p99\.9 latency \| 30\.0+ ms \| n\/a \| n\/a \| not measured in every round \| 🟡 inconclusive \|/,
+  );
+  assert.doesNotMatch(markdown, /NaN/);
+});
+
 test('a reference among the benchmarks is said to be one, which never fails the check', () => {
   const withReference = structuredClone(comparison);
   withReference.benchmarks.push({

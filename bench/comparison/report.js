@@ -103,11 +103,17 @@ export function verdictCells(benchmark) {
   return judgedIn(benchmark).map((metric) => {
     const { name, unit } = metric;
     const verdict = benchmark.verdicts[name];
-    const [base, head] = ['base', 'head'].map((side) =>
-      meanOf(benchmark.samples[side].map((sample) => sampleValue(metric, sample))),
-    );
-    const change = verdict.change ?? (head - base) / (base || 1);
-    return `${name} | ${number(base)} ${unit} | ${number(head)} ${unit} | ${signedPercent(change)} | ${shownIntervalText(verdict)} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict}`;
+    // A metric some rounds did not measure (p99.9 below its sample count) has its mean over the
+    // rounds that did, and no change: its verdict says why.
+    const [base, head] = ['base', 'head'].map((side) => {
+      const values = benchmark.samples[side].map((sample) => sampleValue(metric, sample));
+      const measured = values.filter((value) => typeof value === 'number');
+      return measured.length ? meanOf(measured) : null;
+    });
+    const cell = (value) => (value === null ? 'n/a' : `${number(value)} ${unit}`);
+    const change = verdict.change ?? (base === null || head === null ? null : (head - base) / (base || 1));
+    const interval = verdict.ci === null && verdict.reason ? verdict.reason : shownIntervalText(verdict);
+    return `${name} | ${cell(base)} | ${cell(head)} | ${change === null ? 'n/a' : signedPercent(change)} | ${interval} | ${VERDICT_SYMBOLS[verdict.verdict]} ${verdict.verdict}`;
   });
 }
 
