@@ -55,7 +55,7 @@ export const SUITE_OPTIONS = {
   'runtime-metrics': {
     type: 'boolean',
     negatable: true,
-    help: 'read memory and the event loop in every Node.js server process: heap bytes/request (which compare then judges), GC pause/request, event-loop delay and utilization, heap and external memory after the load (runtimeMetrics in a config); off by default, since the agent adds 1.4–4.5 % to CPU µs/request (npm run agent-overhead; bench/stats/METHOD.md §8)',
+    help: 'read memory and the event loop in every Node.js server process: heap bytes/request (which compare then judges), GC pause/request, event-loop delay and utilization, heap and external memory after the load (runtimeMetrics in a config); off by default, since the agent adds 1.4–4.5 % to CPU µs/request (the agent-overhead command measures it; bench/stats/METHOD.md §8)',
   },
 };
 
