@@ -123,6 +123,30 @@ test('a run whose client fell behind is saturated, with a warning naming the lag
   assert.deepEqual(held.warnings, []);
 });
 
+test('a window in which no request completed, failed or timed out says its zeros measure nothing', () => {
+  const load = {
+    engine: 'autocannon',
+    processes: 1,
+    durationSeconds: 2,
+    requests: { total: 0, perSecond: [0, 0] },
+    responses: { '2xx': 0, non2xx: 0 },
+    bytes: 0,
+    errors: 0,
+    timeouts: 0,
+    errorCodes: {},
+    latencyHistogram: openSchedule({ rate: 100, duration: 1, results: stalled() }).latencyHistogram,
+    client: { cpuSeconds: 0.01 },
+    warnings: [],
+  };
+  const sampled = { seconds: 2, cores: [], server: { cpuPct: 5, cpuSeconds: 0.1, peakRssBytes: 1, processes: 1 } };
+  assert.match(
+    runRecord(load, sampled, { clientCores: 1 }).warnings.join('\n'),
+    /^no request completed, failed or timed out in the 2 s window .*measure longer than the request timeout/,
+  );
+  const timedOut = runRecord({ ...load, timeouts: 3 }, sampled, { clientCores: 1 });
+  assert.deepEqual(timedOut.warnings, [], 'timeouts are a measurement');
+});
+
 test("vegeta's JSON results: nanosecond times in any zone, errors by code, bytes from Content-Length", () => {
   const line = (seq, time, extra) =>
     JSON.stringify({

@@ -14,6 +14,11 @@ const CLIENT_SATURATED_WARNING =
 const behindWarning = ({ rate, due, late, unsent, lagToleranceMs }) =>
   `client behind schedule at ${rate} req/s: of ${due} requests due, ${late} sent over ${lagToleranceMs} ms late and ${unsent} never sent; latency includes the client's lag, not only the server's: lower the rate or give the load more workers`;
 
+// A window in which no request completed, failed or timed out: they were all still connecting or in
+// flight when it ended, so its zeros measure nothing.
+const nothingCompletedWarning = (seconds) =>
+  `no request completed, failed or timed out in the ${seconds} s window (all were still connecting or in flight): its zeros measure nothing; measure longer than the request timeout (--duration, --timeout) or lower the load`;
+
 const round = (value, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const percentOf = (part, whole) => (whole > 0 ? round((100 * part) / whole, 3) : 0);
 
@@ -88,6 +93,7 @@ export function runRecord(load, sampled, { clientCores, runtime }) {
       ...load.warnings,
       ...(cpuBound ? [CLIENT_SATURATED_WARNING] : []),
       ...(behind ? [behindWarning(load.schedule)] : []),
+      ...(load.requests.total + load.errors + load.timeouts === 0 ? [nothingCompletedWarning(seconds)] : []),
     ],
   };
 }
