@@ -15,6 +15,7 @@ import {
 import { currentPinning } from '../bench/measurement/pinning.js';
 import { groupAlive, PROJECT_ROOT, tempDir } from './helpers/harness.js';
 import { groupGone, testLeavesNoNeighbour } from './helpers/neighbour-child.js';
+import { ownOrOrphan } from './helpers/test-processes.js';
 
 const PLAN = { method: 'taskset', load: [0], server: [1, 2], cpus: [0, 1, 2] };
 
@@ -60,7 +61,10 @@ describe('a real hog', { skip: neighbourUnavailable() ?? false }, () => {
     let pid;
     await assert.rejects(
       withNeighbour(plan, { percent: 20, timeoutSeconds: 60 }, async () => {
-        pid = spawnSync('pgrep', ['-f', '--newest', 'stress-ng --cpu'], { encoding: 'utf8' }).stdout.trim();
+        pid = spawnSync('pgrep', ['-f', 'stress-ng --cpu'], { encoding: 'utf8' })
+          .stdout.split('\n')
+          .filter((line) => line && ownOrOrphan(line))
+          .at(-1);
         throw new Error('the comparison failed');
       }),
       /the comparison failed/,

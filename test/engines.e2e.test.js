@@ -22,6 +22,7 @@ import { spawnGroup, stopGroup } from '../bench/measurement/process/children.js'
 import { runRecord, summarizeRuns } from '../bench/results/record.js';
 import { startSampler } from '../bench/measurement/sampling/sampler.js';
 import { PROJECT_ROOT } from './helpers/harness.js';
+import { ownLines } from './helpers/test-processes.js';
 
 const BURNER = join(PROJECT_ROOT, 'test/fixtures/servers/cpu-burner.js');
 const POST = { method: 'POST', path: '/echo', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(100) };
@@ -249,9 +250,11 @@ test('autocannon ends a load at its duration, under a second too, and counts who
 
 // The load processes start while the server does (bench/measurement/measure.js): the port is a promise.
 const autocannonProcesses = () =>
-  execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-    .split('\n')
-    .filter((line) => line.includes('engines/autocannon-process.js'));
+  ownLines(
+    execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes('engines/autocannon-process.js')),
+  );
 
 test('autocannon launched before its server: it aims once the port is known, and ends when the server never starts', async () => {
   const before = autocannonProcesses().length;

@@ -6,12 +6,12 @@ import { describe, test } from 'node:test';
 import { loadBuiltInVariant } from '../bench/measurement/variants.js';
 import { databaseUnavailable } from '../bench/measurement/database.js';
 import { readResult, runBench, startBench, tempDir, writeConfig } from './helpers/harness.js';
+import { ownLines } from './helpers/test-processes.js';
 
 const OWN_PROGRAMS = /nginx|postgres|java|servers\/launch\.js|cluster-worker/;
 const livePrograms = () =>
   new Map(
-    execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-      .split('\n')
+    ownLines(execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n'))
       .map((line) => line.trim())
       .filter((line) => OWN_PROGRAMS.test(line))
       .map((line) => [line.split(' ')[0], line]),

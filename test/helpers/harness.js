@@ -2,10 +2,11 @@
 // end-to-end tests, and finds processes a run may have left behind.
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ownLines } from './test-processes.js';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MISBEHAVING = join(PROJECT_ROOT, 'test/fixtures/servers/misbehaving.js');
@@ -26,9 +27,22 @@ export function misbehavingCommand(mode, env = {}) {
 // what they test is the flow, not how small a change it can see.
 export const QUICK_HELLO = ['--scenario', 'hello', '--connections', '10', '--duration', '0.5', '--warmup', '0.2'];
 
+// Removed when the test file's process exits, so that a suite run leaves nothing in the temp dir.
+const made = [];
+process.once('exit', () => {
+  for (const dir of made) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Something still holds it (a mount, a process another file awaits): the OS's temp cleanup takes it.
+    }
+  }
+});
+
 export function tempDir(prefix = 'perfgate-test-') {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   chmodSync(dir, 0o711);
+  made.push(dir);
   return dir;
 }
 
@@ -104,16 +118,19 @@ export function groupAlive(pid) {
   }
 }
 
-// Command lines of live processes started from this project's servers or fixtures.
+// Command lines of live processes started from this project's servers or fixtures, by this test
+// file or orphaned (another e2e file's running servers are its own business).
 export function leftoverServers() {
   const listing = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' });
-  return listing
-    .split('\n')
-    .filter(
-      (line) =>
-        line.includes(PROJECT_ROOT) &&
-        (line.includes('servers/launch.js') ||
-          line.includes('servers/workers/cluster-worker.js') ||
-          line.includes('fixtures/servers/')),
-    );
+  return ownLines(
+    listing
+      .split('\n')
+      .filter(
+        (line) =>
+          line.includes(PROJECT_ROOT) &&
+          (line.includes('servers/launch.js') ||
+            line.includes('servers/workers/cluster-worker.js') ||
+            line.includes('fixtures/servers/')),
+      ),
+  );
 }
