@@ -42,11 +42,12 @@ test('npm run test:unit runs every unit file under the guard; npm test runs them
   const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   assert.match(scripts['test:unit'], /--import \.\/test\/helpers\/unit-guard\.js/);
   assert.match(scripts['test:unit'], /-name '\*\.test\.js' ! -name '\*\.e2e\.test\.js'/);
-  // npm test: the unit files side by side, then every end-to-end file one at a time (they pin
-  // servers and load to cores, and look for processes left behind); it fails when either part does.
+  // npm test: the unit files side by side, then the end-to-end files two at a time (their checks
+  // for processes left behind see their own file's only: test/helpers/test-processes.js); it
+  // fails when either part does.
   assert.match(
     scripts.test,
-    /^npm run test:unit --silent; unit=\$\?; node --test --test-concurrency=1 test\/\*\.e2e\.test\.js && exit \$unit$/,
+    /^npm run test:unit --silent; unit=\$\?; node --test --test-concurrency=2 test\/\*\.e2e\.test\.js && exit \$unit$/,
   );
 });
 
