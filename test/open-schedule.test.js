@@ -92,24 +92,27 @@ test("a load's processes: their schedules add up, behind if one was", () => {
   assert.equal(merged.behind, true);
 });
 
+// A load of `total` requests over 2 s, and the sampler's readings of its window.
+const loadOf = (total, extra) => ({
+  engine: 'vegeta',
+  processes: 1,
+  durationSeconds: 2,
+  requests: { total, perSecond: [total, 0] },
+  responses: { '2xx': total, non2xx: 0 },
+  bytes: 0,
+  errors: 0,
+  timeouts: 0,
+  errorCodes: {},
+  latencyHistogram: openSchedule({ rate: 100, duration: 1, results: stalled() }).latencyHistogram,
+  client: { cpuSeconds: 0.01 },
+  warnings: [],
+  ...extra,
+});
+const sampled = { seconds: 2, cores: [], server: { cpuPct: 5, cpuSeconds: 0.1, peakRssBytes: 1, processes: 1 } };
+
 test('a run whose client fell behind is saturated, with a warning naming the lag, whatever its CPU', () => {
   const behind = openSchedule({ rate: 100, duration: 2, results: stalled() });
-  const load = {
-    engine: 'vegeta',
-    processes: 1,
-    durationSeconds: 2,
-    requests: { total: 100, perSecond: [100, 0] },
-    responses: { '2xx': 100, non2xx: 0 },
-    bytes: 0,
-    errors: 0,
-    timeouts: 0,
-    errorCodes: {},
-    latencyHistogram: behind.latencyHistogram,
-    client: { cpuSeconds: 0.01 },
-    schedule: behind.schedule,
-    warnings: [],
-  };
-  const sampled = { seconds: 2, cores: [], server: { cpuPct: 5, cpuSeconds: 0.1, peakRssBytes: 1, processes: 1 } };
+  const load = loadOf(100, { latencyHistogram: behind.latencyHistogram, schedule: behind.schedule });
   const run = runRecord(load, sampled, { clientCores: 1 });
   assert.equal(run.loadGenerator.saturated, true);
   assert.equal(run.loadGenerator.schedule.unsent, 100);
@@ -124,21 +127,7 @@ test('a run whose client fell behind is saturated, with a warning naming the lag
 });
 
 test('a window in which no request completed, failed or timed out says its zeros measure nothing', () => {
-  const load = {
-    engine: 'autocannon',
-    processes: 1,
-    durationSeconds: 2,
-    requests: { total: 0, perSecond: [0, 0] },
-    responses: { '2xx': 0, non2xx: 0 },
-    bytes: 0,
-    errors: 0,
-    timeouts: 0,
-    errorCodes: {},
-    latencyHistogram: openSchedule({ rate: 100, duration: 1, results: stalled() }).latencyHistogram,
-    client: { cpuSeconds: 0.01 },
-    warnings: [],
-  };
-  const sampled = { seconds: 2, cores: [], server: { cpuPct: 5, cpuSeconds: 0.1, peakRssBytes: 1, processes: 1 } };
+  const load = loadOf(0, { engine: 'autocannon' });
   assert.match(
     runRecord(load, sampled, { clientCores: 1 }).warnings.join('\n'),
     /^no request completed, failed or timed out in the 2 s window .*measure longer than the request timeout/,
