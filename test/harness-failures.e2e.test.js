@@ -97,7 +97,7 @@ describe('server failures', () => {
   });
 
   test('a server that exits mid-run fails that benchmark', async () => {
-    const { result } = await runWith({ dies: misbehavingCommand('exit-later', { EXIT_AFTER_MS: '600' }) });
+    const { result } = await runWith({ dies: misbehavingCommand('exit-later', { EXIT_AFTER_REQUESTS: '200' }) });
     assert.equal(byVariant(result, 'dies').code, 'PG_SERVER_EXITED');
     assert.match(byVariant(result, 'dies').reason, /exited \(code 4\) before the run finished/);
   });
@@ -109,7 +109,7 @@ describe('server failures', () => {
       variants: ['hangs'],
       ...QUICK,
       duration: 3,
-      commands: { hangs: misbehavingCommand('hang-later', { HANG_AFTER_MS: '1200' }) },
+      commands: { hangs: misbehavingCommand('hang-later', { HANG_AFTER_REQUESTS: '200' }) },
     });
     const { code } = await runBench(['--config', config, '--out', dir, '--no-history']);
     const benchmark = readResult(dir).benchmarks[0];
