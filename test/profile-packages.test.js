@@ -128,3 +128,15 @@ test("the headline names your code's package before the runtime's own rows, whic
     lines.join('\n'),
   );
 });
+
+test('the headline names the package whose growth is most certain, not the largest point estimate', () => {
+  const row = (name, base, head, uncertainty) => ({ package: name, base, head, change: head - base, uncertainty });
+  const profile = {
+    packages: [row('send', 542, 711, 73.4), row('helmet', 0, 153, 24.4)],
+    grew: [],
+    shrank: [],
+    totals: { base: 542, head: 864 },
+  };
+  const lines = profileTables(profile, (text) => text);
+  assert.ok(lines.includes('Grew most: helmet: +153 µs/request, 0.00 → 153.'), lines.join('\n'));
+});

@@ -63,7 +63,7 @@ const finish = ({ varianceBase, varianceHead, ...row }) => ({
 
 // Growth first by what is certain of it (its change less its uncertainty), so that a large
 // change of a rarely sampled function does not stand above a steady one's.
-const byCertainGrowth = (a, b) => b.change - b.uncertainty - (a.change - a.uncertainty);
+export const byCertainGrowth = (a, b) => b.change - b.uncertainty - (a.change - a.uncertainty);
 const byCertainShrink = (a, b) => a.change + a.uncertainty - (b.change + b.uncertainty);
 
 /**

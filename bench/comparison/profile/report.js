@@ -4,6 +4,7 @@
 // (code spans for an untrusted artifact) share them.
 import { relative } from 'node:path';
 import { isRuntimePackage } from './cpuprofile.js';
+import { byCertainGrowth } from './differential.js';
 import { escapeMarkdown as escapeCell } from '../../core/text.js';
 
 // An amount per request (µs or bytes), with as many decimals as its size needs.
@@ -67,7 +68,7 @@ const packageCells = (quote) => (row) => [
 // The profile's first line: the package that grew most beyond its noise, in the reader's words.
 function packageHeadline(packages, quote, unit) {
   const grownBeyondNoise = packages.filter((row) => row.change > 0 && certain(row));
-  const grown = grownBeyondNoise.filter((row) => !isRuntimePackage(row.package)).sort((a, b) => b.change - a.change)[0];
+  const grown = grownBeyondNoise.filter((row) => !isRuntimePackage(row.package)).sort(byCertainGrowth)[0];
   const runtime = grownBeyondNoise.filter((row) => isRuntimePackage(row.package));
   // The runtime's own rows are what no package's code was on the stack for: the response's writing,
   // the socket, the collector. What a package makes the runtime do later lands there too.
