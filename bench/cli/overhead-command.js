@@ -9,16 +9,6 @@ import { writeComparison } from '../comparison/write.js';
 import { defaultResultsDir } from '../results/write.js';
 import { measureSideOverhead, OVERHEADS, requireMeasured } from '../comparison/side-overhead.js';
 
-const SUMMARIES = {
-  sandbox:
-    "The sandbox's cost: a duet A/A of this checkout's servers, unsandboxed vs sandboxed (bubblewrap),\nwith the ratio of CPU µs/request and req/s and their 95 % intervals.",
-  agent:
-    "The runtime agent's cost (--runtime-metrics): a duet A/A of this checkout's servers, without vs with\nthe agent, with the ratio of CPU µs/request and req/s and their 95 % intervals.",
-};
-
-// Flags that would make no sense: a profile run, and for the agent the flags that put it on both sides.
-const LEFT_OUT = { sandbox: ['profile'], agent: ['profile', 'runtime-metrics', 'soak-every', 'soak-requests'] };
-
 const ratio = (verdict) =>
   verdict?.change === null || verdict?.change === undefined
     ? 'n/a'
@@ -26,16 +16,16 @@ const ratio = (verdict) =>
 
 /** @param {'sandbox'|'agent'} kind  what the head has and the base has not */
 export async function runOverheadCommand(kind) {
+  const { what, ratio: label, summary, leftOutFlags } = OVERHEADS[kind];
   const options = Object.fromEntries(
-    Object.entries(COMPARISON_OPTIONS).filter(([flag]) => !LEFT_OUT[kind].includes(flag)),
+    Object.entries(COMPARISON_OPTIONS).filter(([flag]) => !leftOutFlags.includes(flag)),
   );
   const name = `${kind}-overhead`;
-  const { what, ratio: label } = OVERHEADS[kind];
   const command = {
     name,
     invocation: `npm run ${name} --`,
     synopsis: '[options]',
-    summary: SUMMARIES[kind],
+    summary,
     options: {
       ...options,
       variant: { ...options.variant, default: ['node-http'] },

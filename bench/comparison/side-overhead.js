@@ -18,6 +18,10 @@ export const OVERHEADS = {
   sandbox: {
     what: "the sandbox's overhead",
     ratio: 'sandboxed / unsandboxed',
+    summary:
+      "The sandbox's cost: a duet A/A of this checkout's servers, unsandboxed vs sandboxed (bubblewrap),\nwith the ratio of CPU µs/request and req/s and their 95 % intervals.",
+    // compare's flags that make no sense here: a profile run.
+    leftOutFlags: ['profile'],
     sides() {
       const unavailable = sandboxUnavailable();
       if (unavailable) throw errors.sandboxRequired(unavailable);
@@ -31,6 +35,10 @@ export const OVERHEADS = {
   agent: {
     what: "the runtime agent's overhead",
     ratio: 'with the agent / without',
+    summary:
+      "The runtime agent's cost (--runtime-metrics): a duet A/A of this checkout's servers, without vs with\nthe agent, with the ratio of CPU µs/request and req/s and their 95 % intervals.",
+    // A profile run, and the flags that would put the agent on both sides.
+    leftOutFlags: ['profile', 'runtime-metrics', 'soak-every', 'soak-requests'],
     sides: () => ({
       base: sideOf('base', OWN_CHECKOUT, 'without the runtime agent', OWN_CHECKOUT),
       head: {
