@@ -140,3 +140,15 @@ test('the headline names the package whose growth is most certain, not the large
   const lines = profileTables(profile, (text) => text);
   assert.ok(lines.includes('Grew most: helmet: +153 µs/request, 0.00 → 153.'), lines.join('\n'));
 });
+
+test("the headline ranks an artifact's package rows that carry no uncertainty by their change", () => {
+  const row = (name, base, head) => ({ package: name, base, head, change: head - base });
+  const profile = {
+    packages: [row('send', 542, 600), row('helmet', 0, 153)],
+    grew: [],
+    shrank: [],
+    totals: { base: 542, head: 753 },
+  };
+  const lines = profileTables(profile, (text) => text);
+  assert.ok(lines.includes('Grew most: helmet: +153 µs/request, 0.00 → 153.'), lines.join('\n'));
+});

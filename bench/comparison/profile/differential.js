@@ -62,9 +62,11 @@ const finish = ({ varianceBase, varianceHead, ...row }) => ({
 });
 
 // Growth first by what is certain of it (its change less its uncertainty), so that a large
-// change of a rarely sampled function does not stand above a steady one's.
-export const byCertainGrowth = (a, b) => b.change - b.uncertainty - (a.change - a.uncertainty);
-const byCertainShrink = (a, b) => a.change + a.uncertainty - (b.change + b.uncertainty);
+// change of a rarely sampled function does not stand above a steady one's. An artifact's row may
+// carry no uncertainty (its schema makes it optional): then its change is all that is known.
+const uncertaintyOfRow = (row) => row.uncertainty ?? 0;
+export const byCertainGrowth = (a, b) => b.change - uncertaintyOfRow(b) - (a.change - uncertaintyOfRow(a));
+const byCertainShrink = (a, b) => a.change + uncertaintyOfRow(a) - (b.change + uncertaintyOfRow(b));
 
 /**
  * @param {{base: {functions: Map, packages?: Map, requests: number}, head: object}} sides
