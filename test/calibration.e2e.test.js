@@ -274,6 +274,16 @@ test('a whole-suite A/A run is clean only when no benchmark is called slower aft
     /\| time of a whole-suite comparison \| median 4 min 00 s \(max 5 min 20 s\) \| ≤ 5 min 00 s \| ✅ \|/,
   );
   assert.match(markdown, /\| 2 \| 2 \| b1 \| b1 \| 1 \(1\) \| 0 \| 0 \| 5 min 20 s \|/);
+  // With a tenant, as on a hosted runner, the suite's target is the hosted mode's.
+  assert.match(
+    suiteRunsMarkdown({
+      suite: 'default',
+      summary,
+      runs,
+      tenant: { percent: 25, cores: [0, 1], cycleSeconds: [0.4, 4] },
+    }),
+    /\| time of a whole-suite comparison \| median 4 min 00 s \(max 5 min 20 s\) \| ≤ 10 min 00 s \| ✅ \|/,
+  );
 });
 
 // calibrate with short rounds and a small budget: what these tests check is the flow, not the rates.
