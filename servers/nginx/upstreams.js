@@ -65,6 +65,11 @@ export async function startNginxUpstream(upstreams, ctx, { port, host }) {
   if (!nginx) throw new Error(await nginxUnavailable());
   const dir = mkdtempSync(join(tmpdir(), 'perfgate-nginx-'));
   chmodSync(dir, 0o755); // nginx's workers run as an unprivileged user and write temp files here
+  // However this process ends: its group's SIGTERM can reach nginx first, whose exit then ends it;
+  // and a signal while it starts, before the launcher's own handlers, would end it without 'exit'.
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const endWhileStarting = (signal) => process.exit(signal === 'SIGINT' ? 130 : 143);
+  for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, endWhileStarting);
   const cores = planCores(serverCpus(), upstreams);
   console.log(describeCores(cores));
   const children = [];
@@ -85,7 +90,6 @@ export async function startNginxUpstream(upstreams, ctx, { port, host }) {
     const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
     for (const child of running) child.kill('SIGTERM');
     await Promise.all(running.map((child) => once(child, 'exit')));
-    rmSync(dir, { recursive: true, force: true });
   };
 
   try {
@@ -122,5 +126,7 @@ export async function startNginxUpstream(upstreams, ctx, { port, host }) {
   } catch (error) {
     await close();
     throw error;
+  } finally {
+    for (const signal of ['SIGTERM', 'SIGINT']) process.off(signal, endWhileStarting);
   }
 }
