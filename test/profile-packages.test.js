@@ -112,15 +112,29 @@ describe('differential profile by package', () => {
   });
 });
 
+// A package row as the differential profile gives it (an artifact's may lack the uncertainty),
+// and the report's lines for a profile of those rows alone.
+const packageRow = (name, base, head, uncertainty) => ({ package: name, base, head, change: head - base, uncertainty });
+const linesFor = (packages) =>
+  profileTables(
+    {
+      packages,
+      grew: [],
+      shrank: [],
+      totals: {
+        base: packages.reduce((sum, row) => sum + row.base, 0),
+        head: packages.reduce((sum, row) => sum + row.head, 0),
+      },
+    },
+    (text) => text,
+  );
+
 test("the headline names your code's package before the runtime's own rows, which it lists after", () => {
-  const row = (name, base, head, uncertainty) => ({ package: name, base, head, change: head - base, uncertainty });
-  const profile = {
-    packages: [row('node', 100, 357, 106), row('helmet', 0, 144, 28), row('(garbage collector)', 50, 52, 10)],
-    grew: [],
-    shrank: [],
-    totals: { base: 150, head: 553 },
-  };
-  const lines = profileTables(profile, (text) => text);
+  const lines = linesFor([
+    packageRow('node', 100, 357, 106),
+    packageRow('helmet', 0, 144, 28),
+    packageRow('(garbage collector)', 50, 52, 10),
+  ]);
   assert.ok(
     lines.includes(
       "Grew most: helmet: +144 µs/request, 0.00 → 144. Also grew, with no package's code on the stack: node +257 ± 106; what a package leaves the runtime to do later (headers written, objects collected) is counted there.",
@@ -130,25 +144,11 @@ test("the headline names your code's package before the runtime's own rows, whic
 });
 
 test('the headline names the package whose growth is most certain, not the largest point estimate', () => {
-  const row = (name, base, head, uncertainty) => ({ package: name, base, head, change: head - base, uncertainty });
-  const profile = {
-    packages: [row('send', 542, 711, 73.4), row('helmet', 0, 153, 24.4)],
-    grew: [],
-    shrank: [],
-    totals: { base: 542, head: 864 },
-  };
-  const lines = profileTables(profile, (text) => text);
+  const lines = linesFor([packageRow('send', 542, 711, 73.4), packageRow('helmet', 0, 153, 24.4)]);
   assert.ok(lines.includes('Grew most: helmet: +153 µs/request, 0.00 → 153.'), lines.join('\n'));
 });
 
 test("the headline ranks an artifact's package rows that carry no uncertainty by their change", () => {
-  const row = (name, base, head) => ({ package: name, base, head, change: head - base });
-  const profile = {
-    packages: [row('send', 542, 600), row('helmet', 0, 153)],
-    grew: [],
-    shrank: [],
-    totals: { base: 542, head: 753 },
-  };
-  const lines = profileTables(profile, (text) => text);
+  const lines = linesFor([packageRow('send', 542, 600), packageRow('helmet', 0, 153)]);
   assert.ok(lines.includes('Grew most: helmet: +153 µs/request, 0.00 → 153.'), lines.join('\n'));
 });
